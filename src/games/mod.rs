@@ -1,0 +1,2 @@
+//! Rules of each game: positions, legal moves, play, variants. No I/O, no search.
+pub mod oware;

@@ -1,0 +1,8 @@
+//! `mancala`: exhaustive solvers and analysis datasets for mancala games.
+//!
+//! Layers (each module knows only the ones above it): [`games`] (rules), [`index`]
+//! (ranking of seed distributions), [`search`] (alpha-beta over a game trait), [`retro`]
+//! (retrograde layer builder and database files), [`export`] (dataset writers).
+pub mod games;
+pub mod index;
+pub mod side;
