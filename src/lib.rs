@@ -3,6 +3,10 @@
 //! Layers (each module knows only the ones above it): [`games`] (rules), [`index`]
 //! (ranking of seed distributions), [`search`] (alpha-beta over a game trait), [`retro`]
 //! (retrograde layer builder and database files), [`export`] (dataset writers).
+pub mod export;
 pub mod games;
 pub mod index;
+pub mod retro;
+pub mod search;
+pub mod solve;
 pub mod side;

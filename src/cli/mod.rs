@@ -1,0 +1,70 @@
+//! Command-line layer: clap commands, progress bars, exit codes and error text.
+//!
+//! Exit codes: 0 success, 2 bad input (one line on stderr naming the field), 1 other failures.
+
+mod oware;
+mod progress;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "mancala", version, about = "Exhaustive solvers and analysis datasets for mancala games",
+    long_about = "Exhaustive solvers and analysis datasets for mancala games: Oware (Abapa) endgame \
+databases and an exact solver, Lukho opening sweeps, Kiothi search and tables.\n\n\
+Rules are fixed in RULES.md; every variant is a flag and is written into every output.")]
+struct Cli {
+    #[command(subcommand)]
+    game: Game,
+}
+
+#[derive(Subcommand)]
+enum Game {
+    /// Oware (Abapa): replay games, build and check endgame databases, solve positions.
+    Oware(oware::OwareArgs),
+}
+
+/// An error the user caused: printed as one line, exit status 2.
+#[derive(Debug)]
+pub struct Usage(pub String);
+
+impl std::fmt::Display for Usage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl std::error::Error for Usage {}
+
+pub fn usage<T>(msg: impl Into<String>) -> anyhow::Result<T> {
+    Err(Usage(msg.into()).into())
+}
+
+pub fn run() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return code;
+        }
+    };
+    let r = match cli.game {
+        Game::Oware(a) => oware::run(a),
+    };
+    match r {
+        Ok(()) => 0,
+        Err(e) => {
+            let usage = e.downcast_ref::<Usage>().is_some()
+                || e.downcast_ref::<mancala::retro::file::DbError>().is_some_and(|d| !matches!(d, mancala::retro::file::DbError::Io { .. }));
+            eprintln!("error: {}", one_line(&format!("{e:#}")));
+            if usage {
+                2
+            } else {
+                1
+            }
+        }
+    }
+}
+
+fn one_line(s: &str) -> String {
+    s.replace('\n', " ")
+}

@@ -1,0 +1,165 @@
+//! The threshold retrograde builder for one layer (see the module docs of `retro`).
+
+use super::{Edge, LayeredGame, Layers};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicI8, AtomicU8, Ordering::Relaxed};
+
+/// Marks a position with no value yet.
+const UNDECIDED: i8 = i8::MIN;
+/// "No exit move" in the best-exit array: below every real payoff.
+const NO_EXIT: i8 = i8::MIN;
+
+/// Positions handled per parallel task in scans.
+const CHUNK: u64 = 1 << 14;
+
+/// Working memory per position of the layer being built: value, open-move counter, best exit.
+pub const WORK_BYTES_PER_POSITION: u64 = 3;
+
+/// Observer of a layer build (progress bars live in the CLI, not here).
+pub trait Progress: Sync {
+    /// `done` positions of the forward pass are finished.
+    fn forward(&self, _done: u64) {}
+    /// A threshold `t` has been fully propagated; `decided` positions have a value so far.
+    fn threshold(&self, _t: i32, _decided: u64) {}
+}
+
+/// A progress observer that ignores everything.
+pub struct Silent;
+impl Progress for Silent {}
+
+/// Solve layer `n` of `game`, given every lower layer in `lower` (indices `0..n`).
+/// Returns one value per rank.
+pub fn build_layer<G: LayeredGame, L: Layers + ?Sized>(
+    game: &G,
+    lower: &L,
+    n: usize,
+    progress: &dyn Progress,
+) -> Vec<i8> {
+    let size = game.layer_size(n);
+    let value: Vec<AtomicI8> = (0..size).map(|_| AtomicI8::new(UNDECIDED)).collect();
+    let open: Vec<AtomicU8> = (0..size).map(|_| AtomicU8::new(0)).collect();
+    let mut best_exit: Vec<i8> = vec![NO_EXIT; size as usize];
+
+    // Forward pass: for every position, the best exit payoff and the number of moves that stay
+    // in the layer. An ended position is an exit of its own value with no open moves.
+    best_exit.par_chunks_mut(CHUNK as usize).enumerate().for_each_init(
+        || Vec::with_capacity(16),
+        |buf: &mut Vec<Edge<G::Pos>>, (ci, slice)| {
+            let start = ci as u64 * CHUNK;
+            let mut pos = game.unrank(n, start);
+            for (k, slot) in slice.iter_mut().enumerate() {
+                if k > 0 {
+                    game.next_in_layer(&mut pos);
+                }
+                let rank = start + k as u64;
+                if let Some(v) = game.expand(&pos, buf) {
+                    *slot = v as i8;
+                    continue;
+                }
+                let mut best = NO_EXIT as i32;
+                let mut same = 0u8;
+                for e in buf.iter() {
+                    if e.same_layer {
+                        same += 1;
+                    } else {
+                        let (layer, r) = game.locate(&e.child);
+                        best = best.max(e.gain - lower.value(layer, r) as i32);
+                    }
+                }
+                *slot = best as i8;
+                open[rank as usize].store(same, Relaxed);
+            }
+            progress.forward(slice.len() as u64);
+        },
+    );
+
+    let mut decided = 0u64;
+    for t in (1..=n as i32).rev() {
+        // Seeds of this threshold: positions whose own exits settle them now.
+        let mut frontier: Vec<u64> = (0..size.div_ceil(CHUNK))
+            .into_par_iter()
+            .flat_map_iter(|c| {
+                let lo = c * CHUNK;
+                let hi = (lo + CHUNK).min(size);
+                let (value, open, best_exit) = (&value, &open, &best_exit);
+                (lo..hi).filter(move |&r| {
+                    let i = r as usize;
+                    if value[i].load(Relaxed) != UNDECIDED {
+                        return false;
+                    }
+                    let e = best_exit[i] as i32;
+                    if e >= t {
+                        value[i].store(t as i8, Relaxed);
+                        true
+                    } else if open[i].load(Relaxed) == 0 && e <= -t {
+                        value[i].store(-t as i8, Relaxed);
+                        true
+                    } else {
+                        false
+                    }
+                })
+            })
+            .collect();
+        // Propagate backwards until nothing more is settled at this threshold.
+        while !frontier.is_empty() {
+            decided += frontier.len() as u64;
+            frontier = frontier
+                .par_chunks(1024)
+                .flat_map_iter(|chunk| {
+                    let mut preds = Vec::with_capacity(32);
+                    let mut next = Vec::new();
+                    for &r in chunk {
+                        let v = value[r as usize].load(Relaxed) as i32;
+                        let pos = game.unrank(n, r);
+                        game.unmoves(&pos, &mut preds);
+                        for p in &preds {
+                            let (_, pr) = game.locate(p);
+                            let i = pr as usize;
+                            if value[i].load(Relaxed) != UNDECIDED {
+                                continue;
+                            }
+                            if v >= t {
+                                // This move gives the predecessor's mover at most -t.
+                                let left = open[i].fetch_sub(1, Relaxed) - 1;
+                                if left == 0
+                                    && (best_exit[i] as i32) <= -t
+                                    && value[i].compare_exchange(UNDECIDED, -t as i8, Relaxed, Relaxed).is_ok()
+                                {
+                                    next.push(pr);
+                                }
+                            } else if value[i].compare_exchange(UNDECIDED, t as i8, Relaxed, Relaxed).is_ok() {
+                                // A move into a lost position wins at least t.
+                                next.push(pr);
+                            }
+                        }
+                    }
+                    next
+                })
+                .collect();
+        }
+        progress.threshold(t, decided);
+    }
+
+    // Positions never settled: neither side can force a gain, endless play is worth 0.
+    value
+        .into_iter()
+        .map(|v| {
+            let v = v.into_inner();
+            if v == UNDECIDED {
+                0
+            } else {
+                v
+            }
+        })
+        .collect()
+}
+
+/// Build layers `0..=max` in memory (tests, small tables).
+pub fn build_all<G: LayeredGame>(game: &G, max: usize) -> Vec<Vec<i8>> {
+    let mut layers: Vec<Vec<i8>> = Vec::with_capacity(max + 1);
+    for n in 0..=max {
+        let layer = build_layer(game, layers.as_slice(), n, &Silent);
+        layers.push(layer);
+    }
+    layers
+}

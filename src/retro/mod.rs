@@ -1,0 +1,93 @@
+//! Retrograde analysis: exact values of every position of a game, layer by layer.
+//!
+//! A **layer** is every position with `n` seeds on the board. Moves either keep the seed count
+//! (same layer) or capture into an already solved lower layer, so layers are built in
+//! ascending order (syzygy1/tb's "conversions" are captures here).
+//!
+//! Inside a layer, play can cycle; the repetition rule `split` gives an endless play the net
+//! value 0. The value of a position is then the value of a game on a graph whose exits
+//! (captures and endings) have known payoffs and whose infinite plays are worth 0. We solve
+//! it exactly by thresholds, from `t = n` down to `1`:
+//!
+//! - `W_t`: the mover can force an outcome `>= t`: some exit pays `>= t`, or some move leads
+//!   to a position in `L_t`.
+//! - `L_t`: every move gives the mover `<= -t`: every exit pays `<= -t` and every move leads
+//!   into `W_t`.
+//!
+//! Both are attractors (least fixed points), so an endless play never counts as a win for
+//! anyone. `W_t ⊇ W_{t+1}`, so a position first found in `W_t` has value exactly `t`, first
+//! found in `L_t` exactly `-t`, and a position in neither for `t = 1` has value 0. Each
+//! position enters once and is expanded backwards (its predecessors) once, so the work is
+//! one forward pass, one backward pass and `2n` cheap scans.
+pub mod builder;
+pub mod file;
+pub mod oware;
+pub mod stats;
+pub mod verify;
+
+/// A move from a position, as the builder sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct Edge<P> {
+    /// Seeds the mover takes with the move (exits), 0 for same-layer moves.
+    pub gain: i32,
+    pub child: P,
+    /// The child has the same seeds on the board (no capture): it is in the layer being built.
+    pub same_layer: bool,
+}
+
+/// What the layered builder needs from a game. Positions are seen from the mover's side and
+/// a position's value is the net number of board seeds the mover gets under perfect play.
+pub trait LayeredGame: Sync {
+    type Pos: Copy + Send + Sync;
+
+    /// Positions with exactly `n` seeds on the board.
+    fn layer_size(&self, n: usize) -> u64;
+    /// The position with the given rank in layer `n`.
+    fn unrank(&self, n: usize, rank: u64) -> Self::Pos;
+    /// Advance to the next rank of the same layer (false after the last).
+    fn next_in_layer(&self, pos: &mut Self::Pos) -> bool;
+    /// `(layer, rank)` of a position.
+    fn locate(&self, pos: &Self::Pos) -> (usize, u64);
+    /// Value of an ended position (`Some`), or its moves into `out` (`None`).
+    fn expand(&self, pos: &Self::Pos, out: &mut Vec<Edge<Self::Pos>>) -> Option<i32>;
+    /// Every (position, move) pair of the same layer whose move leads to `pos` without a
+    /// capture: one entry per such move.
+    fn unmoves(&self, pos: &Self::Pos, out: &mut Vec<Self::Pos>);
+}
+
+/// Read access to solved layers: `value(layer, rank)`.
+pub trait Layers: Sync {
+    fn value(&self, layer: usize, rank: u64) -> i8;
+}
+
+impl<T: AsRef<[i8]> + Sync> Layers for [T] {
+    fn value(&self, layer: usize, rank: u64) -> i8 {
+        self[layer].as_ref()[rank as usize]
+    }
+}
+
+impl<T: AsRef<[i8]> + Sync> Layers for Vec<T> {
+    fn value(&self, layer: usize, rank: u64) -> i8 {
+        self[layer].as_ref()[rank as usize]
+    }
+}
+
+/// The best value over a position's moves, given the values of its children: the Bellman
+/// equation every database entry satisfies (used by `verify`).
+pub fn bellman<G: LayeredGame, L: Layers + ?Sized>(
+    game: &G,
+    lower: &L,
+    pos: &G::Pos,
+    buf: &mut Vec<Edge<G::Pos>>,
+) -> i32 {
+    if let Some(v) = game.expand(pos, buf) {
+        return v;
+    }
+    buf.iter()
+        .map(|e| {
+            let (layer, rank) = game.locate(&e.child);
+            e.gain - lower.value(layer, rank) as i32
+        })
+        .max()
+        .expect("a position that has not ended has a move")
+}

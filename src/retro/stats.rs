@@ -1,0 +1,47 @@
+//! Per-layer statistics of a solved table: counts of wins, draws and losses for the mover and
+//! the histogram of values.
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LayerStats {
+    pub stones: usize,
+    pub positions: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    /// `histogram[v + stones]` = positions of value `v`, for `v` in `-stones..=stones`.
+    pub histogram: Vec<u64>,
+    pub checksum: u32,
+}
+
+impl LayerStats {
+    pub fn of(stones: usize, values: &[i8], checksum: u32) -> Self {
+        let width = 2 * stones + 1;
+        let histogram = values
+            .par_chunks(1 << 20)
+            .map(|c| {
+                let mut h = vec![0u64; width];
+                for &v in c {
+                    h[(v as i32 + stones as i32) as usize] += 1;
+                }
+                h
+            })
+            .reduce(
+                || vec![0u64; width],
+                |mut a, b| {
+                    a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+                    a
+                },
+            );
+        let wins = histogram[stones + 1..].iter().sum();
+        let losses = histogram[..stones].iter().sum();
+        LayerStats { stones, positions: values.len() as u64, wins, draws: histogram[stones], losses, histogram, checksum }
+    }
+
+    /// The value histogram as `(value, count)` pairs.
+    pub fn values(&self) -> impl Iterator<Item = (i32, u64)> + '_ {
+        self.histogram.iter().enumerate().map(move |(i, &c)| (i as i32 - self.stones as i32, c))
+    }
+}

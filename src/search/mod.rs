@@ -1,0 +1,278 @@
+//! Alpha-beta search (negamax, transposition table, iterative deepening, move ordering) over
+//! any game that implements [`SearchGame`]. Knows nothing of files: databases come in through
+//! [`SearchGame::probe`].
+//!
+//! Contract (PascalPons/connect4 style, but with both bounds): `search(pos, depth, α, β)`
+//! returns an interval `[lo, hi]` that contains the true value of `pos` (given the history on
+//! the path), whatever the window; it is exact (`lo == hi`) when the depth sufficed and no
+//! cut-off was needed. `lo >= β` means a fail-high, `hi <= α` a fail-low. Because intervals are
+//! always sound, the transposition table can keep them across iterations and depths.
+//!
+//! Repetition: a position repeated on the current path ends the game with the remaining seeds
+//! split (net 0). Such a result depends on the path, so it is never stored in the table: the
+//! table only holds facts about positions.
+pub mod tt;
+
+use std::time::Instant;
+use tt::Table;
+
+/// A move out of a position, as the search sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct Child<P, M> {
+    pub mv: M,
+    /// Seeds the mover captures with the move.
+    pub gain: i32,
+    pub child: P,
+}
+
+/// What the search needs from a game. Values are net seeds of those on the board, for the mover.
+pub trait SearchGame {
+    type Pos: Copy;
+    type Move: Copy + PartialEq + std::fmt::Debug;
+
+    /// A key unique to the position (side to move included through the mover's view).
+    fn key(&self, pos: &Self::Pos) -> u64;
+    /// `|value| <= bound`: the seeds on the board.
+    fn bound(&self, pos: &Self::Pos) -> i32;
+    /// The exact value from an endgame table, when the position is covered.
+    fn probe(&self, pos: &Self::Pos) -> Option<i32>;
+    /// The value of an ended position, or its moves into `out`.
+    fn expand(&self, pos: &Self::Pos, out: &mut Vec<Child<Self::Pos, Self::Move>>) -> Option<i32>;
+    /// A compact code of a move for the table's best-move slot (0..255).
+    fn move_code(&self, mv: &Self::Move) -> u8;
+}
+
+/// An interval containing a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bounds {
+    pub lo: i32,
+    pub hi: i32,
+}
+
+impl Bounds {
+    pub fn exact(v: i32) -> Self {
+        Bounds { lo: v, hi: v }
+    }
+    pub fn is_exact(&self) -> bool {
+        self.lo == self.hi
+    }
+}
+
+/// Limits of a search run.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Limits {
+    /// Largest iterative-deepening depth (plies); `None` = until exact.
+    pub depth: Option<u32>,
+    /// Wall-clock budget in seconds; `None` = none.
+    pub seconds: Option<f64>,
+}
+
+/// The result for one root move.
+#[derive(Clone, Copy, Debug)]
+pub struct MoveBounds<M> {
+    pub mv: M,
+    pub bounds: Bounds,
+}
+
+/// What a root analysis found.
+#[derive(Clone, Debug)]
+pub struct Analysis<M> {
+    pub bounds: Bounds,
+    /// Every root move with its interval (empty when the root has ended).
+    pub moves: Vec<MoveBounds<M>>,
+    /// Deepest iteration completed.
+    pub depth: u32,
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+impl<M: Copy> Analysis<M> {
+    /// Moves proven best (exact root): those whose exact value is the root's. Otherwise the
+    /// moves whose upper bound reaches the root's lower bound (they may still be best).
+    pub fn best_moves(&self) -> Vec<M> {
+        self.moves.iter().filter(|m| m.bounds.hi >= self.bounds.lo && (!self.bounds.is_exact() || m.bounds.lo == self.bounds.lo)).map(|m| m.mv).collect()
+    }
+}
+
+/// Searcher state: table, node counter, path for repetitions, limits.
+pub struct Searcher<'g, G: SearchGame> {
+    pub game: &'g G,
+    pub table: Table,
+    pub nodes: u64,
+    /// Keys of the positions on the current path, with `true` where a capture led into it
+    /// (nothing before such an entry can repeat).
+    path: Vec<(u64, bool)>,
+    deadline: Option<Instant>,
+    aborted: bool,
+}
+
+/// A search that ran out of time before it finished.
+struct Aborted;
+
+impl<'g, G: SearchGame> Searcher<'g, G> {
+    pub fn new(game: &'g G, table_bits: u32) -> Self {
+        Searcher { game, table: Table::new(table_bits), nodes: 0, path: Vec::new(), deadline: None, aborted: false }
+    }
+
+    /// Iterative deepening at the root until every root move is exact or a limit is hit.
+    pub fn analyse(&mut self, root: &G::Pos, limits: Limits) -> Analysis<G::Move> {
+        let start = Instant::now();
+        self.deadline = limits.seconds.map(|s| start + std::time::Duration::from_secs_f64(s));
+        self.aborted = false;
+        let b = self.game.bound(root);
+        let mut children = Vec::new();
+        if let Some(v) = self.game.probe(root).or_else(|| self.game.expand(root, &mut children)) {
+            // Covered by a table or ended: the moves still get exact values when covered.
+            let _ = self.game.expand(root, &mut children);
+            let moves = self.exact_children(&children, b, limits, start);
+            return Analysis { bounds: Bounds::exact(v), moves, depth: 0, nodes: self.nodes, seconds: start.elapsed().as_secs_f64() };
+        }
+        let mut moves: Vec<MoveBounds<G::Move>> =
+            children.iter().map(|c| MoveBounds { mv: c.mv, bounds: Bounds { lo: c.gain - b, hi: c.gain + b } }).collect();
+        let mut depth_done = 0;
+        let mut depth = 1;
+        loop {
+            if limits.depth.is_some_and(|d| depth > d) {
+                break;
+            }
+            let mut next = moves.clone();
+            let mut ok = true;
+            self.path.clear();
+            self.path.push((self.game.key(root), true));
+            for (m, c) in next.iter_mut().zip(&children) {
+                if m.bounds.is_exact() {
+                    continue;
+                }
+                // Full window per root move: every best move needs its exact value.
+                match self.search(&c.child, depth - 1, -b - 1, b + 1, c.gain > 0) {
+                    Ok((r, _)) => {
+                        m.bounds = Bounds { lo: c.gain - r.hi, hi: c.gain - r.lo };
+                    }
+                    Err(Aborted) => {
+                        ok = false;
+                        break;
+                    }
+                }
+            }
+            if !ok {
+                break;
+            }
+            moves = next;
+            depth_done = depth;
+            if moves.iter().all(|m| m.bounds.is_exact()) {
+                break;
+            }
+            depth += 1;
+        }
+        let lo = moves.iter().map(|m| m.bounds.lo).max().unwrap();
+        let hi = moves.iter().map(|m| m.bounds.hi).max().unwrap();
+        Analysis { bounds: Bounds { lo, hi }, moves, depth: depth_done, nodes: self.nodes, seconds: start.elapsed().as_secs_f64() }
+    }
+
+    /// Exact values of the moves of a position covered by a table (children covered too).
+    fn exact_children(&mut self, children: &[Child<G::Pos, G::Move>], _b: i32, limits: Limits, _start: Instant) -> Vec<MoveBounds<G::Move>> {
+        children
+            .iter()
+            .map(|c| {
+                let v = match self.game.probe(&c.child) {
+                    Some(v) => Bounds::exact(v),
+                    None => {
+                        let a = Searcher::new(self.game, 16).analyse(&c.child, limits);
+                        a.bounds
+                    }
+                };
+                MoveBounds { mv: c.mv, bounds: Bounds { lo: c.gain - v.hi, hi: c.gain - v.lo } }
+            })
+            .collect()
+    }
+
+    /// The bounded negamax. Returns the interval and whether it depends on the path
+    /// (a repetition was met below).
+    fn search(&mut self, pos: &G::Pos, depth: u32, mut alpha: i32, beta: i32, after_capture: bool) -> Result<(Bounds, bool), Aborted> {
+        self.nodes += 1;
+        if self.nodes & 0xfff == 0 {
+            if let Some(d) = self.deadline {
+                if Instant::now() >= d {
+                    self.aborted = true;
+                }
+            }
+        }
+        if self.aborted {
+            return Err(Aborted);
+        }
+        if let Some(v) = self.game.probe(pos) {
+            return Ok((Bounds::exact(v), false));
+        }
+        let key = self.game.key(pos);
+        if !after_capture {
+            for &(k, boundary) in self.path.iter().rev() {
+                if k == key {
+                    return Ok((Bounds::exact(0), true));
+                }
+                if boundary {
+                    break;
+                }
+            }
+        }
+        let b = self.game.bound(pos);
+        let (mut tlo, mut thi, best_code) = match self.table.get(key) {
+            Some(e) => (e.lo as i32, e.hi as i32, Some(e.best)),
+            None => (-b, b, None),
+        };
+        if tlo == thi || tlo >= beta || thi <= alpha || depth == 0 {
+            return Ok((Bounds { lo: tlo, hi: thi }, false));
+        }
+        let mut children = Vec::with_capacity(8);
+        if let Some(v) = self.game.expand(pos, &mut children) {
+            self.table.put(key, v, v, 0);
+            return Ok((Bounds::exact(v), false));
+        }
+        // Order: the table's best move, then bigger captures first.
+        let g = self.game;
+        children.sort_by_key(|c| (Some(g.move_code(&c.mv)) != best_code, -c.gain));
+        alpha = alpha.max(tlo);
+        let beta = beta.min(thi);
+        let mut lo = i32::MIN;
+        let mut hi = i32::MIN;
+        let mut history = false;
+        let mut best = children[0].mv;
+        self.path.push((key, after_capture));
+        let mut result = Ok(());
+        for (i, c) in children.iter().enumerate() {
+            let r = match self.search(&c.child, depth - 1, c.gain - beta, c.gain - alpha, c.gain > 0) {
+                Ok(r) => r,
+                Err(a) => {
+                    result = Err(a);
+                    break;
+                }
+            };
+            let (cb, ch) = r;
+            history |= ch;
+            let (mlo, mhi) = (c.gain - cb.hi, c.gain - cb.lo);
+            if mlo > lo {
+                best = c.mv;
+            }
+            lo = lo.max(mlo);
+            hi = hi.max(mhi);
+            alpha = alpha.max(mlo);
+            if lo >= beta {
+                if i + 1 < children.len() {
+                    // Unsearched moves: bounded only by the board.
+                    hi = hi.max(b);
+                }
+                break;
+            }
+        }
+        self.path.pop();
+        result?;
+        // The table's facts still hold; intersect (only for path-free results).
+        if !history {
+            tlo = tlo.max(lo);
+            thi = thi.min(hi);
+            lo = tlo;
+            hi = thi;
+            self.table.put(key, lo, hi, g.move_code(&best));
+        }
+        Ok((Bounds { lo, hi }, history))
+    }
+}
