@@ -75,28 +75,33 @@ pub fn build_layer<G: LayeredGame, L: Layers + ?Sized>(
 
     let mut decided = 0u64;
     for t in (1..=n as i32).rev() {
-        // Seeds of this threshold: positions whose own exits settle them now.
-        let mut frontier: Vec<u64> = (0..size.div_ceil(CHUNK))
-            .into_par_iter()
-            .flat_map_iter(|c| {
-                let lo = c * CHUNK;
-                let hi = (lo + CHUNK).min(size);
-                let (value, open, best_exit) = (&value, &open, &best_exit);
-                (lo..hi).filter(move |&r| {
-                    let i = r as usize;
+        // Seeds of this threshold: positions whose own exits settle them now. An exit worth
+        // more than t settled its position at an earlier threshold, and a position whose last
+        // open move closed while its exits allowed it was settled in that propagation, so only
+        // `best_exit == ±t` can be new; the scan is a byte compare per position.
+        let (up, down) = (t as i8, -t as i8);
+        let mut frontier: Vec<u64> = best_exit
+            .par_chunks(CHUNK as usize)
+            .enumerate()
+            .flat_map_iter(|(c, slice)| {
+                let base = c as u64 * CHUNK;
+                let (value, open) = (&value, &open);
+                slice.iter().enumerate().filter_map(move |(k, &e)| {
+                    if e != up && e != down {
+                        return None;
+                    }
+                    let i = base as usize + k;
                     if value[i].load(Relaxed) != UNDECIDED {
-                        return false;
+                        return None;
                     }
-                    let e = best_exit[i] as i32;
-                    if e >= t {
-                        value[i].store(t as i8, Relaxed);
-                        true
-                    } else if open[i].load(Relaxed) == 0 && e <= -t {
-                        value[i].store(-t as i8, Relaxed);
-                        true
+                    if e == up {
+                        value[i].store(up, Relaxed);
+                    } else if open[i].load(Relaxed) == 0 {
+                        value[i].store(down, Relaxed);
                     } else {
-                        false
+                        return None;
                     }
+                    Some(i as u64)
                 })
             })
             .collect();

@@ -50,10 +50,8 @@ impl LayeredGame for OwareLayers {
         }
     }
     fn unmoves(&self, pos: &View, out: &mut Vec<View>) {
-        let mut pairs = Vec::with_capacity(16);
-        self.rules.unmoves(pos, &mut pairs);
         out.clear();
-        out.extend(pairs.into_iter().map(|(v, _)| v));
+        self.rules.unmoves(pos, |v| out.push(v));
     }
 }
 
