@@ -6,8 +6,8 @@
 //! instructions whatever its length, which is what makes millions of games per second and
 //! the 10^7-lap perpetual checks affordable.
 
-use super::Rules;
-use super::Chain;
+use super::cycle::Cycles;
+use super::{Chain, Rules};
 use crate::side::Side;
 use std::fmt;
 
@@ -374,9 +374,8 @@ impl Board {
         let mut pos = from;
         let mut hand = hand as u32;
         let mut laps = 0u64;
-        // Cycle finding (Brent) on the sowing state between laps: (pits, pit just lifted, hand).
-        //
-        // Two proven facts make it exact and cheap:
+        // Cycle finding ([`Cycles`]: Brent plus an anchor) on the sowing state between laps:
+        // (pits, pit just lifted, hand). Two proven facts make it exact and cheap:
         // - With a knife on the board no sowing is perpetual: each lap continues at the pit
         //   after the last one, so an endless sowing drops a seed into every pit once every
         //   16 drops, and a knife keeps its seeds; it would hold unboundedly many. So only
@@ -387,11 +386,10 @@ impl Board {
         //   `(pits rotated so the lifted pit is 0, hand)`, determines whether the sowing ends.
         //   If that relative state repeats, the turned copy of the same laps repeats forever,
         //   never stopping. Comparing relative states finds a cycle up to 16 times sooner than
-        //   absolute ones (the absolute cycle is a multiple of the relative one).
+        //   absolute ones (the absolute cycle is a multiple of the relative one; 8 times in
+        //   every random perpetual measured, e.g. 19,184,616 absolute laps vs 2,398,077).
         let check = self.all_knives() == 0;
-        let mut saved = (0u128, 0u32);
-        let mut power = 1u64;
-        let mut lam = 0u64;
+        let mut cycles: Option<Cycles<(u128, u32)>> = None;
         loop {
             self.pits = add_run(self.pits, pos, hand);
             pos = (pos + hand as usize) % PITS;
@@ -402,18 +400,13 @@ impl Board {
             }
             if check && laps >= CYCLE_CHECK_AFTER {
                 let key = (self.pits.rotate_right(8 * pos as u32), hand);
-                if laps == CYCLE_CHECK_AFTER {
-                    saved = key;
-                    continue;
-                }
-                if key == saved {
-                    return Sown::Perpetual { laps };
-                }
-                lam += 1;
-                if lam == power {
-                    saved = key;
-                    power <<= 1;
-                    lam = 0;
+                match &mut cycles {
+                    None => cycles = Some(Cycles::new(key)),
+                    Some(c) => {
+                        if c.next(key).is_some() {
+                            return Sown::Perpetual { laps };
+                        }
+                    }
                 }
             }
         }

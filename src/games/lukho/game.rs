@@ -5,6 +5,7 @@
 //! positions, no allocation.
 
 use super::board::{abs_pit, Board, LapEnd, Phase, Sown};
+use super::cycle::Cycles;
 use super::opening::Choice;
 use super::race::{opening, Race};
 use super::Rules;
@@ -172,12 +173,11 @@ pub fn play_from(rules: &Rules, start: Position) -> GameOutcome {
     let first = start.to_move;
     let mut pos = start;
     let mut turns = 0u32;
-    // Brent's cycle finding over the positions at turn starts, restarted whenever the free
-    // seed count drops (an irreversible event: no earlier position can come back).
+    // Cycle finding ([`Cycles`]) over the positions at turn starts, restarted whenever the
+    // free seed count drops (an irreversible event: no earlier position can come back).
     let mut seg = (pos, 0u32);
     let mut free = pos.board.free_seeds();
-    let mut saved = pos.key();
-    let (mut power, mut lam) = (1u32, 0u32);
+    let mut cycles: Option<Cycles<(u128, [u16; 2], Side)>> = None;
     loop {
         let before = pos.board;
         match pos.turn(rules) {
@@ -194,31 +194,24 @@ pub fn play_from(rules: &Rules, start: Position) -> GameOutcome {
         if f != free {
             free = f;
             seg = (pos, turns);
-            saved = pos.key();
-            (power, lam) = (1, 0);
+            cycles = None;
             continue;
         }
         if turns - seg.1 < CYCLE_CHECK_AFTER {
             continue;
         }
         let key = pos.key();
-        if turns - seg.1 == CYCLE_CHECK_AFTER {
-            saved = key;
-            (power, lam) = (1, 0);
-            continue;
-        }
-        lam += 1;
-        if key == saved {
-            // Every position of the cycle has the same stores and knives (the free count is
-            // constant in a segment), so the split can be taken here; `turns` is when the
-            // first repetition happened: μ + λ turns after the segment start.
-            let repeat = seg.1 + first_repeat(rules, seg.0, lam);
-            return GameOutcome::new(first, pos.board.split_totals2(0), Class::Cycle, repeat);
-        }
-        if lam == power {
-            saved = key;
-            power <<= 1;
-            lam = 0;
+        match &mut cycles {
+            None => cycles = Some(Cycles::new(key)),
+            Some(c) => {
+                if let Some(lambda) = c.next(key) {
+                    // Every position of the cycle has the same stores and knives (the free
+                    // count is constant in a segment), so the split can be taken here; `turns`
+                    // is when the first repetition happened: μ + λ turns after the segment start.
+                    let repeat = seg.1 + first_repeat(rules, seg.0, lambda as u32);
+                    return GameOutcome::new(first, pos.board.split_totals2(0), Class::Cycle, repeat);
+                }
+            }
         }
     }
 }

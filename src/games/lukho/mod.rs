@@ -11,6 +11,7 @@
 //! drop pits in choices are the *opponent's* own indices (DESIGN.md).
 
 pub mod board;
+mod cycle;
 pub mod game;
 pub mod opening;
 pub mod race;

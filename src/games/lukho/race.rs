@@ -2,7 +2,8 @@
 //! sowings raced under a race model. One atomic step drops one seed; the end-of-lap check
 //! (relay lift, capture, stop) happens inside the step that drops a lap's last seed.
 
-use super::board::{add_run, Board, Phase, Sown, PITS, ROW};
+use super::board::{add_run, Board, LapEnd, Phase, Sown, PITS, ROW};
+use super::cycle::Cycles;
 use super::opening::Choice;
 use super::Rules;
 use crate::side::Side;
@@ -147,8 +148,7 @@ fn lockstep(rules: &Rules, mut board: Board, mut hand: [u32; 2], a: Side) -> Ope
     // relative to South's, both hands) decides the future while nobody stops, because a
     // lap's continue/stop decision only reads the count in its last pit.
     let mut steps = 0u64;
-    let mut saved = (0u128, 0usize, 0u32, 0u32);
-    let (mut power, mut lam) = (1u64, 0u64);
+    let mut cycles: Option<Cycles<(u128, usize, u32, u32)>> = None;
     while !(done[0] && done[1]) {
         if done[0] || done[1] {
             // One sower left: the rest is his plain sowing.
@@ -178,7 +178,7 @@ fn lockstep(rules: &Rules, mut board: Board, mut hand: [u32; 2], a: Side) -> Ope
             hand[s] -= 1;
             if hand[s] == 0 {
                 match board.end_lap(rules.chain, w, pos[s], Phase::Opening) {
-                    super::LapEnd::Relay(h) => hand[s] = h as u32,
+                    LapEnd::Relay(h) => hand[s] = h as u32,
                     _ => {
                         done[s] = true;
                         first.get_or_insert(w);
@@ -200,18 +200,13 @@ fn lockstep(rules: &Rules, mut board: Board, mut hand: [u32; 2], a: Side) -> Ope
             hand[0],
             hand[1],
         );
-        if steps == CYCLE_CHECK_AFTER {
-            saved = key;
-            continue;
-        }
-        if key == saved {
-            return Opening { board, first_player: first.unwrap_or(a), perpetual: true };
-        }
-        lam += 1;
-        if lam == power {
-            saved = key;
-            power <<= 1;
-            lam = 0;
+        match &mut cycles {
+            None => cycles = Some(Cycles::new(key)),
+            Some(c) => {
+                if c.next(key).is_some() {
+                    return Opening { board, first_player: first.unwrap_or(a), perpetual: true };
+                }
+            }
         }
     }
     Opening { board, first_player: first.unwrap_or(a), perpetual: false }
