@@ -7,7 +7,7 @@
 use super::board::{abs_pit, Board, LapEnd, Phase, Sown};
 use super::cycle::Cycles;
 use super::opening::Choice;
-use super::race::{opening, Race};
+use super::race::{opening, Opening, Race};
 use super::Rules;
 use crate::side::Side;
 use serde::{Deserialize, Serialize};
@@ -157,7 +157,11 @@ pub fn match_points(totals2: [u16; 2], first_game: bool) -> u8 {
 
 /// Play a whole game: the opening under `race`, then the forced turns.
 pub fn play_game(rules: &Rules, south: &Choice, north: &Choice, race: Race) -> GameOutcome {
-    let o = opening(rules, south, north, race);
+    play_after(rules, &opening(rules, south, north, race))
+}
+
+/// The game after a given opening (e.g. one of [`super::speed_races`]).
+pub fn play_after(rules: &Rules, o: &Opening) -> GameOutcome {
     if o.perpetual {
         return GameOutcome::new(o.first_player, o.board.split_totals2(o.hands()), Class::PerpetualOpening, 0);
     }

@@ -4,7 +4,8 @@
 //!   exact perpetual-sowing detection.
 //! - [`opening`]: a player's opening choice (removal + drop), its id in `0..6_356_992`, and
 //!   its text forms `r0,…,r7` / `COUNT@PIT`.
-//! - [`race`]: the simultaneous opening sowings under each race model.
+//! - [`race`]: the simultaneous opening sowings under the `sequential` and `lockstep` models;
+//!   [`speeds`]: every distinct interleaving of the `speeds` model, found exactly.
 //! - [`game`]: the forced game after the opening, cycle detection, final totals and match points.
 //!
 //! Pits are absolute in sowing order (South 0..7, North 0..7), knives are absolute too;
@@ -15,13 +16,15 @@ mod cycle;
 pub mod game;
 pub mod opening;
 pub mod race;
+pub mod speeds;
 #[cfg(test)]
 mod tests;
 
 pub use board::{Board, LapEnd, Phase, Sown, PITS, ROW, TOTAL_SEEDS};
-pub use game::{match_points, play_from, play_game, Class, GameOutcome, Position, TurnEnd};
+pub use game::{match_points, play_after, play_from, play_game, Class, GameOutcome, Position, TurnEnd};
 pub use opening::{Choice, ChoiceError};
 pub use race::{opening, Opening, Race, RaceModel};
+pub use speeds::{speed_races, Ratio, SpeedRace};
 
 use serde::{Deserialize, Serialize};
 

@@ -103,8 +103,28 @@ pub fn setup(south: &Choice, north: &Choice) -> Board {
 
 /// The pit "before" the first one a player sows into: his own index 7, so the first seed
 /// goes to the opponent's index 0.
-fn sow_from(side: Side) -> usize {
+pub(crate) fn sow_from(side: Side) -> usize {
     side.index() * ROW + ROW - 1
+}
+
+/// One atomic step of `side`'s opening sowing: drop one seed into the next pit; if it was
+/// the lap's last, the end-of-lap check (relay lift, or capture and stop). True when the
+/// sowing has ended.
+#[inline(always)]
+pub(crate) fn step(rules: &Rules, board: &mut Board, side: Side, pos: &mut usize, hand: &mut u32) -> bool {
+    *pos = (*pos + 1) % PITS;
+    board.pits += 1u128 << (8 * *pos);
+    *hand -= 1;
+    if *hand > 0 {
+        return false;
+    }
+    match board.end_lap(rules.chain, side, *pos, Phase::Opening) {
+        LapEnd::Relay(h) => {
+            *hand = h as u32;
+            false
+        }
+        _ => true,
+    }
 }
 
 /// Macro steps (ticks up to a lap end) before cycle finding starts in the lockstep race.
@@ -173,17 +193,9 @@ fn lockstep(rules: &Rules, mut board: Board, mut hand: [u32; 2], a: Side) -> Ope
         }
         for w in [a, b] {
             let s = w.index();
-            pos[s] = (pos[s] + 1) % PITS;
-            board.pits += 1u128 << (8 * pos[s]);
-            hand[s] -= 1;
-            if hand[s] == 0 {
-                match board.end_lap(rules.chain, w, pos[s], Phase::Opening) {
-                    LapEnd::Relay(h) => hand[s] = h as u32,
-                    _ => {
-                        done[s] = true;
-                        first.get_or_insert(w);
-                    }
-                }
+            if step(rules, &mut board, w, &mut pos[s], &mut hand[s]) {
+                done[s] = true;
+                first.get_or_insert(w);
             }
         }
         if done[0] || done[1] {

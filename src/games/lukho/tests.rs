@@ -689,6 +689,48 @@ mod reference {
         Ok((st, side(first.unwrap()), false))
     }
 
+    /// The opening at speed ratio ρ = p/q (q = 0: ∞), one step at a time: South's step k+1
+    /// (time (k+1)/ρ) goes before North's m+1 (time m+1) iff (k+1)·q <= (m+1)·p.
+    pub fn opening_at(rules: &Rules, south: &Choice, north: &Choice, p: u64, q: u64) -> Result<(St, Side, bool), ()> {
+        let mut st = St { pits: [3; 16], knife: [-1; 16], stores: [0; 2] };
+        for (me, c) in [(0usize, south), (1, north)] {
+            for i in 0..8 {
+                st.pits[8 * me + i] -= c.remove[i];
+            }
+            st.pits[8 * (1 - me) + c.pit as usize] += c.drop;
+        }
+        let mut s = [
+            Sower { pos: 7, hand: south.sow_count() as u32, done: south.sow_count() == 0 },
+            Sower { pos: 15, hand: north.sow_count() as u32, done: north.sow_count() == 0 },
+        ];
+        let mut first = [0, 1].into_iter().find(|&m| s[m].done);
+        let mut steps = [0u64; 2];
+        let mut seen = HashSet::new();
+        while !(s[0].done && s[1].done) {
+            if seen.len() > GIVE_UP {
+                return Err(());
+            }
+            if !seen.insert((st, s)) {
+                // Nobody finished: the faster player (ρ >= 1: South) counts as the leader.
+                let faster = if p >= q { 0 } else { 1 };
+                return Ok((st, side(first.unwrap_or(faster)), true));
+            }
+            let m = if s[0].done {
+                1
+            } else if s[1].done || (steps[0] + 1) * q <= (steps[1] + 1) * p {
+                0
+            } else {
+                1
+            };
+            steps[m] += 1;
+            step(&mut st, &mut s[m], m, rules.chain, false);
+            if s[m].done {
+                first.get_or_insert(m);
+            }
+        }
+        Ok((st, side(first.unwrap()), false))
+    }
+
     fn side(i: usize) -> Side {
         if i == 0 {
             Side::South
@@ -791,4 +833,96 @@ fn engine_agrees_with_reference_on_random_openings() {
     }
     eprintln!("reference: {compared} compared, {gave_up} gave up, {perpetual} perpetual");
     assert!(compared > 20_000 && gave_up < 50, "{compared} compared, {gave_up} gave up, {perpetual} perpetual");
+}
+
+// ---------------------------------------------------------------- speeds model
+
+#[test]
+fn speeds_hand_example() {
+    // The sequential pair: South makes 1 step (time 1/ρ), North 9 steps to N0 and, if
+    // South's seed is already there, 2 more (relay). South's step comes before North's
+    // step m iff ρ >= 1/m, so the outcomes are [0,1/9) (North ends at N0 with his capture
+    // first: the north-first board), then [1/9,1/8), …, [1/2,1), [1,∞]: South's seed
+    // lands first, the south-first board, South (time <= 9 < 11) moves first.
+    let (south, north) = sequential_pair();
+    let races = speed_races(&IT, &south, &north);
+    assert_eq!(races.len(), 10);
+    let nf = opening(&IT, &south, &north, Race::NorthFirst);
+    let sf = opening(&IT, &south, &north, Race::SouthFirst);
+    assert_eq!(races[0].lo, Ratio { num: 0, den: 1 });
+    assert_eq!(races[0].hi, Some(Ratio { num: 1, den: 9 }));
+    assert_eq!(races[0].opening, nf);
+    for (i, r) in races[1..].iter().enumerate() {
+        assert_eq!(r.lo, Ratio { num: 1, den: 9 - i as u64 });
+        assert_eq!(r.opening, sf);
+    }
+    assert_eq!(races[9].hi, None);
+}
+
+#[test]
+fn speeds_agree_with_brute_force_over_sampled_ratios() {
+    let mut x = 0x1357_9bdf_2468_ace0u64;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let mut samples: Vec<(u64, u64)> = vec![(0, 1), (1, 0)];
+    for p in 0..=12 {
+        for q in 1..=12 {
+            samples.push((p, q));
+        }
+    }
+    let (mut checked, mut outcomes, mut max_outcomes) = (0, 0, 0);
+    for rules in [IT, EN] {
+        let count = Choice::count(&rules);
+        for _ in 0..150 {
+            let s = Choice::from_id(next() % count, &rules).unwrap();
+            let n = Choice::from_id(next() % count, &rules).unwrap();
+            let races = speed_races(&rules, &s, &n);
+            outcomes += races.len();
+            max_outcomes = max_outcomes.max(races.len());
+            // The intervals tile [0, ∞] in increasing order.
+            assert_eq!(races[0].lo, Ratio::ZERO);
+            assert_eq!(races.last().unwrap().hi, None);
+            for w in races.windows(2) {
+                assert_eq!(w[0].hi, Some(w[1].lo));
+            }
+            // ρ = 0, 1, ∞ are north-first, lockstep-south, south-first.
+            let at = |p: u64, q: u64| races.iter().find(|r| r.contains(p, q)).unwrap().opening;
+            let mut nf = opening(&rules, &s, &n, Race::NorthFirst);
+            if s.sow_count() == 0 && n.sow_count() == 0 {
+                // Both finished at time 0: equal times, South first (north-first names North).
+                nf.first_player = Side::South;
+            }
+            assert_eq!(at(0, 1), nf, "{s} / {n}");
+            assert_eq!(at(1, 0), opening(&rules, &s, &n, Race::SouthFirst), "{s} / {n}");
+            assert_eq!(at(1, 1), opening(&rules, &s, &n, Race::LockstepSouth), "{s} / {n}");
+            // Brute force at fixed ratios: fixed samples, every breakpoint, every midpoint,
+            // and random ratios.
+            let mut rhos = samples.clone();
+            for r in &races {
+                rhos.push((r.lo.num, r.lo.den));
+                if let Some(h) = r.hi {
+                    rhos.push((r.lo.num * h.den + h.num * r.lo.den, 2 * r.lo.den * h.den));
+                }
+            }
+            for _ in 0..20 {
+                rhos.push((next() % 1000, 1 + next() % 1000));
+            }
+            for (p, q) in rhos {
+                let Ok((st, first, perpetual)) = reference::opening_at(&rules, &s, &n, p, q) else {
+                    continue;
+                };
+                let o = at(p, q);
+                assert_eq!((o.perpetual, o.first_player), (perpetual, first), "{s} / {n} at {p}/{q}");
+                if !perpetual {
+                    assert_eq!((o.board.pits(), o.board.stores), (st.pits, [st.stores[0] as u8, st.stores[1] as u8]));
+                }
+                checked += 1;
+            }
+        }
+    }
+    eprintln!("speeds: {checked} ratios checked, {outcomes} outcomes for 300 pairs, at most {max_outcomes}");
 }
