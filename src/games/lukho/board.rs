@@ -369,7 +369,7 @@ impl Board {
 
     /// Sow `hand` seeds for `sower` into the pits after `from` (the pit they were lifted
     /// from, or the pit before the first one to receive a seed), lap after lap, until the
-    /// sowing ends. Exact perpetual detection: see [`Board::sow`]'s comments below.
+    /// sowing ends, or report that it never ends (exact; see the comments inside).
     pub fn sow(&mut self, rules: &Rules, sower: Side, from: usize, hand: u8, phase: Phase) -> Sown {
         let mut pos = from;
         let mut hand = hand as u32;
@@ -389,7 +389,6 @@ impl Board {
         //   absolute ones (the absolute cycle is a multiple of the relative one; 8 times in
         //   every random perpetual measured, e.g. 19,184,616 absolute laps vs 2,398,077).
         let check = self.all_knives() == 0;
-        let mut cycles: Option<Cycles<(u128, u32)>> = None;
         loop {
             self.pits = add_run(self.pits, pos, hand);
             pos = (pos + hand as usize) % PITS;
@@ -398,17 +397,55 @@ impl Board {
                 LapEnd::Relay(h) => hand = h as u32,
                 how => return Sown::Ended { last: pos as u8, how, laps },
             }
-            if check && laps >= CYCLE_CHECK_AFTER {
-                let key = (self.pits.rotate_right(8 * pos as u32), hand);
-                match &mut cycles {
-                    None => cycles = Some(Cycles::new(key)),
-                    Some(c) => {
-                        if c.next(key).is_some() {
-                            return Sown::Perpetual { laps };
-                        }
-                    }
-                }
+            if check && laps == CYCLE_CHECK_AFTER {
+                break;
             }
         }
+        // A long knife-free sowing: go on in the sower's frame, where the key is free.
+        match self.sow_relative(phase, &mut pos, &mut hand, &mut laps) {
+            true => Sown::Perpetual { laps },
+            false => {
+                let how = self.end_lap(rules.chain, sower, pos, phase);
+                debug_assert!(!matches!(how, LapEnd::Relay(_)));
+                Sown::Ended { last: pos as u8, how, laps }
+            }
+        }
+    }
+
+    /// The laps of a knife-free sowing kept in the sower's frame: the pits turned so that the
+    /// pit just lifted is byte 0. A lap then adds a fixed run after byte 0 and turns the board
+    /// by the hand, and the cycle-finding key `(pits, hand)` needs no extra work. Returns true
+    /// for a perpetual sowing; false when the lap ending at `pos` (absolute, with the board
+    /// turned back) does not relay: the caller applies that ending.
+    fn sow_relative(&mut self, phase: Phase, pos: &mut usize, hand: &mut u32, laps: &mut u64) -> bool {
+        // Relay iff the last pit holds at least this many now (rule 2 stops at 2 in turns).
+        let relay_from = match phase {
+            Phase::Opening => 2,
+            Phase::Turn => 3,
+        };
+        let mut b = self.pits.rotate_right(8 * *pos as u32);
+        let mut h = *hand;
+        let mut shift = *pos;
+        let mut cycles = Cycles::new((b, h));
+        let perpetual = loop {
+            let r = (h % PITS as u32) as usize;
+            b = b + (h / PITS as u32) as u128 * ONES + (RUN[r] << 8);
+            b = b.rotate_right(8 * r as u32);
+            shift = (shift + r) % PITS;
+            *laps += 1;
+            let now = b as u8;
+            if now < relay_from {
+                break false;
+            }
+            b &= !0xff;
+            h = now as u32;
+            if cycles.next((b, h)).is_some() {
+                break true;
+            }
+        };
+        self.pits = b.rotate_left(8 * shift as u32);
+        *pos = shift;
+        *hand = h;
+        perpetual
     }
 }

@@ -5,7 +5,7 @@
 //! positions, no allocation.
 
 use super::board::{abs_pit, Board, LapEnd, Phase, Sown};
-use super::cycle::Cycles;
+use super::cycle::{first_repeat, Cycles};
 use super::opening::Choice;
 use super::race::{opening, Opening, Race};
 use super::Rules;
@@ -183,14 +183,14 @@ pub fn play_from(rules: &Rules, start: Position) -> GameOutcome {
     let mut free = pos.board.free_seeds();
     let mut cycles: Option<Cycles<(u128, [u16; 2], Side)>> = None;
     loop {
-        let before = pos.board;
         match pos.turn(rules) {
             TurnEnd::Played { .. } => {}
             TurnEnd::NoMove => {
                 return GameOutcome::new(first, pos.board.sweep_totals2(pos.to_move), Class::Normal, turns);
             }
             TurnEnd::Perpetual => {
-                return GameOutcome::new(first, before.split_totals2(0), Class::PerpetualTurn, turns);
+                // `turn` left the position as it was before that turn.
+                return GameOutcome::new(first, pos.board.split_totals2(0), Class::PerpetualTurn, turns);
             }
         }
         turns += 1;
@@ -212,26 +212,10 @@ pub fn play_from(rules: &Rules, start: Position) -> GameOutcome {
                     // Every position of the cycle has the same stores and knives (the free
                     // count is constant in a segment), so the split can be taken here; `turns`
                     // is when the first repetition happened: μ + λ turns after the segment start.
-                    let repeat = seg.1 + first_repeat(rules, seg.0, lambda as u32);
+                    let repeat = seg.1 + first_repeat(seg.0, lambda, |p| _ = p.turn(rules), Position::key) as u32;
                     return GameOutcome::new(first, pos.board.split_totals2(0), Class::Cycle, repeat);
                 }
             }
         }
     }
-}
-
-/// Given a cycle of length `lambda` reached from `start`, the number of turns from `start`
-/// to the first repeated position, μ + λ (μ: the turns before the cycle is entered).
-fn first_repeat(rules: &Rules, start: Position, lambda: u32) -> u32 {
-    let (mut tortoise, mut hare) = (start, start);
-    for _ in 0..lambda {
-        hare.turn(rules);
-    }
-    let mut mu = 0;
-    while tortoise.key() != hare.key() {
-        tortoise.turn(rules);
-        hare.turn(rules);
-        mu += 1;
-    }
-    mu + lambda
 }

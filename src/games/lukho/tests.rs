@@ -574,10 +574,10 @@ mod reference {
     }
 
     #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-    struct Sower {
-        pos: usize,
-        hand: u32,
-        done: bool,
+    pub struct Sower {
+        pub pos: usize,
+        pub hand: u32,
+        pub done: bool,
     }
 
     fn capture(st: &mut St, chain: Chain, me: usize, x: usize) {
@@ -623,7 +623,7 @@ mod reference {
     }
 
     /// One atomic step: drop one seed; at the end of a lap, rules 1–4.
-    fn step(st: &mut St, s: &mut Sower, me: usize, chain: Chain, turn: bool) {
+    pub fn step(st: &mut St, s: &mut Sower, me: usize, chain: Chain, turn: bool) {
         s.pos = (s.pos + 1) % 16;
         st.pits[s.pos] += 1;
         s.hand -= 1;
@@ -925,4 +925,52 @@ fn speeds_agree_with_brute_force_over_sampled_ratios() {
         }
     }
     eprintln!("speeds: {checked} ratios checked, {outcomes} outcomes for 300 pairs, at most {max_outcomes}");
+}
+
+#[test]
+fn long_sowings_agree_with_reference() {
+    // Random knife-free boards, one sowing each (opening and turn rules), against the
+    // one-seed-per-step reference; many run past the 32 laps after which the engine switches
+    // to its cycle-checking loop in the sower's frame.
+    let mut x = 0x0bad_cafe_dead_beefu64;
+    let mut next = move |n: u64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % n
+    };
+    let (mut long, mut perpetual) = (0, 0);
+    for i in 0..200_000 {
+        let phase = if i % 2 == 0 { Phase::Opening } else { Phase::Turn };
+        let hand = 1 + next(20) as u32;
+        let mut pits = [0u8; 16];
+        for _ in 0..48 - hand {
+            pits[next(16) as usize] += 1;
+        }
+        let from = next(16) as usize;
+        let sower = if next(2) == 0 { Side::South } else { Side::North };
+        let mut b = Board::new(pits, [-1; 16], [0, 0]);
+        let got = b.sow(&IT, sower, from, hand as u8, phase);
+        let mut st = reference::St { pits, knife: [-1; 16], stores: [0; 2] };
+        let mut s = reference::Sower { pos: from, hand, done: false };
+        let mut drops = 0usize;
+        while !s.done && drops < 2_000_000 {
+            reference::step(&mut st, &mut s, sower.index(), Chain::It, phase == Phase::Turn);
+            drops += 1;
+        }
+        match got {
+            Sown::Ended { last, laps, .. } => {
+                assert!(s.done, "{pits:?} from {from} hand {hand} {phase:?}");
+                assert_eq!((b.pits(), b.stores, last as usize), (st.pits, [st.stores[0] as u8, st.stores[1] as u8], s.pos));
+                let knives = b.knives_json();
+                assert_eq!(knives, st.knife);
+                long += (laps > 32) as u32;
+            }
+            Sown::Perpetual { .. } => {
+                assert!(!s.done, "{pits:?} from {from} hand {hand} {phase:?}");
+                perpetual += 1;
+            }
+        }
+    }
+    assert!(long > 100 && perpetual > 0, "{long} long sowings, {perpetual} perpetual");
 }
