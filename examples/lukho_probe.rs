@@ -28,7 +28,9 @@ fn bench(n: u64) {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let count = Choice::count(&rules);
     let pairs: Vec<(Choice, Choice)> = (0..n)
-        .map(|_| (Choice::from_id(rng.below(count), &rules).unwrap(), Choice::from_id(rng.below(count), &rules).unwrap()))
+        .map(|_| {
+            (Choice::from_id(rng.below(count), &rules).unwrap(), Choice::from_id(rng.below(count), &rules).unwrap())
+        })
         .collect();
     for race in RACES {
         let t = Instant::now();

@@ -226,10 +226,7 @@ impl Board {
 
     /// Store plus own knives, per side.
     fn knife_totals(&self) -> [u32; 2] {
-        [
-            self.stores[0] as u32 + self.knife_seeds(Side::South),
-            self.stores[1] as u32 + self.knife_seeds(Side::North),
-        ]
+        [self.stores[0] as u32 + self.knife_seeds(Side::South), self.stores[1] as u32 + self.knife_seeds(Side::North)]
     }
 }
 

@@ -206,12 +206,7 @@ fn lockstep(rules: &Rules, mut board: Board, mut hand: [u32; 2], a: Side) -> Ope
         if steps < CYCLE_CHECK_AFTER {
             continue;
         }
-        let key = (
-            board.pits.rotate_right(8 * pos[0] as u32),
-            (pos[1] + PITS - pos[0]) % PITS,
-            hand[0],
-            hand[1],
-        );
+        let key = (board.pits.rotate_right(8 * pos[0] as u32), (pos[1] + PITS - pos[0]) % PITS, hand[0], hand[1]);
         match &mut cycles {
             None => cycles = Some(Cycles::new(key)),
             Some(c) => {

@@ -244,10 +244,7 @@ fn opening_relays_where_a_turn_makes_a_knife() {
     // N2 was empty and is North's: no capture, the sowing ends.
     let b = board([0; 8], [1, 0, 0, 0, 0, 0, 0, 0], &[], [0, 0]);
     let mut o = b;
-    assert_eq!(
-        o.sow(&IT, Side::South, 7, 1, Phase::Opening),
-        Sown::Ended { last: 10, how: LapEnd::Empty(0), laps: 2 }
-    );
+    assert_eq!(o.sow(&IT, Side::South, 7, 1, Phase::Opening), Sown::Ended { last: 10, how: LapEnd::Empty(0), laps: 2 });
     assert_eq!(rows(&o), ([0; 8], [0, 1, 1, 0, 0, 0, 0, 0]));
     assert_eq!(o.all_knives(), 0);
     // The same lap in a normal turn makes N0 a knife of South.
@@ -307,10 +304,7 @@ fn sequential_order_changes_the_board() {
         assert_eq!(opening(&IT, &south, &north, race), sf, "{race:?}");
     }
     // And the games differ.
-    assert_ne!(
-        play_game(&IT, &south, &north, Race::SouthFirst),
-        play_game(&IT, &south, &north, Race::NorthFirst)
-    );
+    assert_ne!(play_game(&IT, &south, &north, Race::SouthFirst), play_game(&IT, &south, &north, Race::NorthFirst));
 }
 
 #[test]
@@ -961,7 +955,10 @@ fn long_sowings_agree_with_reference() {
         match got {
             Sown::Ended { last, laps, .. } => {
                 assert!(s.done, "{pits:?} from {from} hand {hand} {phase:?}");
-                assert_eq!((b.pits(), b.stores, last as usize), (st.pits, [st.stores[0] as u8, st.stores[1] as u8], s.pos));
+                assert_eq!(
+                    (b.pits(), b.stores, last as usize),
+                    (st.pits, [st.stores[0] as u8, st.stores[1] as u8], s.pos)
+                );
                 let knives = b.knives_json();
                 assert_eq!(knives, st.knife);
                 long += (laps > 32) as u32;
