@@ -120,8 +120,39 @@ impl Default for Board {
     }
 }
 
+/// A board given from outside (JSON, CLI) that no game can reach; each message names the field.
+#[derive(Debug, Clone, thiserror::Error, PartialEq, Eq)]
+pub enum BoardError {
+    #[error("pits: {board} seeds on the board plus {stores} in the stores is more than {TOTAL_SEEDS}")]
+    TooManySeeds { board: u32, stores: u32 },
+    #[error("knives: pit {pit} has {value}; expected -1 (none), 0 (South) or 1 (North)")]
+    KnifeOwner { pit: usize, value: i8 },
+    #[error("knives: pit {pit} is a knife but holds {seeds} seeds (a knife holds at least 2)")]
+    KnifeTooSmall { pit: usize, seeds: u8 },
+}
+
 impl Board {
-    /// A board from absolute pits and knives (`-1` none, `0` South, `1` North), as in the JSON form.
+    /// A checked board: at most 48 seeds in all, knife owners `-1`/`0`/`1`, every knife
+    /// holding at least the 2 seeds it was made with.
+    pub fn checked(pits: [u8; PITS], knives: [i8; PITS], stores: [u8; 2]) -> Result<Self, BoardError> {
+        let board: u32 = pits.iter().map(|&x| x as u32).sum();
+        let st = stores[0] as u32 + stores[1] as u32;
+        if board + st > TOTAL_SEEDS {
+            return Err(BoardError::TooManySeeds { board, stores: st });
+        }
+        for (pit, &value) in knives.iter().enumerate() {
+            if !(-1..=1).contains(&value) {
+                return Err(BoardError::KnifeOwner { pit, value });
+            }
+            if value >= 0 && pits[pit] < 2 {
+                return Err(BoardError::KnifeTooSmall { pit, seeds: pits[pit] });
+            }
+        }
+        Ok(Board::new(pits, knives, stores))
+    }
+
+    /// A board from absolute pits and knives (`-1` none, `0` South, `1` North), as in the JSON
+    /// form. Unchecked (see [`Board::checked`]); the engine relies on at most 48 seeds.
     pub fn new(pits: [u8; PITS], knives: [i8; PITS], stores: [u8; 2]) -> Self {
         let mut k = [0u16; 2];
         for (p, &owner) in knives.iter().enumerate() {

@@ -20,7 +20,7 @@ pub mod speeds;
 #[cfg(test)]
 mod tests;
 
-pub use board::{Board, LapEnd, Phase, Sown, PITS, ROW, TOTAL_SEEDS};
+pub use board::{Board, BoardError, LapEnd, Phase, Sown, PITS, ROW, TOTAL_SEEDS};
 pub use game::{match_points, play_after, play_from, play_game, Class, GameOutcome, Position, TurnEnd};
 pub use opening::{Choice, ChoiceError};
 pub use race::{opening, Opening, Race, RaceModel};

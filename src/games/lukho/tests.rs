@@ -971,3 +971,20 @@ fn long_sowings_agree_with_reference() {
     }
     assert!(long > 100 && perpetual > 0, "{long} long sowings, {perpetual} perpetual");
 }
+
+#[test]
+fn checked_boards_name_the_field() {
+    let mut k = [-1i8; 16];
+    assert!(Board::checked([3; 16], k, [0, 0]).is_ok());
+    let e = Board::checked([3; 16], k, [1, 0]).unwrap_err();
+    assert_eq!(e, BoardError::TooManySeeds { board: 48, stores: 1 });
+    assert!(e.to_string().starts_with("pits:"));
+    k[5] = 0;
+    let mut pits = [0u8; 16];
+    assert_eq!(Board::checked(pits, k, [0, 0]), Err(BoardError::KnifeTooSmall { pit: 5, seeds: 0 }));
+    pits[5] = 2;
+    assert_eq!(Board::checked(pits, k, [0, 0]).unwrap().knife(5), Some(Side::South));
+    k[6] = 2;
+    let e = Board::checked(pits, k, [0, 0]).unwrap_err();
+    assert!(e.to_string().starts_with("knives:"), "{e}");
+}
