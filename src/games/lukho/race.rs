@@ -43,7 +43,8 @@ impl Race {
     }
 }
 
-/// A race model: the set of race outcomes it treats as possible.
+/// A race model with a fixed set of race outcomes. (`speeds` has outcomes that depend on the
+/// opening: see [`super::speed_races`].)
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 pub enum RaceModel {
