@@ -1,0 +1,123 @@
+//! Lukho engine measurements (not a test; run by hand, once, on a quiet machine):
+//!
+//! ```text
+//! cargo run --release --example lukho_probe -- bench 2000000      # games/s per race outcome, 1 and 2 threads
+//! cargo run --release --example lukho_probe -- perpetual          # detection time of long perpetual sowings
+//! cargo run --release --example lukho_probe -- cycles 10          # every knife-free board with <= N seeds
+//! ```
+use mancala::games::lukho::*;
+use mancala::side::Side;
+use rayon::prelude::*;
+use std::time::Instant;
+
+/// xorshift64: reproducible random choices without a dependency.
+struct Rng(u64);
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
+
+const RACES: [Race; 4] = [Race::SouthFirst, Race::NorthFirst, Race::LockstepSouth, Race::LockstepNorth];
+
+fn bench(n: u64) {
+    let rules = Rules::default();
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let count = Choice::count(&rules);
+    let pairs: Vec<(Choice, Choice)> = (0..n)
+        .map(|_| {
+            (Choice::from_id(rng.below(count), &rules).unwrap(), Choice::from_id(rng.below(count), &rules).unwrap())
+        })
+        .collect();
+    for race in RACES {
+        let t = Instant::now();
+        let mut perpetual_time = std::time::Duration::ZERO;
+        let mut perpetual = 0u64;
+        let mut signature = 0i64;
+        for (s, nn) in &pairs {
+            let t1 = Instant::now();
+            let o = play_game(&rules, s, nn, race);
+            if o.class == Class::PerpetualOpening {
+                perpetual += 1;
+                perpetual_time += t1.elapsed();
+            }
+            signature += o.margin2 as i64 * 64 + o.turns as i64;
+        }
+        let dt = t.elapsed();
+        println!(
+            "{:<15} 1 thread: {:>9.0} games/s; without the {perpetual} perpetual openings ({perpetual_time:.2?}): {:>9.0} games/s  [signature {signature}]",
+            race.name(),
+            n as f64 / dt.as_secs_f64(),
+            (n - perpetual) as f64 / (dt - perpetual_time).as_secs_f64(),
+        );
+    }
+    let t = Instant::now();
+    let turns: u64 = pairs
+        .par_iter()
+        .map(|(s, nn)| RACES.iter().map(|&r| play_game(&rules, s, nn, r).turns as u64).sum::<u64>())
+        .sum();
+    let dt = t.elapsed();
+    let games = 4 * n;
+    println!(
+        "all 4 races, {} threads: {:.0} games/s  [{turns} turns]",
+        rayon::current_num_threads(),
+        games as f64 / dt.as_secs_f64()
+    );
+}
+
+fn perpetual() {
+    let rules = Rules::default();
+    // Found by random search; absolute periods 19,184,616 / 37,821,920 / 85,731,712 laps.
+    for (pits, from, hand) in [
+        ([0u8, 2, 1, 2, 3, 2, 1, 2, 5, 5, 0, 1, 4, 1, 2, 1], 8usize, 16u8),
+        ([4, 3, 3, 2, 3, 2, 7, 2, 3, 2, 8, 2, 1, 0, 2, 1], 1, 3),
+        ([1, 4, 1, 2, 1, 3, 2, 3, 4, 6, 3, 0, 5, 6, 1, 4], 8, 2),
+    ] {
+        let mut b = Board::new(pits, [-1; 16], [0, 0]);
+        let t = Instant::now();
+        let r = b.sow(&rules, Side::South, from, hand, Phase::Opening);
+        println!("{pits:?} from {from} hand {hand}: {r:?} in {:.2?}", t.elapsed());
+    }
+}
+
+fn cycles(max: u8) {
+    fn boards(p: &mut [u8; 16], i: usize, left: u8, f: &mut dyn FnMut(&[u8; 16])) {
+        if i == 15 {
+            p[15] = left;
+            return f(p);
+        }
+        for v in 0..=left {
+            p[i] = v;
+            boards(p, i + 1, left - v, f);
+        }
+        p[i] = 0;
+    }
+    let rules = Rules::default();
+    for seeds in 1..=max {
+        let mut classes = std::collections::BTreeMap::new();
+        let mut longest = 0;
+        boards(&mut [0; 16], 0, seeds, &mut |pits| {
+            for side in [Side::South, Side::North] {
+                let b = Board::new(*pits, [-1; 16], [48 - seeds, 0]);
+                let o = play_from(&rules, Position { board: b, to_move: side });
+                *classes.entry(o.class.name()).or_insert(0u64) += 1;
+                longest = longest.max(o.turns);
+            }
+        });
+        println!("{seeds} seeds: {classes:?}, longest game {longest} turns");
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let n = |d: u64| args.get(2).map_or(d, |s| s.parse().expect("a number"));
+    match args.get(1).map(String::as_str) {
+        Some("bench") => bench(n(1_000_000)),
+        Some("perpetual") => perpetual(),
+        Some("cycles") => cycles(n(8) as u8),
+        _ => eprintln!("usage: lukho_probe bench [N] | perpetual | cycles [MAX_SEEDS]"),
+    }
+}

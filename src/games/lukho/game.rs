@@ -1,0 +1,221 @@
+//! The game after the opening (RULES.md "Normal turns"), its endings, and match points.
+//!
+//! Every turn is forced, so the game is a deterministic sequence of positions and a repeated
+//! position can be found with Brent's cycle finding: one comparison per turn, no set of seen
+//! positions, no allocation.
+
+use super::board::{abs_pit, Board, LapEnd, Phase, Sown};
+use super::cycle::{first_repeat, Cycles};
+use super::opening::Choice;
+use super::race::{opening, Opening, Race};
+use super::Rules;
+use crate::side::Side;
+use serde::{Deserialize, Serialize};
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Class {
+    /// The mover had no pit to lift; the other player swept the board.
+    Normal,
+    /// A position at the start of a turn repeated; scored `split`.
+    Cycle,
+    /// An opening sowing never ends; scored `split` with the seeds in hand.
+    PerpetualOpening,
+    /// A turn's sowing never ends; scored `split` from the position before that turn.
+    PerpetualTurn,
+}
+
+impl Class {
+    pub fn name(self) -> &'static str {
+        match self {
+            Class::Normal => "normal",
+            Class::Cycle => "cycle",
+            Class::PerpetualOpening => "perpetual-opening",
+            Class::PerpetualTurn => "perpetual-turn",
+        }
+    }
+}
+
+/// A position of the game proper: board (pits, knives, stores) and side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    pub board: Board,
+    pub to_move: Side,
+}
+
+/// What one turn did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TurnEnd {
+    /// The mover lifted absolute pit `pit`; his last lap ended at `last` as `how`.
+    Played { pit: u8, last: u8, how: LapEnd, laps: u64 },
+    /// The mover has no non-empty non-knife pit: the game is over (nothing changed).
+    NoMove,
+    /// The sowing never ends (the position is left as it was before the turn).
+    Perpetual,
+}
+
+impl Position {
+    /// Play the forced turn: lift the mover's lowest-index non-empty non-knife pit and sow.
+    #[inline]
+    pub fn turn(&mut self, rules: &Rules) -> TurnEnd {
+        let side = self.to_move;
+        let Some(i) = self.board.forced_pit(side) else {
+            return TurnEnd::NoMove;
+        };
+        let before = self.board;
+        let p = abs_pit(side, i);
+        let hand = self.board.pit(p);
+        self.board.set_pit(p, 0);
+        match self.board.sow(rules, side, p, hand, Phase::Turn) {
+            Sown::Ended { last, how, laps } => {
+                self.to_move = side.other();
+                TurnEnd::Played { pit: p as u8, last, how, laps }
+            }
+            Sown::Perpetual { .. } => {
+                self.board = before;
+                TurnEnd::Perpetual
+            }
+        }
+    }
+
+    /// What a repetition compares: pits, knives, side to move (not the stores).
+    #[inline(always)]
+    fn key(&self) -> (u128, [u16; 2], Side) {
+        (self.board.packed(), self.board.knives, self.to_move)
+    }
+}
+
+/// The result of one game, final totals in half-seeds so splits stay exact.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameOutcome {
+    pub first_player: Side,
+    /// Final totals ×2 `[south, north]`: store + knives + sweep or split share.
+    pub totals2: [u16; 2],
+    pub winner: Option<Side>,
+    /// (South − North) ×2.
+    pub margin2: i16,
+    pub class: Class,
+    /// Completed normal turns after the opening.
+    pub turns: u32,
+    /// The winner's match points if this is the first game of a series (0 for a draw).
+    pub points_first_game: u8,
+    /// The winner's match points in any later game.
+    pub points_later_game: u8,
+}
+
+impl GameOutcome {
+    pub fn new(first_player: Side, totals2: [u16; 2], class: Class, turns: u32) -> Self {
+        let margin2 = totals2[0] as i16 - totals2[1] as i16;
+        let winner = match margin2 {
+            m if m > 0 => Some(Side::South),
+            m if m < 0 => Some(Side::North),
+            _ => None,
+        };
+        GameOutcome {
+            first_player,
+            totals2,
+            winner,
+            margin2,
+            class,
+            turns,
+            points_first_game: match_points(totals2, true),
+            points_later_game: match_points(totals2, false),
+        }
+    }
+
+    /// Final totals in seeds (halves possible).
+    pub fn totals(&self) -> [f64; 2] {
+        [self.totals2[0] as f64 / 2.0, self.totals2[1] as f64 / 2.0]
+    }
+
+    /// South − North in seeds (halves possible).
+    pub fn margin(&self) -> f64 {
+        self.margin2 as f64 / 2.0
+    }
+}
+
+/// Match points of the winner (RULES.md "Match scoring"), totals in half-seeds: 2; 4 if the
+/// loser's total is 0; 4 for a bull (margin exactly 2 seeds), 12 if it is the first game of a
+/// series; a draw scores 0. (A loser at 0 loses by 48, never a bull, so the cases never meet.)
+pub fn match_points(totals2: [u16; 2], first_game: bool) -> u8 {
+    let (w, l) = (totals2[0].max(totals2[1]), totals2[0].min(totals2[1]));
+    if w == l {
+        0
+    } else if w - l == 4 {
+        if first_game {
+            12
+        } else {
+            4
+        }
+    } else if l == 0 {
+        4
+    } else {
+        2
+    }
+}
+
+/// Play a whole game: the opening under `race`, then the forced turns.
+pub fn play_game(rules: &Rules, south: &Choice, north: &Choice, race: Race) -> GameOutcome {
+    play_after(rules, &opening(rules, south, north, race))
+}
+
+/// The game after a given opening (e.g. one of [`super::speed_races`]).
+pub fn play_after(rules: &Rules, o: &Opening) -> GameOutcome {
+    if o.perpetual {
+        return GameOutcome::new(o.first_player, o.board.split_totals2(o.hands()), Class::PerpetualOpening, 0);
+    }
+    play_from(rules, Position { board: o.board, to_move: o.first_player })
+}
+
+/// Turns of a cycle segment before Brent's check starts (short games never pay for it).
+const CYCLE_CHECK_AFTER: u32 = 8;
+
+/// Play the forced turns from `start` (the position right after the opening) to the end.
+/// `first_player` in the outcome is `start.to_move`.
+pub fn play_from(rules: &Rules, start: Position) -> GameOutcome {
+    let first = start.to_move;
+    let mut pos = start;
+    let mut turns = 0u32;
+    // Cycle finding ([`Cycles`]) over the positions at turn starts, restarted whenever the
+    // free seed count drops (an irreversible event: no earlier position can come back).
+    let mut seg = (pos, 0u32);
+    let mut free = pos.board.free_seeds();
+    let mut cycles: Option<Cycles<(u128, [u16; 2], Side)>> = None;
+    loop {
+        match pos.turn(rules) {
+            TurnEnd::Played { .. } => {}
+            TurnEnd::NoMove => {
+                return GameOutcome::new(first, pos.board.sweep_totals2(pos.to_move), Class::Normal, turns);
+            }
+            TurnEnd::Perpetual => {
+                // `turn` left the position as it was before that turn.
+                return GameOutcome::new(first, pos.board.split_totals2(0), Class::PerpetualTurn, turns);
+            }
+        }
+        turns += 1;
+        let f = pos.board.free_seeds();
+        if f != free {
+            free = f;
+            seg = (pos, turns);
+            cycles = None;
+            continue;
+        }
+        if turns - seg.1 < CYCLE_CHECK_AFTER {
+            continue;
+        }
+        let key = pos.key();
+        match &mut cycles {
+            None => cycles = Some(Cycles::new(key)),
+            Some(c) => {
+                if let Some(lambda) = c.next(key) {
+                    // Every position of the cycle has the same stores and knives (the free
+                    // count is constant in a segment), so the split can be taken here; `turns`
+                    // is when the first repetition happened: μ + λ turns after the segment start.
+                    let repeat = seg.1 + first_repeat(seg.0, lambda, |p| _ = p.turn(rules), Position::key) as u32;
+                    return GameOutcome::new(first, pos.board.split_totals2(0), Class::Cycle, repeat);
+                }
+            }
+        }
+    }
+}
