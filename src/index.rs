@@ -72,11 +72,15 @@ impl Compositions {
     /// `C(a + k, k)`: distributions of `a` seeds into `k + 1` pits.
     #[inline(always)]
     fn c(&self, a: usize, k: usize) -> u64 {
-        self.choose[a * self.pits + k]
+        debug_assert!(a <= self.max_seeds && k < self.pits);
+        // SAFETY: `rank` and `unrank` assert that the seeds fit the table and `k < pits`
+        // holds at every call site; this lookup is the builder's hottest line.
+        unsafe { *self.choose.get_unchecked(a * self.pits + k) }
     }
 
     /// Number of positions with exactly `n` seeds: `C(n+P-1, P-1)`.
     pub fn layer_size(&self, n: usize) -> u64 {
+        assert!(n <= self.max_seeds);
         self.c(n, self.pits - 1)
     }
 
@@ -85,7 +89,8 @@ impl Compositions {
     pub fn rank(&self, pits: &[u8]) -> u64 {
         debug_assert_eq!(pits.len(), self.pits);
         let mut r: usize = pits.iter().map(|&x| x as usize).sum();
-        debug_assert!(r <= self.max_seeds);
+        // Keeps every table lookup below in bounds (see `c`).
+        assert!(r <= self.max_seeds && pits.len() == self.pits, "distribution outside the table");
         let mut rank = 0u64;
         let last = self.pits - 1;
         for (i, &p) in pits[..last].iter().enumerate() {
@@ -100,7 +105,7 @@ impl Compositions {
 
     /// The distribution of `n` seeds with the given rank (`rank < layer_size(n)`).
     pub fn unrank(&self, n: usize, mut rank: u64, out: &mut [u8]) {
-        debug_assert_eq!(out.len(), self.pits);
+        assert!(n <= self.max_seeds && out.len() == self.pits, "distribution outside the table");
         debug_assert!(rank < self.layer_size(n));
         let mut r = n;
         let last = self.pits - 1;
