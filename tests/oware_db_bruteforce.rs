@@ -18,6 +18,10 @@
 //! win for anyone, i.e. it is worth 0. The value is t for the largest t with the position in
 //! W_t, -t for the largest t with it in L_t, else 0. A move leaving the layer (capturing c seeds,
 //! landing in a position of n - c seeds worth w to the opponent) pays c - w.
+//!
+//! `cargo test --release --test oware_db_bruteforce` checks 125,970 entries per variant in a
+//! few seconds. `OWARE_BF_MAX_SEEDS=12` (about 35 s per variant) also covers the first layer
+//! where a pit can hold 12 seeds and the origin skip matters; it agreed everywhere when written.
 
 use std::collections::HashMap;
 use std::time::Instant;
