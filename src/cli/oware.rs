@@ -570,11 +570,12 @@ fn solve_cmd(pits: &str, db_dir: Option<PathBuf>, depth: Option<u32>, time: Opti
         }
         None => None,
     };
-    let s = solve(rules, database.as_ref(), &v, Limits { depth, seconds: time });
+    let s = solve(rules, database.as_ref(), &v, Limits { depth, seconds: time, nodes: None });
     let exact = s.bounds.is_exact();
     let method = match s.method {
         Method::Db => "db",
         Method::Search => "search",
+        Method::Component => "search",
     };
     let nps = s.nodes as f64 / s.seconds.max(1e-9);
     if json_out {

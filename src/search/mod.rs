@@ -11,6 +11,7 @@
 //! Repetition: a position repeated on the current path ends the game with the remaining seeds
 //! split (net 0). Such a result depends on the path, so it is never stored in the table: the
 //! table only holds facts about positions.
+pub mod component;
 pub mod tt;
 
 use std::time::Instant;
@@ -65,6 +66,8 @@ pub struct Limits {
     pub depth: Option<u32>,
     /// Wall-clock budget in seconds; `None` = none.
     pub seconds: Option<f64>,
+    /// Node budget; `None` = none.
+    pub nodes: Option<u64>,
 }
 
 /// The result for one root move.
@@ -103,6 +106,7 @@ pub struct Searcher<'g, G: SearchGame> {
     /// (nothing before such an entry can repeat).
     path: Vec<(u64, bool)>,
     deadline: Option<Instant>,
+    node_budget: Option<u64>,
     aborted: bool,
 }
 
@@ -111,7 +115,7 @@ struct Aborted;
 
 impl<'g, G: SearchGame> Searcher<'g, G> {
     pub fn new(game: &'g G, table_bits: u32) -> Self {
-        Searcher { game, table: Table::new(table_bits), nodes: 0, path: Vec::new(), deadline: None, aborted: false }
+        Searcher { game, table: Table::new(table_bits), nodes: 0, path: Vec::new(), deadline: None, node_budget: None, aborted: false }
     }
 
     /// Iterative deepening at the root until every root move is exact or a limit is hit.
@@ -119,6 +123,7 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
         let start = Instant::now();
         self.deadline = limits.seconds.map(|s| start + std::time::Duration::from_secs_f64(s));
         self.aborted = false;
+        self.node_budget = limits.nodes.map(|n| self.nodes + n);
         let b = self.game.bound(root);
         let mut children = Vec::new();
         if let Some(v) = self.game.probe(root).or_else(|| self.game.expand(root, &mut children)) {
@@ -145,8 +150,8 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
                 }
                 // Full window per root move: every best move needs its exact value.
                 match self.search(&c.child, depth - 1, -b - 1, b + 1, c.gain > 0) {
-                    Ok((r, _)) => {
-                        m.bounds = Bounds { lo: c.gain - r.hi, hi: c.gain - r.lo };
+                    Ok(r) => {
+                        m.bounds = Bounds { lo: c.gain - r.path.hi, hi: c.gain - r.path.lo };
                     }
                     Err(Aborted) => {
                         ok = false;
@@ -186,9 +191,11 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
             .collect()
     }
 
-    /// The bounded negamax. Returns the interval and whether it depends on the path
-    /// (a repetition was met below).
-    fn search(&mut self, pos: &G::Pos, depth: u32, mut alpha: i32, beta: i32, after_capture: bool) -> Result<(Bounds, bool), Aborted> {
+    /// The bounded negamax. Returns two intervals: the value of the game from here given the
+    /// path (a repetition on the path ends it, net 0), and a sound interval for the value of
+    /// the position itself (a repetition counts as "unknown"), which is what the table keeps.
+    /// The flag says whether the first depends on the path.
+    fn search(&mut self, pos: &G::Pos, depth: u32, mut alpha: i32, beta: i32, after_capture: bool) -> Result<Node, Aborted> {
         self.nodes += 1;
         if self.nodes & 0xfff == 0 {
             if let Some(d) = self.deadline {
@@ -197,43 +204,47 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
                 }
             }
         }
+        if self.node_budget.is_some_and(|b| self.nodes > b) {
+            self.aborted = true;
+        }
         if self.aborted {
             return Err(Aborted);
         }
         if let Some(v) = self.game.probe(pos) {
-            return Ok((Bounds::exact(v), false));
+            return Ok(Node::exact(v));
         }
         let key = self.game.key(pos);
+        let b = self.game.bound(pos);
+        let (tlo, thi, best_code) = match self.table.get(key) {
+            Some(e) => (e.lo as i32, e.hi as i32, Some(e.best)),
+            None => (-b, b, None),
+        };
+        let known = Bounds { lo: tlo, hi: thi };
         if !after_capture {
             for &(k, boundary) in self.path.iter().rev() {
                 if k == key {
-                    return Ok((Bounds::exact(0), true));
+                    return Ok(Node { path: Bounds::exact(0), position: known, history: true });
                 }
                 if boundary {
                     break;
                 }
             }
         }
-        let b = self.game.bound(pos);
-        let (mut tlo, mut thi, best_code) = match self.table.get(key) {
-            Some(e) => (e.lo as i32, e.hi as i32, Some(e.best)),
-            None => (-b, b, None),
-        };
         if tlo == thi || tlo >= beta || thi <= alpha || depth == 0 {
-            return Ok((Bounds { lo: tlo, hi: thi }, false));
+            return Ok(Node { path: known, position: known, history: false });
         }
         let mut children = Vec::with_capacity(8);
         if let Some(v) = self.game.expand(pos, &mut children) {
             self.table.put(key, v, v, 0);
-            return Ok((Bounds::exact(v), false));
+            return Ok(Node::exact(v));
         }
         // Order: the table's best move, then bigger captures first.
         let g = self.game;
         children.sort_by_key(|c| (Some(g.move_code(&c.mv)) != best_code, -c.gain));
         alpha = alpha.max(tlo);
         let beta = beta.min(thi);
-        let mut lo = i32::MIN;
-        let mut hi = i32::MIN;
+        let mut path = Bounds { lo: i32::MIN, hi: i32::MIN };
+        let mut posb = Bounds { lo: i32::MIN, hi: i32::MIN };
         let mut history = false;
         let mut best = children[0].mv;
         self.path.push((key, after_capture));
@@ -246,33 +257,51 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
                     break;
                 }
             };
-            let (cb, ch) = r;
-            history |= ch;
-            let (mlo, mhi) = (c.gain - cb.hi, c.gain - cb.lo);
-            if mlo > lo {
+            history |= r.history;
+            let mlo = c.gain - r.path.hi;
+            if mlo > path.lo {
                 best = c.mv;
             }
-            lo = lo.max(mlo);
-            hi = hi.max(mhi);
+            path.lo = path.lo.max(mlo);
+            path.hi = path.hi.max(c.gain - r.path.lo);
+            posb.lo = posb.lo.max(c.gain - r.position.hi);
+            posb.hi = posb.hi.max(c.gain - r.position.lo);
             alpha = alpha.max(mlo);
-            if lo >= beta {
+            if path.lo >= beta {
                 if i + 1 < children.len() {
                     // Unsearched moves: bounded only by the board.
-                    hi = hi.max(b);
+                    path.hi = path.hi.max(b);
+                    posb.hi = posb.hi.max(b);
                 }
                 break;
             }
         }
         self.path.pop();
         result?;
-        // The table's facts still hold; intersect (only for path-free results).
+        // The table's facts still hold: intersect, and keep the position's interval.
+        posb.lo = posb.lo.max(tlo);
+        posb.hi = posb.hi.min(thi);
+        self.table.put(key, posb.lo, posb.hi, g.move_code(&best));
         if !history {
-            tlo = tlo.max(lo);
-            thi = thi.min(hi);
-            lo = tlo;
-            hi = thi;
-            self.table.put(key, lo, hi, g.move_code(&best));
+            path = posb;
         }
-        Ok((Bounds { lo, hi }, history))
+        Ok(Node { path, position: posb, history })
+    }
+}
+
+/// What a search of one node found.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    /// The value of the game from here, given the path.
+    path: Bounds,
+    /// A sound interval for the value of the position itself.
+    position: Bounds,
+    /// `path` depends on a repetition of the path.
+    history: bool,
+}
+
+impl Node {
+    fn exact(v: i32) -> Self {
+        Node { path: Bounds::exact(v), position: Bounds::exact(v), history: false }
     }
 }

@@ -1,10 +1,13 @@
 //! Solving Oware positions: database lookups where the seeds on the board are covered,
-//! alpha-beta search probing the database at captures into it elsewhere.
+//! alpha-beta search probing the database at captures into it elsewhere, and, when the
+//! search alone cannot close the interval (draws by endless play), an exact retrograde of
+//! the position's component (`search::component`).
 
 use crate::games::oware::{self, Node, Rules, View, PITS};
 use crate::index::Compositions;
 use crate::retro::oware::{Database, MAX_STONES};
-use crate::search::{Analysis, Bounds, Child, Limits, SearchGame, Searcher};
+use crate::search::component::{ComponentSolver, TooBig};
+use crate::search::{Bounds, Child, Limits, SearchGame, Searcher};
 use std::time::Instant;
 
 /// Oware as a search game, with an optional database.
@@ -51,8 +54,12 @@ impl SearchGame for OwareSearch<'_> {
 /// How a value was obtained.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Method {
+    /// Read off the database.
     Db,
+    /// Alpha-beta search (probing the database).
     Search,
+    /// Alpha-beta could not close the interval; the component retrograde did.
+    Component,
 }
 
 /// The answer of `oware solve`.
@@ -61,60 +68,82 @@ pub struct Solution {
     pub bounds: Bounds,
     /// Every best move (own indices), ascending. When not exact: the moves that may be best.
     pub best_moves: Vec<u8>,
-    /// Perfect play from the position to the end of the game (lowest best move each ply);
-    /// when not exact, only the most promising first move.
+    /// Perfect play to the end of the game (lowest best move each ply; a repeated position
+    /// ends it). When not exact: only the most promising first move.
     pub pv: Vec<u8>,
     pub method: Method,
+    /// Alpha-beta nodes plus positions expanded by the component retrograde.
     pub nodes: u64,
+    /// Deepest alpha-beta iteration completed.
     pub depth: u32,
     pub seconds: f64,
+    /// Every move with its interval (exact when the root is).
     pub moves: Vec<(u8, Bounds)>,
 }
 
-/// Solve a mover's view.
+/// Alpha-beta nodes tried before falling back to the component retrograde (exact mode).
+pub const SEARCH_BUDGET: u64 = 2_000_000;
+/// Largest component the exact mode builds.
+pub const MAX_COMPONENT: usize = 50_000_000;
+
+/// Solve a mover's view. With a depth or time limit only alpha-beta runs and the answer may
+/// be bounds; without limits the answer is exact (unless the component is too big).
 pub fn solve(rules: Rules, db: Option<&Database>, root: &View, limits: Limits) -> Solution {
     let start = Instant::now();
     let game = OwareSearch::new(rules, db);
     let mut s = Searcher::new(&game, 22);
-    let a: Analysis<u8> = s.analyse(root, limits);
-    let method = if game.probe(root).is_some() { Method::Db } else { Method::Search };
-    let mut best_moves = a.best_moves();
-    best_moves.sort_unstable();
-    let pv = if a.bounds.is_exact() {
-        principal_variation(&mut s, root, limits)
-    } else {
-        a.moves.iter().max_by_key(|m| (m.bounds.lo, std::cmp::Reverse(m.mv))).map(|m| vec![m.mv]).unwrap_or_default()
-    };
-    Solution {
-        bounds: a.bounds,
-        best_moves,
-        pv,
-        method,
-        nodes: s.nodes,
-        depth: a.depth,
-        seconds: start.elapsed().as_secs_f64(),
-        moves: a.moves.iter().map(|m| (m.mv, m.bounds)).collect(),
+    let limited = limits.depth.is_some() || limits.seconds.is_some() || limits.nodes.is_some();
+    let covered = game.probe(root).is_some();
+    let a = s.analyse(root, if limited || covered { limits } else { Limits { nodes: Some(SEARCH_BUDGET), ..limits } });
+    let mut method = if covered { Method::Db } else { Method::Search };
+    let mut bounds = a.bounds;
+    let mut moves: Vec<(u8, Bounds)> = a.moves.iter().map(|m| (m.mv, m.bounds)).collect();
+    let mut comp = ComponentSolver::new(&game, MAX_COMPONENT);
+    let all_exact = |m: &[(u8, Bounds)]| m.iter().all(|(_, b)| b.is_exact());
+    if !limited && !(bounds.is_exact() && all_exact(&moves)) {
+        if let Ok(exact) = exact_moves(&mut comp, root) {
+            method = if covered { Method::Db } else { Method::Component };
+            bounds = Bounds::exact(comp.value(root).expect("solved with its moves"));
+            moves = exact;
+        }
     }
+    let best_moves: Vec<u8> = if bounds.is_exact() {
+        moves.iter().filter(|(_, b)| b.is_exact() && b.lo == bounds.lo).map(|&(m, _)| m).collect()
+    } else {
+        moves.iter().filter(|(_, b)| b.hi >= bounds.lo).map(|&(m, _)| m).collect()
+    };
+    let pv = if bounds.is_exact() && all_exact(&moves) {
+        principal_variation(&mut comp, root).unwrap_or_else(|_| best_moves.first().copied().into_iter().collect())
+    } else {
+        moves.iter().max_by_key(|(m, b)| (b.lo, std::cmp::Reverse(*m))).map(|&(m, _)| vec![m]).unwrap_or_default()
+    };
+    Solution { bounds, best_moves, pv, method, nodes: s.nodes + comp.nodes, depth: a.depth, seconds: start.elapsed().as_secs_f64(), moves }
+}
+
+/// Exact value of every move of `pos` (empty when it has ended).
+fn exact_moves(comp: &mut ComponentSolver<'_, OwareSearch<'_>>, pos: &View) -> Result<Vec<(u8, Bounds)>, TooBig> {
+    let Node::Moves(ms) = comp.game.rules.node(pos) else { return Ok(vec![]) };
+    ms.iter().map(|m| Ok((m.pit, Bounds::exact(m.captured as i32 - comp.value(&m.child)?)))).collect()
 }
 
 /// Follow the lowest best move from `root` until the game ends: an ending, or a repeated
 /// position (the split rule ends the game there).
-fn principal_variation(s: &mut Searcher<'_, OwareSearch<'_>>, root: &View, limits: Limits) -> Vec<u8> {
-    let game = s.game;
+fn principal_variation(comp: &mut ComponentSolver<'_, OwareSearch<'_>>, root: &View) -> Result<Vec<u8>, TooBig> {
     let mut pv = Vec::new();
     let mut pos = *root;
     let mut seen: Vec<View> = vec![pos];
     loop {
-        let a = s.analyse(&pos, limits);
-        if !a.bounds.is_exact() || a.moves.is_empty() {
-            break;
+        let target = comp.value(&pos)?;
+        let Node::Moves(ms) = comp.game.rules.node(&pos) else { break };
+        let mut chosen = None;
+        for m in ms.iter() {
+            if m.captured as i32 - comp.value(&m.child)? == target {
+                chosen = Some(*m);
+                break;
+            }
         }
-        let Some(mv) = a.moves.iter().filter(|m| m.bounds.is_exact() && m.bounds.lo == a.bounds.lo).map(|m| m.mv).min() else {
-            break;
-        };
-        pv.push(mv);
-        let Node::Moves(ms) = game.rules.node(&pos) else { break };
-        let m = ms.iter().find(|m| m.pit == mv).copied().unwrap();
+        let m = chosen.expect("some move reaches the value");
+        pv.push(m.pit);
         if m.captured > 0 {
             seen.clear();
         }
@@ -124,5 +153,5 @@ fn principal_variation(s: &mut Searcher<'_, OwareSearch<'_>>, root: &View, limit
         }
         seen.push(pos);
     }
-    pv
+    Ok(pv)
 }
