@@ -135,6 +135,12 @@ enum DbCmd {
         /// Also write an SVG chart of the W/D/L share per layer.
         #[arg(long)]
         svg: Option<PathBuf>,
+        /// Also write the per-layer rows as CSV (stones, positions, wins, draws, losses, crc32).
+        #[arg(long)]
+        csv: Option<PathBuf>,
+        /// Also write the value histograms as CSV (stones, value, positions).
+        #[arg(long)]
+        histogram_csv: Option<PathBuf>,
         #[command(flatten)]
         rules: RuleFlags,
     },
@@ -163,7 +169,9 @@ pub fn run(a: OwareArgs) -> Result<()> {
         Cmd::Db { cmd } => match cmd {
             DbCmd::Build { max_stones, dir, threads, rules } => build(max_stones, &dir, threads, rules.db_rules()?),
             DbCmd::Verify { dir, rules } => verify_cmd(&dir, rules.db_rules()?),
-            DbCmd::Stats { dir, json, svg, rules } => stats(&dir, json, svg, rules.db_rules()?),
+            DbCmd::Stats { dir, json, svg, csv, histogram_csv, rules } => {
+                stats(&dir, json, svg, csv, histogram_csv, rules.db_rules()?)
+            }
             DbCmd::Export { dir, stones, format, out, rules } => export(&dir, &stones, format, &out, rules.db_rules()?),
         },
     }
@@ -393,7 +401,7 @@ fn verify_cmd(dir: &Path, rules: Rules) -> Result<()> {
     Ok(())
 }
 
-fn stats(dir: &Path, json_out: bool, svg: Option<PathBuf>, rules: Rules) -> Result<()> {
+fn stats(dir: &Path, json_out: bool, svg: Option<PathBuf>, csv: Option<PathBuf>, hist: Option<PathBuf>, rules: Rules) -> Result<()> {
     let d = open_db(dir, rules)?;
     let all: Vec<LayerStats> =
         d.layers.iter().enumerate().map(|(n, l)| LayerStats::of(n, l.values(), l.header.checksum)).collect();
@@ -414,6 +422,25 @@ fn stats(dir: &Path, json_out: bool, svg: Option<PathBuf>, rules: Rules) -> Resu
         for s in &all {
             println!("{:>6} {:>13} {:>13} {:>13} {:>13}  {:08x}", s.stones, s.positions, s.wins, s.draws, s.losses, s.checksum);
         }
+    }
+    if let Some(path) = csv {
+        let schema = ["stones", "positions", "wins", "draws", "losses"].map(Column::Int).into_iter().chain([Column::Str("crc32")]).collect();
+        let mut w = TableWriter::create(&path, Format::Csv, schema, &db_rules_json(&rules)).with_context(|| format!("--csv: {}", path.display()))?;
+        for s in &all {
+            let ints = [s.stones as u64, s.positions, s.wins, s.draws, s.losses].map(|x| Value::Int(x as i64));
+            w.row(&ints.into_iter().chain([Value::Str(format!("{:08x}", s.checksum))]).collect::<Vec<_>>())?;
+        }
+        w.finish()?;
+    }
+    if let Some(path) = hist {
+        let schema = vec![Column::Int("stones"), Column::Int("value"), Column::Int("positions")];
+        let mut w = TableWriter::create(&path, Format::Csv, schema, &db_rules_json(&rules)).with_context(|| format!("--histogram-csv: {}", path.display()))?;
+        for s in &all {
+            for (v, c) in s.values() {
+                w.row(&[Value::Int(s.stones as i64), Value::Int(v as i64), Value::Int(c as i64)])?;
+            }
+        }
+        w.finish()?;
     }
     if let Some(path) = svg {
         let bars: Vec<StackedBar> = all
