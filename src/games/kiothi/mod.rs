@@ -6,8 +6,8 @@
 //! (1 and 2 are the opening redistributions, K2).
 //!
 //! Files, one concern each:
-//! - `sow.rs`: K3–K7 sowing lap by lap, relays, exact perpetual-sowing detection (Brent) with a
-//!   verdict cache and long-sowing statistics;
+//! - `sow.rs`: K3–K7 sowing lap by lap, relays, exact perpetual-sowing detection (Brent's
+//!   cycle finding plus shared distinguished points) and long-sowing statistics;
 //! - `redistribution.rs`: K2 opening moves, their exact counts and their enumeration;
 //! - `notation.rs`: `B:K` and `E1,E2>A*C,…` text forms, position JSON;
 //! - `perft.rs`: `perft` / `divide`;
@@ -40,7 +40,7 @@ mod tests;
 
 pub use perft::{divide, perft, perft_u128, DIVIDE_LIMIT};
 pub use redistribution::{binomial_u128, placements};
-pub use sow::{reset_sowing_stats, sowing_stats, SowingStats, CACHE_PROBE_RELAYS, LONG_SOWING_RELAYS};
+pub use sow::{reset_sowing_stats, sowing_stats, SowingStats, LONG_SOWING_RELAYS};
 
 /// Boma on the board.
 pub const BOMA: usize = 20;
@@ -216,9 +216,9 @@ pub enum Illegal {
     LiftOutOfRange { boma: u8, lift: u8, held: u8 },
     #[error("K4: the first lap ends in own boma {landing}, which was occupied")]
     FirstLap { landing: u8 },
-    #[error("K7: the sowing never ends (its state repeats; found after {relays} relays)")]
-    Perpetual { relays: u64 },
-    #[error("max-relays {limit}: the sowing needs more relays")]
+    #[error("K7: the sowing never ends (its relay state repeats)")]
+    Perpetual,
+    #[error("max-relays {limit}: the sowing needs more relays (or never ends)")]
     RelayLimit { limit: u64 },
     #[error("empties {got} boma; the rules ({rule}) allow {allowed}")]
     EmptiedCount { got: u32, rule: &'static str, allowed: &'static str },
