@@ -159,16 +159,46 @@ fn to_board(w: &Words) -> Board {
     bytes[..BOMA].try_into().unwrap()
 }
 
+/// Per boma: its byte mask within its word (`SELECT`) and one warrior in it (`UNIT`), so that
+/// reading and emptying a boma use constant word indices only and the board stays in registers.
+const SELECT: [Words; BOMA] = {
+    let mut t = [[0; 3]; BOMA];
+    let mut a = 0;
+    while a < BOMA {
+        t[a][a / 8] = 0xff << (a % 8 * 8);
+        a += 1;
+    }
+    t
+};
+const UNIT: [Words; BOMA] = {
+    let mut t = [[0; 3]; BOMA];
+    let mut a = 0;
+    while a < BOMA {
+        t[a][a / 8] = 1 << (a % 8 * 8);
+        a += 1;
+    }
+    t
+};
+
 #[inline(always)]
 fn get(w: &Words, a: usize) -> u32 {
-    (w[a / 8] >> (a % 8 * 8)) as u32 & 0xff
+    let s = &SELECT[a];
+    (((w[0] & s[0]) | (w[1] & s[1]) | (w[2] & s[2])) >> (a % 8 * 8)) as u32
+}
+
+/// Remove `n` warriors from boma `a`.
+#[inline(always)]
+fn remove(w: &mut Words, a: usize, n: u32) {
+    for i in 0..3 {
+        w[i] -= UNIT[a][i] * n as u64;
+    }
 }
 
 /// Empty boma `a`, returning what it held.
 #[inline(always)]
 fn take(w: &mut Words, a: usize) -> u32 {
     let h = get(w, a);
-    w[a / 8] &= !(0xff << (a % 8 * 8));
+    remove(w, a, h);
     h
 }
 
@@ -176,8 +206,8 @@ fn take(w: &mut Words, a: usize) -> u32 {
 /// dropped into and the hash added.
 #[inline(always)]
 fn lap(w: &mut Words, from: usize, hand: u32) -> (usize, u32, u64) {
-    let rounds = hand / BOMA as u32;
-    let rest = (hand % BOMA as u32) as usize;
+    // Hands under 20 are the rule: skip the division on that (well-predicted) path.
+    let (rounds, rest) = if hand < BOMA as u32 { (0, hand as usize) } else { (hand / BOMA as u32, (hand % BOMA as u32) as usize) };
     let part = &LAPS[from][rest];
     let (mut bits, mut hash) = (part.bits, part.hash);
     if rounds > 0 {
@@ -269,7 +299,7 @@ pub fn reset_sowing_stats() {
 #[inline]
 pub(super) fn sow(board: &Board, origin: usize, lift: u8, base: usize, max_relays: Option<u64>) -> Result<Sown, Illegal> {
     let mut w = to_words(board);
-    w[origin / 8] -= (lift as u64) << (origin % 8 * 8);
+    remove(&mut w, origin, lift as u32);
     let (x, _, _) = lap(&mut w, origin, lift as u32);
     let lifted = 1 << origin;
     if get(&w, x) == 1 {

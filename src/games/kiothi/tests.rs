@@ -920,3 +920,25 @@ fn explore_game_endings() {
     }
     println!("{games} games, {plies_total} plies: {reasons:?}");
 }
+
+/// CPU seconds of this thread (Linux; the machine is shared, so wall time says little).
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").unwrap_or_default();
+    let fields: Vec<&str> = stat.rsplit(')').next().unwrap_or("").split_whitespace().collect();
+    let ticks: f64 = fields.get(11).and_then(|u| u.parse().ok()).unwrap_or(0.0);
+    ticks / 100.0
+}
+
+#[test]
+#[ignore = "timing: midgame perft 5 with sowing statistics"]
+fn explore_midgame_perft5() {
+    reset_sowing_stats();
+    let (t, cpu) = (std::time::Instant::now(), cpu_seconds());
+    let n = perft(&midgame(), &Rules::default(), 5);
+    let (secs, cpu) = (t.elapsed().as_secs_f64(), cpu_seconds() - cpu);
+    let s = sowing_stats();
+    println!(
+        "perft 5 = {n} in {secs:.1} s wall, {cpu:.1} s CPU; {s:?}; {:.2} CPU ns/relay in long sowings",
+        cpu * 1e9 / s.relays_in_long as f64
+    );
+}
