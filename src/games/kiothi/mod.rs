@@ -26,6 +26,9 @@
 //!   occupied boma has no legal redistribution.
 //! - nki flags are set only after North's redistribution (turn 2), on every occupied boma of the
 //!   whole board; after turn 1 there are none yet.
+//! - `max-relays=N`: every sowing that has not ended after N relays is illegal as
+//!   [`Illegal::RelayLimit`], perpetual ones included (they too "would need relay N+1"), so the
+//!   reason given never depends on which K7 detector fired first.
 
 use crate::side::Side;
 use serde::{Deserialize, Serialize};
@@ -428,10 +431,10 @@ impl Position {
         Ok(Child { mv, position, captured, relays: s.relays })
     }
 
-    /// Every legal sowing move with its child, into a reusable buffer (cleared first).
-    /// Empty on redistribution turns.
-    pub fn children(&self, rules: &Rules, out: &mut Vec<Child>) {
-        out.clear();
+    /// Call `f` on every legal sowing move with its child, own indices ascending, then lifts
+    /// ascending. Nothing on redistribution turns.
+    #[inline]
+    pub fn for_each_child(&self, rules: &Rules, mut f: impl FnMut(Child)) {
         if self.is_redistribution() {
             return;
         }
@@ -439,10 +442,17 @@ impl Position {
         for b in 0..ROW as u8 {
             for lift in 1..=self.boma[base + b as usize] {
                 if let Ok(c) = self.sow(rules, SowMove { boma: b, lift }) {
-                    out.push(c);
+                    f(c);
                 }
             }
         }
+    }
+
+    /// Every legal sowing move with its child, into a reusable buffer (cleared first).
+    /// Empty on redistribution turns.
+    pub fn children(&self, rules: &Rules, out: &mut Vec<Child>) {
+        out.clear();
+        self.for_each_child(rules, |c| out.push(c));
     }
 
     /// The legal moves into a reusable buffer (cleared first). On a redistribution turn this
@@ -453,9 +463,7 @@ impl Position {
         if self.is_redistribution() {
             self.for_each_redistribution(rules, |r| out.push(Move::Redistribute(*r)));
         } else {
-            let mut children = Vec::new();
-            self.children(rules, &mut children);
-            out.extend(children.iter().map(|c| Move::Sow(c.mv)));
+            self.for_each_child(rules, |c| out.push(Move::Sow(c.mv)));
         }
     }
 
@@ -581,9 +589,9 @@ impl Game {
         if self.result.is_some() {
             return vec![];
         }
-        let mut children = Vec::new();
-        self.position.children(&self.rules, &mut children);
-        children.iter().map(|c| c.mv).collect()
+        let mut moves = Vec::new();
+        self.position.for_each_child(&self.rules, |c| moves.push(c.mv));
+        moves
     }
 
     /// Checked play; on success the game may have ended (K8 or K9), see `result`.

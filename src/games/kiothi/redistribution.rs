@@ -100,7 +100,7 @@ impl Position {
         }
         let rule = rules.redistribute;
         let north = ROW - self.own_base(); // base of the turn-2 mover's row
-        let n: Vec<u32> = (0..ROW).map(|j| self.boma[north + j] as u32).collect();
+        let n: [u32; ROW] = std::array::from_fn(|j| self.boma[north + j] as u32);
         let mut total = Some(0u128);
         emptied_sets(self.own_occupied(), rule, |e| {
             let w = self.lifted(e);

@@ -564,6 +564,32 @@ fn repetition_splits_the_board() {
     assert_ne!(key(&Rules::default().start()), key(&Position { turn: 3, ..Rules::default().start() }));
 }
 
+#[test]
+fn legal_moves_checked_and_unchecked_play_agree_with_the_generator() {
+    let rules = Rules::default();
+    let mut buf = Vec::new();
+    for p in [endgame(), midgame(), perpetual_position()] {
+        let mut children = Vec::new();
+        p.children(&rules, &mut children);
+        p.legal_moves(&rules, &mut buf);
+        assert_eq!(buf, children.iter().map(|c| Move::Sow(c.mv)).collect::<Vec<_>>());
+        for c in &children {
+            let m = Move::Sow(c.mv);
+            assert_eq!(p.play(&rules, &m), Ok(c.position));
+            let mut q = p;
+            q.play_unchecked(&rules, &m);
+            assert_eq!(q, c.position);
+            assert_eq!(q.warriors(), p.warriors(), "warriors are conserved");
+            q.validate().unwrap();
+        }
+    }
+    // A redistribution turn lists every redistribution.
+    let tiny = tiny_opening();
+    tiny.legal_moves(&rules, &mut buf);
+    assert_eq!(buf.len() as u128, tiny.redistribution_count(&rules).unwrap());
+    assert!(buf.iter().all(|m| tiny.play(&rules, m).is_ok()));
+}
+
 // ---- K1 setups, K2 redistributions ------------------------------------------------------
 
 #[test]
