@@ -57,9 +57,8 @@ fn count(pos: &Position, rules: &Rules, depth: u32, buffers: &mut [Vec<Child>]) 
         return buf.len() as u128;
     }
     let mut n = 0u128;
-    for i in 0..buf.len() {
-        let child = buf[i].position;
-        n += count(&child, rules, depth - 1, rest);
+    for c in buf.iter() {
+        n += count(&c.position, rules, depth - 1, rest);
     }
     n
 }
@@ -74,10 +73,16 @@ pub fn divide(pos: &Position, rules: &Rules, depth: u32) -> Result<Vec<(Move, u1
     if pos.is_redistribution() {
         let n = pos.redistribution_count(rules)?;
         if n > DIVIDE_LIMIT {
-            return Err(KiothiError::TooManyMoves { count: n, limit: DIVIDE_LIMIT });
+            return Err(KiothiError::TooManyMoves {
+                count: n,
+                limit: DIVIDE_LIMIT,
+            });
         }
         pos.for_each_redistribution(rules, |r| {
-            out.push((Move::Redistribute(*r), count(&pos.redistribute_unchecked(r), rules, depth - 1, &mut buffers)));
+            out.push((
+                Move::Redistribute(*r),
+                count(&pos.redistribute_unchecked(r), rules, depth - 1, &mut buffers),
+            ));
         });
     } else {
         let mut children = Vec::new();

@@ -62,7 +62,13 @@ pub(super) struct Sown {
 /// the relays from that state on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Verdict {
-    Ends { board: Words, end: u8, lifted: u32, relay_sown: u32, relays: u64 },
+    Ends {
+        board: Words,
+        end: u8,
+        lifted: u32,
+        relay_sown: u32,
+        relays: u64,
+    },
     Perpetual,
 }
 
@@ -109,7 +115,11 @@ struct PartialLap {
 }
 
 const LAPS: [[PartialLap; BOMA]; BOMA] = {
-    let mut table = [[PartialLap { words: [0; 3], bits: 0, hash: 0 }; BOMA]; BOMA];
+    let mut table = [[PartialLap {
+        words: [0; 3],
+        bits: 0,
+        hash: 0,
+    }; BOMA]; BOMA];
     let mut x = 0;
     while x < BOMA {
         let mut r = 0;
@@ -132,7 +142,11 @@ const LAPS: [[PartialLap; BOMA]; BOMA] = {
 
 /// One warrior in every boma.
 const ROUND: PartialLap = {
-    let mut l = PartialLap { words: [0; 3], bits: ALL_BOMA, hash: 0 };
+    let mut l = PartialLap {
+        words: [0; 3],
+        bits: ALL_BOMA,
+        hash: 0,
+    };
     let mut a = 0;
     while a < BOMA {
         l.words[a / 8] += 1 << (a % 8 * 8);
@@ -189,8 +203,8 @@ fn get(w: &Words, a: usize) -> u32 {
 /// Remove `n` warriors from boma `a`.
 #[inline(always)]
 fn remove(w: &mut Words, a: usize, n: u32) {
-    for i in 0..3 {
-        w[i] -= UNIT[a][i] * n as u64;
+    for (x, u) in w.iter_mut().zip(UNIT[a]) {
+        *x -= u * n as u64;
     }
 }
 
@@ -207,18 +221,22 @@ fn take(w: &mut Words, a: usize) -> u32 {
 #[inline(always)]
 fn lap(w: &mut Words, from: usize, hand: u32) -> (usize, u32, u64) {
     // Hands under 20 are the rule: skip the division on that (well-predicted) path.
-    let (rounds, rest) = if hand < BOMA as u32 { (0, hand as usize) } else { (hand / BOMA as u32, (hand % BOMA as u32) as usize) };
+    let (rounds, rest) = if hand < BOMA as u32 {
+        (0, hand as usize)
+    } else {
+        (hand / BOMA as u32, (hand % BOMA as u32) as usize)
+    };
     let part = &LAPS[from][rest];
     let (mut bits, mut hash) = (part.bits, part.hash);
     if rounds > 0 {
-        for i in 0..3 {
-            w[i] += ROUND.words[i] * rounds as u64;
+        for (x, r) in w.iter_mut().zip(ROUND.words) {
+            *x += r * rounds as u64;
         }
         bits = ALL_BOMA;
         hash = hash.wrapping_add(ROUND.hash.wrapping_mul(rounds as u64));
     }
-    for i in 0..3 {
-        w[i] += part.words[i];
+    for (x, p) in w.iter_mut().zip(part.words) {
+        *x += p;
     }
     let x = from + rest;
     (if x >= BOMA { x - BOMA } else { x }, bits, hash)
@@ -286,7 +304,15 @@ pub fn sowing_stats() -> SowingStats {
 
 /// Zero the counters and empty the distinguished-point map.
 pub fn reset_sowing_stats() {
-    for c in [&PERPETUAL, &LONG_ENDED, &LONG_SIMULATED, &RELAYS_IN_LONG, &DP_HITS, &MAX_ENDED, &MAX_SIMULATED] {
+    for c in [
+        &PERPETUAL,
+        &LONG_ENDED,
+        &LONG_SIMULATED,
+        &RELAYS_IN_LONG,
+        &DP_HITS,
+        &MAX_ENDED,
+        &MAX_SIMULATED,
+    ] {
         c.store(0, Relaxed);
     }
     dp_map().clear();
@@ -297,22 +323,46 @@ pub fn reset_sowing_stats() {
 /// Sow `lift` warriors from absolute boma `origin` of the mover whose row starts at `base`.
 /// The caller has checked `1 <= lift <= board[origin]`.
 #[inline]
-pub(super) fn sow(board: &Board, origin: usize, lift: u8, base: usize, max_relays: Option<u64>) -> Result<Sown, Illegal> {
+pub(super) fn sow(
+    board: &Board,
+    origin: usize,
+    lift: u8,
+    base: usize,
+    max_relays: Option<u64>,
+) -> Result<Sown, Illegal> {
     let mut w = to_words(board);
     remove(&mut w, origin, lift as u32);
     let (x, _, _) = lap(&mut w, origin, lift as u32);
     let lifted = 1 << origin;
     if get(&w, x) == 1 {
-        return Ok(Sown { board: to_board(&w), end: x as u8, lifted, relay_sown: 0, relays: 0 });
+        return Ok(Sown {
+            board: to_board(&w),
+            end: x as u8,
+            lifted,
+            relay_sown: 0,
+            relays: 0,
+        });
     }
     if x.wrapping_sub(base) < ROW {
         // K4: the first lap may not end in an occupied own boma.
-        return Err(Illegal::FirstLap { landing: (x - base) as u8 });
+        return Err(Illegal::FirstLap {
+            landing: (x - base) as u8,
+        });
     }
     match relay(w, x, max_relays)? {
-        Verdict::Ends { board, end, lifted: l, relay_sown, relays } => {
-            Ok(Sown { board: to_board(&board), end, lifted: lifted | l, relay_sown, relays })
-        }
+        Verdict::Ends {
+            board,
+            end,
+            lifted: l,
+            relay_sown,
+            relays,
+        } => Ok(Sown {
+            board: to_board(&board),
+            end,
+            lifted: lifted | l,
+            relay_sown,
+            relays,
+        }),
         Verdict::Perpetual => Err(Illegal::Perpetual),
     }
 }
@@ -348,11 +398,19 @@ fn relay(mut w: Words, mut x: usize, max_relays: Option<u64>) -> Result<Verdict,
         let hand = take(&mut w, x);
         lifted |= 1 << x;
         let (next, bits, added) = lap(&mut w, x, hand);
-        hash = hash.wrapping_add(added).wrapping_sub(ZOBRIST[x].wrapping_mul(hand as u64));
+        hash = hash
+            .wrapping_add(added)
+            .wrapping_sub(ZOBRIST[x].wrapping_mul(hand as u64));
         relay_sown |= bits;
         x = next;
         if get(&w, x) == 1 {
-            break Some(Verdict::Ends { board: w, end: x as u8, lifted, relay_sown, relays });
+            break Some(Verdict::Ends {
+                board: w,
+                end: x as u8,
+                lifted,
+                relay_sown,
+                relays,
+            });
         }
         steps += 1;
         if x == saved_x && w == saved {
@@ -373,9 +431,19 @@ fn relay(mut w: Words, mut x: usize, max_relays: Option<u64>) -> Result<Verdict,
                 DP_HITS.fetch_add(1, Relaxed);
                 t.seen.remove(&key);
                 break Some(match v {
-                    Verdict::Ends { board, end, lifted: l, relay_sown: s, relays: r } => {
-                        Verdict::Ends { board, end, lifted: lifted | l, relay_sown: relay_sown | s, relays: relays + r }
-                    }
+                    Verdict::Ends {
+                        board,
+                        end,
+                        lifted: l,
+                        relay_sown: s,
+                        relays: r,
+                    } => Verdict::Ends {
+                        board,
+                        end,
+                        lifted: lifted | l,
+                        relay_sown: relay_sown | s,
+                        relays: relays + r,
+                    },
                     Verdict::Perpetual => Verdict::Perpetual,
                 });
             }
@@ -396,7 +464,13 @@ fn relay(mut w: Words, mut x: usize, max_relays: Option<u64>) -> Result<Verdict,
         None => Err(Illegal::RelayLimit { limit }),
         Some(Verdict::Perpetual) if max_relays.is_some() => Err(Illegal::RelayLimit { limit }),
         Some(Verdict::Ends { relays: r, .. }) if r > limit => Err(Illegal::RelayLimit { limit }),
-        Some(Verdict::Ends { board, end, lifted, relay_sown, relays }) => Ok(Verdict::Ends {
+        Some(Verdict::Ends {
+            board,
+            end,
+            lifted,
+            relay_sown,
+            relays,
+        }) => Ok(Verdict::Ends {
             board,
             end,
             lifted: head_lifted | lifted,
@@ -423,7 +497,9 @@ fn record(simulated: u64, last: Option<Verdict>, trail: Option<&Trail>) {
             LONG_ENDED.fetch_add(1, Relaxed);
         }
     }
-    let (Some(last), Some(trail)) = (last, trail) else { return };
+    let (Some(last), Some(trail)) = (last, trail) else {
+        return;
+    };
     let map = dp_map();
     if map.len() >= DP_CAP {
         return;
@@ -434,10 +510,25 @@ fn record(simulated: u64, last: Option<Verdict>, trail: Option<&Trail>) {
                 map.insert(*key, Verdict::Perpetual);
             }
         }
-        Verdict::Ends { board, end, mut lifted, mut relay_sown, relays } => {
+        Verdict::Ends {
+            board,
+            end,
+            mut lifted,
+            mut relay_sown,
+            relays,
+        } => {
             // Walk back: the verdict of a point covers the relays after it.
             for &(key, at, l, s) in trail.points.iter().rev() {
-                map.insert(key, Verdict::Ends { board, end, lifted, relay_sown, relays: relays - at });
+                map.insert(
+                    key,
+                    Verdict::Ends {
+                        board,
+                        end,
+                        lifted,
+                        relay_sown,
+                        relays: relays - at,
+                    },
+                );
                 lifted |= l;
                 relay_sown |= s;
             }
@@ -476,8 +567,8 @@ mod tests {
         let b: Board = std::array::from_fn(|a| (a * 7 % 13) as u8);
         let mut w = to_words(&b);
         assert_eq!(to_board(&w), b);
-        for a in 0..BOMA {
-            assert_eq!(get(&w, a), b[a] as u32);
+        for (a, &x) in b.iter().enumerate() {
+            assert_eq!(get(&w, a), x as u32);
         }
         assert_eq!(take(&mut w, 19), b[19] as u32);
         assert_eq!(get(&w, 19), 0);
