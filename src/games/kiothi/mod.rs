@@ -13,7 +13,7 @@
 //! - `perft.rs`: `perft` / `divide`;
 //! - this file: variants, position, move application, the checked [`Game`] (K8, K9).
 //!
-//! Readings of RULES.md where it leaves room (also listed in the report of the change):
+//! Readings of RULES.md where it leaves room:
 //! - "Relay lap" (for `nki-clear=pass`) = every lap after the first one, i.e. every lap that
 //!   starts with a relay lift. Drops of the first lap never clear nki.
 //! - The nki flags never change *where* a sowing goes (only counts do), so K7 compares

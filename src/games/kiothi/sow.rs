@@ -13,9 +13,11 @@
 //! and under `nki-clear=pass` they are only ever cleared). So the relay states
 //! `(board, landing)` form a deterministic sequence, and the move is perpetual exactly when
 //! that sequence repeats. The sequences behave like walks in a random mapping of a huge state
-//! space, and real ones run for billions of relays before repeating (random games from the
-//! default setup meet one in about 300 000 candidate moves; see the report of the change),
-//! so two exact detectors run side by side at a few nanoseconds per relay:
+//! space, and real ones run for billions of relays before repeating: in 2000 random games from
+//! the default setup (1.5 M candidate moves) 5 sowings ran over 10^5 relays, all perpetual, the
+//! longest found after 1.7·10^9 relays, while no sowing that ended took over 1 729; the
+//! `perft 6` of the midgame test position meets 123 of them, up to 1.35·10^10 relays. So two
+//! exact detectors run side by side, at about 5.6 ns of CPU per relay all told:
 //!
 //! - Brent's cycle finding (one saved state, compared every relay) catches every cycle, short
 //!   ones included, within about `2(μ + λ)` relays;
