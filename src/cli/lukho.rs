@@ -517,7 +517,7 @@ fn sweep_cmd(a: SweepArgs, rules: Rules) -> Result<()> {
 
 fn dry_run(def: &SweepDef, sets: &sweep::Sets, south_ids: &[u32], pairs: u64, shard: Option<Shard>, json: bool) -> Result<()> {
     // Time a sample spread over the whole product (not only this shard) on one thread.
-    let cal = calibrate(&def.rules, def.model, &sets.south, &sets.north, 20_000, 1.0);
+    let cal = calibrate(&def.rules, def.model, &sets.south, &sets.north, 20_000, 0.3);
     let per_pair = def.model.outcomes().map_or(cal.games_per_pair(), |o| o.len() as f64);
     let games = pairs as f64 * per_pair;
     let rate = cal.games_per_core_second();
