@@ -142,8 +142,10 @@ enum Cmd {
 mancala lukho sweep --south all --north all --race sequential --shard 3/1000 --out /scratch/sw\n          \
 mancala lukho sweep --south 0 --north all --race sequential --dry-run")]
     Sweep {
+        /// South's choices: a SPEC (e.g. `all`, `12345`, `0..65536:pit=3`, `all:drop=0`).
         #[arg(long)]
         south: String,
+        /// North's choices: a SPEC (required unless --symmetric).
         #[arg(long)]
         north: Option<String>,
         /// North plays the South set (the square product); --north may be omitted.
@@ -279,7 +281,7 @@ fn play(pair: &Pair, race: &str, with_trace: bool, json: bool, jsonl: bool, rule
         if t.opening.perpetual {
             println!("\nopening sowing never ends; board when the repeat was found:\n{}", t.opening.board);
         }
-        for (i, p) in t.positions.iter().enumerate() {
+        for (i, p) in t.positions.iter().enumerate().filter(|_| !t.opening.perpetual) {
             let what = if i == 0 && !t.opening.perpetual { "after the opening, ".to_string() } else { String::new() };
             let pit = p.board.forced_pit(p.to_move).map_or("no pit to lift".to_string(), |k| format!("lifts own pit {k}"));
             println!("\nturn {i}: {what}{} to move ({pit})\n{}", p.to_move.name(), p.board);
