@@ -186,3 +186,53 @@ pub fn combine(mut parts: Vec<Part>) -> Result<(Json, Vec<(u32, Agg)>), PartErro
     }
     Ok((id, rows))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::lukho::Rules;
+    use crate::lukho::sweep::{sweep, Model};
+    use crate::lukho::Spec;
+
+    fn def(south: &str) -> SweepDef {
+        SweepDef {
+            rules: Rules::default(),
+            model: Model::parse("sequential").unwrap(),
+            south: Spec::parse(south).unwrap(),
+            north: Spec::parse("0..5").unwrap(),
+            symmetric: false,
+        }
+    }
+
+    /// Parts of shards K/3 round-trip, combine to the unsharded rows, and refuse gaps,
+    /// overlaps and other sweeps.
+    #[test]
+    fn parts_round_trip_and_cover_exactly_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = def("0..10");
+        let sets = d.sets().unwrap();
+        let id = identity(&d, sets.south.len() as u64, sets.north.len() as u64);
+        let all: Vec<(u32, Agg)> = sets.south.iter().copied().zip(sweep(&d.rules, d.model, &sets.south, &sets.north, &|_| {})).collect();
+        let mut parts = Vec::new();
+        for k in 0..3 {
+            let shard = Shard { k, n: 3 };
+            let (lo, hi) = shard.range(sets.south.len() as u64);
+            let path = dir.path().join(part_name(shard));
+            write_part(&path, &id, shard, (lo, hi), &all[lo as usize..hi as usize]).unwrap();
+            parts.push(read_part(&path).unwrap());
+        }
+        let (got_id, rows) = combine(parts.clone()).unwrap();
+        assert_eq!(got_id, id);
+        assert_eq!(rows, all);
+        // A gap, an overlap.
+        assert!(combine(vec![parts[0].clone(), parts[2].clone()]).unwrap_err().to_string().contains("in no part"));
+        assert!(combine(vec![parts[0].clone(), parts[0].clone(), parts[1].clone(), parts[2].clone()]).unwrap_err().to_string().contains("overlaps"));
+        // Another sweep (other South SPEC, same size).
+        let other = def("1..11");
+        let oid = identity(&other, 10, 5);
+        let path = dir.path().join("other.lukho");
+        write_part(&path, &oid, Shard { k: 1, n: 3 }, parts[1].range, &parts[1].rows).unwrap();
+        let e = combine(vec![parts[0].clone(), read_part(&path).unwrap(), parts[2].clone()]).unwrap_err().to_string();
+        assert!(e.contains("south:"), "{e}");
+    }
+}
