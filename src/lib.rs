@@ -6,6 +6,7 @@
 pub mod export;
 pub mod games;
 pub mod index;
+pub mod lukho;
 pub mod retro;
 pub mod search;
 pub mod solve;

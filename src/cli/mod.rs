@@ -2,6 +2,7 @@
 //!
 //! Exit codes: 0 success, 2 bad input (one line on stderr naming the field), 1 other failures.
 
+mod lukho;
 mod oware;
 mod progress;
 
@@ -21,6 +22,8 @@ struct Cli {
 enum Game {
     /// Oware (Abapa): replay games, build and check endgame databases, solve positions.
     Oware(oware::OwareArgs),
+    /// Lukho (Bukusu): play games, choice ids, speeds races, opening sweeps and merges.
+    Lukho(lukho::LukhoArgs),
 }
 
 /// An error the user caused: printed as one line, exit status 2.
@@ -49,6 +52,7 @@ pub fn run() -> i32 {
     };
     let r = match cli.game {
         Game::Oware(a) => oware::run(a),
+        Game::Lukho(a) => lukho::run(a),
     };
     match r {
         Ok(()) => 0,

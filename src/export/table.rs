@@ -13,17 +13,18 @@ pub enum Format {
     Parquet,
 }
 
-/// Column kinds: integers (nullable) and strings.
+/// Column kinds: integers and floats (nullable) and strings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Column {
     Int(&'static str),
+    Float(&'static str),
     Str(&'static str),
 }
 
 impl Column {
     pub fn name(&self) -> &'static str {
         match self {
-            Column::Int(n) | Column::Str(n) => n,
+            Column::Int(n) | Column::Float(n) | Column::Str(n) => n,
         }
     }
 }
@@ -31,6 +32,8 @@ impl Column {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value {
     Int(i64),
+    /// Written in its shortest exact decimal form (`2.5`, `-3`); must be finite.
+    Float(f64),
     Str(String),
     Null,
 }
@@ -90,6 +93,7 @@ impl TableWriter {
                         }
                         match v {
                             Value::Int(x) => write!(w, "{x}")?,
+                            Value::Float(x) => write!(w, "{x}")?,
                             Value::Str(s) => write!(w, "{}", csv_field(s))?,
                             Value::Null => {}
                         }
@@ -104,6 +108,7 @@ impl TableWriter {
                         write!(w, "\"{}\":", c.name())?;
                         match v {
                             Value::Int(x) => write!(w, "{x}")?,
+                            Value::Float(x) => write!(w, "{x}")?,
                             Value::Str(s) => write!(w, "{}", serde_json::Value::String(s.clone()))?,
                             Value::Null => w.write_all(b"null")?,
                         }
@@ -145,7 +150,7 @@ fn csv_field(s: &str) -> String {
 #[cfg(feature = "parquet")]
 mod parquet_sink {
     use super::{Column, Value};
-    use arrow::array::{ArrayRef, Int64Builder, StringBuilder};
+    use arrow::array::{ArrayRef, Float64Builder, Int64Builder, StringBuilder};
     use arrow::datatypes::{DataType, Field, Schema};
     use arrow::record_batch::RecordBatch;
     use parquet::arrow::ArrowWriter;
@@ -158,6 +163,7 @@ mod parquet_sink {
 
     enum Col {
         Int(Int64Builder),
+        Float(Float64Builder),
         Str(StringBuilder),
     }
 
@@ -178,6 +184,7 @@ mod parquet_sink {
                 .iter()
                 .map(|c| match c {
                     Column::Int(n) => Field::new(*n, DataType::Int64, true),
+                    Column::Float(n) => Field::new(*n, DataType::Float64, true),
                     Column::Str(n) => Field::new(*n, DataType::Utf8, true),
                 })
                 .collect();
@@ -191,6 +198,7 @@ mod parquet_sink {
                 .iter()
                 .map(|f| match f.data_type() {
                     DataType::Int64 => Col::Int(Int64Builder::new()),
+                    DataType::Float64 => Col::Float(Float64Builder::new()),
                     _ => Col::Str(StringBuilder::new()),
                 })
                 .collect();
@@ -202,6 +210,8 @@ mod parquet_sink {
                 match (c, v) {
                     (Col::Int(b), Value::Int(x)) => b.append_value(*x),
                     (Col::Int(b), _) => b.append_null(),
+                    (Col::Float(b), Value::Float(x)) => b.append_value(*x),
+                    (Col::Float(b), _) => b.append_null(),
                     (Col::Str(b), Value::Str(s)) => b.append_value(s),
                     (Col::Str(b), _) => b.append_null(),
                 }
@@ -222,6 +232,7 @@ mod parquet_sink {
                 .iter_mut()
                 .map(|c| match c {
                     Col::Int(b) => Arc::new(b.finish()) as ArrayRef,
+                    Col::Float(b) => Arc::new(b.finish()) as ArrayRef,
                     Col::Str(b) => Arc::new(b.finish()) as ArrayRef,
                 })
                 .collect();

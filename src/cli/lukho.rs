@@ -1,0 +1,591 @@
+//! `mancala lukho …`: play one game, choice ids, speeds outcomes, opening sweeps and merges.
+//! Parsing and printing only: the work is in `mancala::games::lukho` and `mancala::lukho`.
+
+use super::progress::bar;
+use super::usage;
+use anyhow::{Context, Result};
+use clap::{Args, Subcommand};
+use mancala::export::Format;
+use mancala::games::lukho::race::setup;
+use mancala::games::lukho::{speed_races, Board, Chain, Choice, ChoiceError, GameOutcome, Position, Rules};
+use mancala::lukho::output::{header_rules, write_games, write_summaries};
+use mancala::lukho::part::{self, part_name, read_part, write_part, PartError};
+use mancala::lukho::summary::half_json;
+use mancala::lukho::sweep::{self, calibrate, Model, Shard, SweepDef};
+use mancala::lukho::trace::{trace, RaceChoice};
+use mancala::lukho::Spec;
+use serde_json::{json, Value as Json};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+#[derive(Args)]
+pub struct LukhoArgs {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+/// Rule variants (RULES.md "Lukho"). Written into every output.
+#[derive(Args, Clone)]
+struct RuleFlags {
+    /// What follows a capture: it (own pits onward, default), en (opponent pits onward), none.
+    #[arg(long, default_value = "it", global = true)]
+    chain: String,
+    /// The opening drop must leave at least one seed to sow.
+    #[arg(long, global = true)]
+    keep_one: bool,
+}
+
+impl RuleFlags {
+    fn rules(&self) -> Result<Rules> {
+        let chain = match self.chain.as_str() {
+            "it" => Chain::It,
+            "en" => Chain::En,
+            "none" => Chain::None,
+            c => return usage(format!("--chain: `{c}`; expected it, en or none")),
+        };
+        Ok(Rules { chain, keep_one: self.keep_one })
+    }
+}
+
+/// Both players' opening choices.
+#[derive(Args, Clone)]
+struct Pair {
+    /// South's removal r0,…,r7 (his own indices, each 0..3).
+    #[arg(long)]
+    south_remove: String,
+    /// South's drop COUNT@PIT (PIT = North's index 0..7; no drop is 0@0).
+    #[arg(long)]
+    south_drop: String,
+    /// North's removal r0,…,r7 (his own indices).
+    #[arg(long)]
+    north_remove: String,
+    /// North's drop COUNT@PIT (PIT = South's index 0..7).
+    #[arg(long)]
+    north_drop: String,
+}
+
+impl Pair {
+    fn choices(&self, rules: &Rules) -> Result<(Choice, Choice)> {
+        Ok((choice("south", &self.south_remove, &self.south_drop, rules)?, choice("north", &self.north_remove, &self.north_drop, rules)?))
+    }
+}
+
+/// A choice from its text forms; errors name the flag (`--south-drop: …`).
+fn choice(side: &str, remove: &str, drop: &str, rules: &Rules) -> Result<Choice> {
+    Choice::parse(remove, drop, rules).or_else(|e| {
+        let flag = match e {
+            ChoiceError::Remove(_) => "remove",
+            _ => "drop",
+        };
+        let prefix = if side.is_empty() { format!("--{flag}") } else { format!("--{side}-{flag}") };
+        usage(format!("{prefix}: {e}"))
+    })
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Play one game: both openings, the race, the forced turns; print the result.
+    #[command(after_help = "Example: mancala lukho play --south-remove 0,0,0,0,0,0,0,1 --south-drop 0@0 \
+--north-remove 0,0,0,0,0,0,0,0 --north-drop 0@0 --race south-first --json")]
+    Play {
+        #[command(flatten)]
+        pair: Pair,
+        /// south-first | north-first | lockstep-south | lockstep-north | speeds:K.
+        #[arg(long)]
+        race: String,
+        /// Print the board at the start of every turn (with --jsonl: one state object each).
+        #[arg(long)]
+        trace: bool,
+        #[arg(long)]
+        json: bool,
+        #[arg(long, conflicts_with = "json")]
+        jsonl: bool,
+        #[command(flatten)]
+        rules: RuleFlags,
+    },
+    /// A choice id and its choice (removal + drop), both ways, with a diagram.
+    #[command(after_help = "Examples: mancala lukho opening --id 12345\n          mancala lukho opening --remove 3,0,0,0,0,0,0,0 --drop 2@5")]
+    Opening {
+        #[arg(long, conflicts_with_all = ["remove", "drop"])]
+        id: Option<u64>,
+        /// r0,…,r7 (own indices).
+        #[arg(long, requires = "drop")]
+        remove: Option<String>,
+        /// COUNT@PIT (PIT = the opponent's index).
+        #[arg(long, requires = "remove")]
+        drop: Option<String>,
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        rules: RuleFlags,
+    },
+    /// Every race outcome of the `speeds` model for a pair, with its ρ = v_South/v_North interval.
+    Races {
+        #[command(flatten)]
+        pair: Pair,
+        #[arg(long)]
+        json: bool,
+        #[arg(long, conflicts_with = "json")]
+        jsonl: bool,
+        #[command(flatten)]
+        rules: RuleFlags,
+    },
+    /// Every South choice of a set against every North choice of a set, under every race
+    /// outcome of a model; one summary row per South choice.
+    ///
+    /// SPEC := all | N | A..B | A..=B | N,M,… with optional filters joined by ':':
+    /// remove=r0…r7 (a digit 0..3 or * per own pit), drop=D or drop=A..B, pit=J (drop pit,
+    /// drops of at least one seed). Output in --out: summary.csv, summary.jsonl, summary.json
+    /// (and games.csv|jsonl with --games); with --shard, one checksummed part file to merge.
+    #[command(after_help = "Examples: mancala lukho sweep --south 0..10 --north all:drop=0 --race sequential --out /tmp/sw\n          \
+mancala lukho sweep --south all --north all --race sequential --shard 3/1000 --out /scratch/sw\n          \
+mancala lukho sweep --south 0 --north all --race sequential --dry-run")]
+    Sweep {
+        /// South's choices: a SPEC (e.g. `all`, `12345`, `0..65536:pit=3`, `all:drop=0`).
+        #[arg(long)]
+        south: String,
+        /// North's choices: a SPEC (required unless --symmetric).
+        #[arg(long)]
+        north: Option<String>,
+        /// North plays the South set (the square product); --north may be omitted.
+        #[arg(long)]
+        symmetric: bool,
+        /// sequential | lockstep | speeds, or one outcome: south-first, north-first,
+        /// lockstep-south, lockstep-north.
+        #[arg(long)]
+        race: String,
+        /// K/N: this run does the K-th of N South ranges (0-based) and writes a part file.
+        /// Default: SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT or JOB_COMPLETION_INDEX/JOB_COMPLETIONS.
+        #[arg(long)]
+        shard: Option<String>,
+        /// Print the games and the projected core-hours (timed on a sample here); write nothing.
+        #[arg(long)]
+        dry_run: bool,
+        #[arg(long, required_unless_present = "dry_run")]
+        out: Option<PathBuf>,
+        /// Also write one row per game (small products only).
+        #[arg(long, value_enum)]
+        games: Option<Format>,
+        /// Print the run's report as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Worker threads (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+        #[command(flatten)]
+        rules: RuleFlags,
+    },
+    /// Combine the part files of a sharded sweep: same sweep, rules and version, every South
+    /// position exactly once; writes the summaries as an unsharded run would.
+    Merge {
+        #[arg(long)]
+        out: PathBuf,
+        #[arg(required = true)]
+        parts: Vec<PathBuf>,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+pub fn run(a: LukhoArgs) -> Result<()> {
+    match a.cmd {
+        Cmd::Play { pair, race, trace, json, jsonl, rules } => play(&pair, &race, trace, json, jsonl, &rules.rules()?),
+        Cmd::Opening { id, remove, drop, json, rules } => opening_cmd(id, remove, drop, json, &rules.rules()?),
+        Cmd::Races { pair, json, jsonl, rules } => races(&pair, json, jsonl, &rules.rules()?),
+        Cmd::Sweep { south, north, symmetric, race, shard, dry_run, out, games, json, threads, rules } => {
+            let rules = rules.rules()?;
+            if let Some(t) = threads {
+                rayon::ThreadPoolBuilder::new().num_threads(t).build_global().ok();
+            }
+            sweep_cmd(SweepArgs { south, north, symmetric, race, shard, dry_run, out, games, json }, rules)
+        }
+        Cmd::Merge { out, parts, json } => merge(&out, &parts, json),
+    }
+}
+
+fn choice_json(c: &Choice, rules: &Rules) -> Json {
+    json!({"id": c.id(rules), "remove": c.remove_string(), "drop": c.drop_string()})
+}
+
+fn result_json(o: &GameOutcome) -> serde_json::Map<String, Json> {
+    let t = o.totals();
+    let v = json!({
+        "first_player": o.first_player.name(),
+        "stores": [half_json(t[0]), half_json(t[1])],
+        "winner": o.winner.map_or("draw", |w| w.name()),
+        "margin": half_json(o.margin()),
+        "class": o.class.name(),
+        "turns": o.turns,
+        "points_first_game": o.points_first_game,
+        "points_later_game": o.points_later_game,
+    });
+    match v {
+        Json::Object(m) => m,
+        _ => unreachable!(),
+    }
+}
+
+fn state_json(p: &Position) -> Json {
+    json!({
+        "game": "lukho",
+        "pits": p.board.pits(),
+        "stores": p.board.stores,
+        "to_move": p.to_move.name(),
+        "knives": p.board.knives_json(),
+    })
+}
+
+fn parse_race(s: &str) -> Result<RaceChoice> {
+    RaceChoice::parse(s).or_else(|e| usage(format!("--{e}")))
+}
+
+fn play(pair: &Pair, race: &str, with_trace: bool, json: bool, jsonl: bool, rules: &Rules) -> Result<()> {
+    let (s, n) = pair.choices(rules)?;
+    let rc = parse_race(race)?;
+    let t = trace(rules, &s, &n, rc).or_else(|e| usage(format!("--{e}")))?;
+    let o = &t.outcome;
+    let mut head = serde_json::Map::new();
+    head.insert("rules".into(), rules.to_json());
+    head.insert("race".into(), json!(rc.name()));
+    head.insert("south".into(), choice_json(&s, rules));
+    head.insert("north".into(), choice_json(&n, rules));
+    if jsonl && with_trace {
+        for (i, p) in t.positions.iter().enumerate() {
+            let mut line = match state_json(p) {
+                Json::Object(m) => m,
+                _ => unreachable!(),
+            };
+            line.insert("turn".into(), json!(i));
+            if i == 0 {
+                line.extend(head.clone());
+            }
+            if i + 1 == t.positions.len() {
+                line.insert("result".into(), Json::Object(result_json(o)));
+            }
+            println!("{}", Json::Object(line));
+        }
+        return Ok(());
+    }
+    if json || jsonl {
+        let mut m = head;
+        m.extend(result_json(o));
+        println!("{}", Json::Object(m));
+        return Ok(());
+    }
+    println!("Lukho, chain={} keep_one={}, race {}", rules.chain.name(), rules.keep_one, rc.name());
+    println!("South {} (id {}), North {} (id {})", s, s.id(rules), n, n.id(rules));
+    if with_trace {
+        let before = setup(&s, &n);
+        println!("\nafter removals and drops:\n{before}");
+        if t.opening.perpetual {
+            println!("\nopening sowing never ends; board when the repeat was found:\n{}", t.opening.board);
+        }
+        for (i, p) in t.positions.iter().enumerate().filter(|_| !t.opening.perpetual) {
+            let what = if i == 0 && !t.opening.perpetual { "after the opening, ".to_string() } else { String::new() };
+            let pit = p.board.forced_pit(p.to_move).map_or("no pit to lift".to_string(), |k| format!("lifts own pit {k}"));
+            println!("\nturn {i}: {what}{} to move ({pit})\n{}", p.to_move.name(), p.board);
+        }
+    }
+    let r = result_json(o);
+    println!(
+        "\nfirst player {}, final totals South {} North {}, winner {}, margin {}, class {}, {} turns, points {} (first game) / {} (later game)",
+        r["first_player"].as_str().unwrap(),
+        r["stores"][0],
+        r["stores"][1],
+        r["winner"].as_str().unwrap(),
+        r["margin"],
+        r["class"].as_str().unwrap(),
+        o.turns,
+        o.points_first_game,
+        o.points_later_game
+    );
+    Ok(())
+}
+
+fn opening_cmd(id: Option<u64>, remove: Option<String>, drop: Option<String>, json: bool, rules: &Rules) -> Result<()> {
+    let c = match (id, remove, drop) {
+        (Some(id), _, _) => Choice::from_id(id, rules).or_else(|e| usage(format!("--{e}")))?,
+        (None, Some(r), Some(d)) => choice("", &r, &d, rules)?,
+        _ => return usage("--id: give --id N, or --remove r0,…,r7 with --drop COUNT@PIT"),
+    };
+    // The diagram: the choice made by South, North untouched, before the sowing.
+    let b: Board = setup(&c, &Choice::default());
+    if json {
+        println!(
+            "{}",
+            json!({
+                "rules": rules.to_json(),
+                "id": c.id(rules),
+                "remove": c.remove,
+                "drop": c.drop,
+                "pit": c.pit,
+                "hand": c.hand(),
+                "sow": c.sow_count(),
+                "text": {"remove": c.remove_string(), "drop": c.drop_string()},
+                "pits": b.pits(),
+                "of": Choice::count(rules),
+            })
+        );
+        return Ok(());
+    }
+    println!("id {} of {}: --remove {} --drop {}", c.id(rules), Choice::count(rules), c.remove_string(), c.drop_string());
+    println!("hand {} = drop {} into the opponent's pit {} + {} sown from the opponent's pit 0", c.hand(), c.drop, c.pit, c.sow_count());
+    println!("as South's choice, before the sowing (North's row on top, his index 7 at the left):\n{b}");
+    Ok(())
+}
+
+fn ratio(r: &mancala::games::lukho::Ratio) -> Json {
+    json!(r.to_string())
+}
+
+fn races(pair: &Pair, json: bool, jsonl: bool, rules: &Rules) -> Result<()> {
+    let (s, n) = pair.choices(rules)?;
+    let all = speed_races(rules, &s, &n);
+    let rows: Vec<Json> = all
+        .iter()
+        .enumerate()
+        .map(|(k, r)| {
+            let o = mancala::games::lukho::play_after(rules, &r.opening);
+            let mut m = serde_json::Map::new();
+            m.insert("race".into(), json!(format!("speeds:{k}")));
+            m.insert("rho_from".into(), ratio(&r.lo));
+            m.insert("rho_to".into(), r.hi.as_ref().map_or(json!("inf"), ratio));
+            m.insert("perpetual_opening".into(), json!(r.opening.perpetual));
+            m.extend(result_json(&o));
+            Json::Object(m)
+        })
+        .collect();
+    if json {
+        println!("{}", json!({"rules": rules.to_json(), "south": choice_json(&s, rules), "north": choice_json(&n, rules), "races": rows}));
+    } else if jsonl {
+        for (i, r) in rows.into_iter().enumerate() {
+            let mut r = r;
+            if i == 0 {
+                r["rules"] = rules.to_json();
+            }
+            println!("{r}");
+        }
+    } else {
+        println!("{} speeds outcomes for South {} vs North {} (ρ = v_South / v_North; [from, to))", all.len(), s, n);
+        for r in &rows {
+            println!(
+                "{:>10}  ρ in [{}, {})  first {}  {} {}  margin {}  {}",
+                r["race"].as_str().unwrap(),
+                r["rho_from"].as_str().unwrap(),
+                r["rho_to"].as_str().unwrap(),
+                r["first_player"].as_str().unwrap(),
+                r["winner"].as_str().unwrap(),
+                r["stores"],
+                r["margin"],
+                r["class"].as_str().unwrap()
+            );
+        }
+    }
+    Ok(())
+}
+
+struct SweepArgs {
+    south: String,
+    north: Option<String>,
+    symmetric: bool,
+    race: String,
+    shard: Option<String>,
+    dry_run: bool,
+    out: Option<PathBuf>,
+    games: Option<Format>,
+    json: bool,
+}
+
+/// Most games a per-game table may hold.
+const MAX_GAME_ROWS: u64 = 2_000_000;
+
+fn sweep_cmd(a: SweepArgs, rules: Rules) -> Result<()> {
+    // Everything is checked before anything is written.
+    let model = Model::parse(&a.race).or_else(|e| usage(format!("--{e}")))?;
+    let south = Spec::parse(&a.south).or_else(|e| usage(format!("--south: {e}")))?;
+    let north = match (&a.north, a.symmetric) {
+        (None, true) => south.clone(),
+        (None, false) => return usage("--north: required (or --symmetric to play the South set against itself)"),
+        (Some(n), sym) => {
+            let n = Spec::parse(n).or_else(|e| usage(format!("--north: {e}")))?;
+            if sym && n != south {
+                return usage("--north: --symmetric plays the South set against itself; leave --north out or give the same SPEC");
+            }
+            n
+        }
+    };
+    let shard = match &a.shard {
+        Some(s) => Some(Shard::parse(s).or_else(|e| usage(format!("--{e}")))?),
+        None => Shard::from_env(|k| std::env::var(k).ok()).or_else(|e| usage(format!("--{e}")))?,
+    };
+    if a.games == Some(Format::Parquet) && !cfg!(feature = "parquet") {
+        return usage("--games: parquet needs a build with `--features parquet` (accepted here: csv, jsonl)");
+    }
+    let def = SweepDef { rules, model, south, north, symmetric: a.symmetric };
+    let sets = def.sets().or_else(|e| usage(e.to_string()))?;
+    let (lo, hi) = shard.map_or((0, sets.south.len() as u64), |s| s.range(sets.south.len() as u64));
+    let south_ids = &sets.south[lo as usize..hi as usize];
+    let pairs = south_ids.len() as u64 * sets.north.len() as u64;
+
+    if a.dry_run {
+        return dry_run(&def, &sets, south_ids, pairs, shard, a.json);
+    }
+    let outcomes = model.outcomes().map(|o| o.len() as u64);
+    if a.games.is_some() {
+        // speeds: at least one game per pair, usually a few.
+        let games = pairs * outcomes.unwrap_or(1);
+        if games > MAX_GAME_ROWS {
+            return usage(format!(
+                "--games: {games} games is more than the {MAX_GAME_ROWS} a per-game table allows; narrow --south/--north"
+            ));
+        }
+    }
+    let out = a.out.expect("clap requires --out without --dry-run");
+    if out.exists() && !out.is_dir() {
+        return usage(format!("--out: {} exists and is not a directory", out.display()));
+    }
+    let identity = part::identity(&def, sets.south.len() as u64, sets.north.len() as u64);
+    let part_path = shard.map(|s| out.join(part_name(s)));
+    if let Some(p) = &part_path {
+        if p.exists() {
+            match read_part(p) {
+                Ok(old) if old.identity() == identity && old.range == (lo, hi) => {
+                    let msg = format!("shard {}/{}: {} is complete; nothing to do", shard.unwrap().k, shard.unwrap().n, p.display());
+                    if a.json {
+                        println!("{}", json!({"part": p, "done_before": true, "games": 0}));
+                    } else {
+                        eprintln!("{msg}");
+                    }
+                    return Ok(());
+                }
+                Ok(_) => {
+                    return usage(format!("--out: {} holds a part of a different sweep (rules, race, SPECs or version); use another --out", p.display()))
+                }
+                // A damaged part (it cannot be a partial one: parts are renamed into place) is redone.
+                Err(_) => {}
+            }
+        }
+    }
+    std::fs::create_dir_all(&out).with_context(|| format!("--out: cannot create {}", out.display()))?;
+
+    let expected = outcomes.map(|o| pairs * o);
+    let pb = bar(expected.unwrap_or(pairs), "games");
+    if expected.is_none() {
+        pb.set_message("(speeds: length counts pairs, so the bar runs past it)");
+    }
+    let done = AtomicU64::new(0);
+    let start = Instant::now();
+    let aggs = sweep::sweep(&rules, model, south_ids, &sets.north, &|g| {
+        done.fetch_add(g, Ordering::Relaxed);
+        pb.inc(g);
+    });
+    pb.finish_and_clear();
+    let seconds = start.elapsed().as_secs_f64();
+    let games: u64 = aggs.iter().map(|a| a.games).sum();
+    let rows: Vec<(u32, mancala::lukho::Agg)> = south_ids.iter().copied().zip(aggs).collect();
+
+    let mut report = serde_json::Map::new();
+    match (shard, &part_path) {
+        (Some(s), Some(p)) => {
+            write_part(p, &identity, s, (lo, hi), &rows).map_err(part_error)?;
+            report.insert("part".into(), json!(p));
+            report.insert("shard".into(), json!([s.k, s.n]));
+            report.insert("range".into(), json!([lo, hi]));
+        }
+        _ => {
+            let g = write_summaries(&out, &identity, &rules, &rows).with_context(|| format!("--out: writing {}", out.display()))?;
+            report.insert("summary".into(), g);
+        }
+    }
+    if let Some(format) = a.games {
+        let stem = shard.map_or("games".to_string(), |s| format!("games-{:05}-of-{:05}", s.k, s.n));
+        let all = sweep::games(&rules, model, south_ids, &sets.north, &sets.north_ids);
+        write_games(&out, &stem, format, &rules, model.name(), &all).with_context(|| format!("--out: writing {stem}"))?;
+    }
+    let rate = games as f64 / seconds.max(1e-9);
+    report.insert("out".into(), json!(out));
+    report.insert("games".into(), json!(games));
+    report.insert("seconds".into(), json!(seconds));
+    report.insert("games_per_second".into(), json!(rate.round()));
+    report.insert("threads".into(), json!(rayon::current_num_threads()));
+    if a.json {
+        println!("{}", Json::Object(report));
+    } else {
+        println!("{games} games ({} South × {} North, race {}) in {seconds:.2} s: {rate:.0} games/s on {} threads -> {}", south_ids.len(), sets.north.len(), model.name(), rayon::current_num_threads(), out.display());
+    }
+    Ok(())
+}
+
+fn dry_run(def: &SweepDef, sets: &sweep::Sets, south_ids: &[u32], pairs: u64, shard: Option<Shard>, json: bool) -> Result<()> {
+    // Time a sample spread over the whole product (not only this shard) on one thread.
+    let cal = calibrate(&def.rules, def.model, &sets.south, &sets.north, 20_000, 0.3);
+    let per_pair = def.model.outcomes().map_or(cal.games_per_pair(), |o| o.len() as f64);
+    let games = pairs as f64 * per_pair;
+    let rate = cal.games_per_core_second();
+    let core_hours = if rate > 0.0 { games / rate / 3600.0 } else { 0.0 };
+    let cores = rayon::current_num_threads();
+    let v = json!({
+        "rules": header_rules(&def.rules, def.model.name()),
+        "south": def.south.text,
+        "north": def.north.text,
+        "shard": shard.map(|s| json!([s.k, s.n])),
+        "south_choices": south_ids.len(),
+        "north_choices": sets.north.len(),
+        "pairs": pairs,
+        "games_per_pair": per_pair,
+        "games": games.round(),
+        "games_exact": def.model.outcomes().is_some(),
+        "sample_games": cal.games,
+        "sample_seconds": cal.seconds,
+        "games_per_core_second": rate.round(),
+        "core_hours": core_hours,
+        "hours_here": core_hours / cores as f64,
+        "cores_here": cores,
+    });
+    if json {
+        println!("{v}");
+    } else {
+        println!(
+            "{} South × {} North = {pairs} pairs, {}{:.0} games; sample {} games in {:.2} s on one core = {:.0} games/core-s; projected {:.4} core-hours ({:.4} h on the {cores} cores here)",
+            south_ids.len(),
+            sets.north.len(),
+            if def.model.outcomes().is_some() { "" } else { "about " },
+            games,
+            cal.games,
+            cal.seconds,
+            rate,
+            core_hours,
+            core_hours / cores as f64
+        );
+    }
+    Ok(())
+}
+
+fn part_error(e: PartError) -> anyhow::Error {
+    match e {
+        PartError::Io { .. } => anyhow::anyhow!("{e}"),
+        PartError::Bad { .. } => super::Usage(e.to_string()).into(),
+    }
+}
+
+fn merge(out: &Path, paths: &[PathBuf], json: bool) -> Result<()> {
+    let mut parts = Vec::new();
+    for p in paths {
+        // A part that cannot be read is bad input too.
+        parts.push(read_part(p).or_else(|e| usage(format!("merge: {e}")))?);
+    }
+    let (identity, rows) = part::combine(parts).or_else(|e| usage(format!("merge: {e}")))?;
+    let rules: Rules = serde_json::from_value(identity["rules"].clone()).or_else(|_| usage("merge: rules: not Lukho rules"))?;
+    if out.exists() && !out.is_dir() {
+        return usage(format!("--out: {} exists and is not a directory", out.display()));
+    }
+    std::fs::create_dir_all(out).with_context(|| format!("--out: cannot create {}", out.display()))?;
+    let g = write_summaries(out, &identity, &rules, &rows).with_context(|| format!("--out: writing {}", out.display()))?;
+    if json {
+        println!("{}", json!({"out": out, "parts": paths.len(), "summary": g}));
+    } else {
+        println!("merged {} parts: {} South choices, {} games -> {}", paths.len(), rows.len(), g["games"], out.display());
+    }
+    Ok(())
+}

@@ -1,0 +1,20 @@
+//! Lukho opening sweeps (DESIGN.md `mancala lukho sweep|merge`), built on the rules in
+//! [`crate::games::lukho`]:
+//!
+//! - [`spec`]: the SPEC language naming sets of opening choices (`all:drop=0`, `0..65536:pit=3`);
+//! - [`sweep`]: race models, the parallel sweep, shards, the dry-run calibration;
+//! - [`summary`]: per-South aggregates and the table schemas;
+//! - [`part`]: checksummed, atomically written part files and their merge;
+//! - [`output`]: the summary and per-game files of a finished sweep;
+//! - [`trace`]: a single game turn by turn (`lukho play --trace`).
+
+pub mod output;
+pub mod part;
+pub mod spec;
+pub mod summary;
+pub mod sweep;
+pub mod trace;
+
+pub use spec::{Spec, SpecError};
+pub use summary::Agg;
+pub use sweep::{Model, Shard, SweepDef};
