@@ -26,4 +26,15 @@ impl Side {
             Side::North => "north",
         }
     }
+
+    /// The side with the larger final total (`[south, north]`), `None` on equal totals.
+    pub fn ahead(score: [f64; 2]) -> Option<Side> {
+        if score[0] > score[1] {
+            Some(Side::South)
+        } else if score[1] > score[0] {
+            Some(Side::North)
+        } else {
+            None
+        }
+    }
 }

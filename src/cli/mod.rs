@@ -2,6 +2,7 @@
 //!
 //! Exit codes: 0 success, 2 bad input (one line on stderr naming the field), 1 other failures.
 
+mod kiothi;
 mod lukho;
 mod oware;
 mod progress;
@@ -22,6 +23,8 @@ struct Cli {
 enum Game {
     /// Oware (Abapa): replay games, build and check endgame databases, solve positions.
     Oware(oware::OwareArgs),
+    /// Kiothi (Meru): replay, perft and exact opening counts.
+    Kiothi(kiothi::KiothiArgs),
     /// Lukho (Bukusu): play games, choice ids, speeds races, opening sweeps and merges.
     Lukho(lukho::LukhoArgs),
 }
@@ -52,6 +55,7 @@ pub fn run() -> i32 {
     };
     let r = match cli.game {
         Game::Oware(a) => oware::run(a),
+        Game::Kiothi(a) => kiothi::run(a),
         Game::Lukho(a) => lukho::run(a),
     };
     match r {

@@ -406,13 +406,7 @@ pub enum EndReason {
 
 impl GameResult {
     pub fn winner(&self) -> Option<Side> {
-        if self.score[0] > self.score[1] {
-            Some(Side::South)
-        } else if self.score[1] > self.score[0] {
-            Some(Side::North)
-        } else {
-            None
-        }
+        Side::ahead(self.score)
     }
 }
 

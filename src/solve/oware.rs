@@ -84,7 +84,8 @@ pub struct Solution {
 /// Alpha-beta nodes tried before falling back to the component retrograde (exact mode).
 pub const SEARCH_BUDGET: u64 = 2_000_000;
 /// Largest component the exact mode builds.
-pub const MAX_COMPONENT: usize = 50_000_000;
+/// (About 100 bytes per position: 10 M positions is about 1 GB.)
+pub const MAX_COMPONENT: usize = 10_000_000;
 
 /// Solve a mover's view. With a depth or time limit only alpha-beta runs and the answer may
 /// be bounds; without limits the answer is exact (unless the component is too big).
@@ -113,7 +114,9 @@ pub fn solve(rules: Rules, db: Option<&Database>, root: &View, limits: Limits) -
         moves.iter().filter(|(_, b)| b.hi >= bounds.lo).map(|&(m, _)| m).collect()
     };
     let pv = if bounds.is_exact() && all_exact(&moves) {
-        principal_variation(&mut comp, root).unwrap_or_else(|_| best_moves.first().copied().into_iter().collect())
+        principal_variation(&mut comp, root).unwrap_or_else(|_| proven_line(&mut s, root, bounds.lo))
+    } else if bounds.is_exact() {
+        proven_line(&mut s, root, bounds.lo)
     } else {
         moves.iter().max_by_key(|(m, b)| (b.lo, std::cmp::Reverse(*m))).map(|&(m, _)| vec![m]).unwrap_or_default()
     };
@@ -124,6 +127,33 @@ pub fn solve(rules: Rules, db: Option<&Database>, root: &View, limits: Limits) -
 fn exact_moves(comp: &mut ComponentSolver<'_, OwareSearch<'_>>, pos: &View) -> Result<Vec<(u8, Bounds)>, TooBig> {
     let Node::Moves(ms) = comp.game.rules.node(pos) else { return Ok(vec![]) };
     ms.iter().map(|m| Ok((m.pit, Bounds::exact(m.captured as i32 - comp.value(&m.child)?)))).collect()
+}
+
+/// A perfect-play line from `root`, whose exact value is `value`, by alpha-beta alone: each
+/// ply plays the lowest move proven to reach the value (lower bound = value), with a node
+/// budget per ply; the line stops early only if no move is proven within the budget.
+fn proven_line(s: &mut Searcher<'_, OwareSearch<'_>>, root: &View, value: i32) -> Vec<u8> {
+    let game = s.game;
+    let mut pv = Vec::new();
+    let (mut pos, mut target) = (*root, value);
+    let mut seen: Vec<View> = vec![pos];
+    loop {
+        let Node::Moves(ms) = game.rules.node(&pos) else { break };
+        let a = s.analyse(&pos, Limits { nodes: Some(SEARCH_BUDGET), ..Limits::default() });
+        let Some(mv) = a.moves.iter().filter(|m| m.bounds.lo == target).map(|m| m.mv).min() else { break };
+        let m = ms.iter().find(|m| m.pit == mv).copied().unwrap();
+        pv.push(mv);
+        target = m.captured as i32 - target;
+        if m.captured > 0 {
+            seen.clear();
+        }
+        pos = m.child;
+        if seen.contains(&pos) {
+            break;
+        }
+        seen.push(pos);
+    }
+    pv
 }
 
 /// Follow the lowest best move from `root` until the game ends: an ending, or a repeated

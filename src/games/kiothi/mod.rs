@@ -594,13 +594,7 @@ pub enum EndReason {
 impl GameResult {
     /// The player with more warriors, `None` for a draw.
     pub fn winner(&self) -> Option<Side> {
-        if self.score[0] > self.score[1] {
-            Some(Side::South)
-        } else if self.score[1] > self.score[0] {
-            Some(Side::North)
-        } else {
-            None
-        }
+        Side::ahead(self.score)
     }
 
     /// K8: a win by exactly two warriors ("victory by one warrior"), flagged.

@@ -1,0 +1,222 @@
+//! `mancala kiothi …`: replay, perft and exact opening counts (search and tables: next).
+
+use super::usage;
+use anyhow::Result;
+use clap::{Args, Subcommand};
+use mancala::games::kiothi::{self, Game, KiothiError, Move, NkiClear, Position, Redistribute, Rules, Setup};
+use serde_json::json;
+use std::io::Read;
+
+#[derive(Args)]
+pub struct KiothiArgs {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+/// Rule variants (RULES.md K1, K2, K3, K7). Written into every output.
+#[derive(Args, Clone, Copy)]
+struct RuleFlags {
+    /// K1: starting layout (6 boma × 5, 5 × 5, 5 × 6 warriors per side).
+    #[arg(long, value_enum, default_value = "6x5", global = true)]
+    setup: Setup,
+    /// K2: how many boma a redistribution empties.
+    #[arg(long, value_enum, default_value = "exactly-2", global = true)]
+    redistribute: Redistribute,
+    /// K3: what clears an nki boma.
+    #[arg(long, value_enum, default_value = "lift", global = true)]
+    nki_clear: NkiClear,
+    /// K7: allow at most N relays per move (default: unbounded, exact cycle detection).
+    #[arg(long, global = true)]
+    max_relays: Option<u64>,
+}
+
+impl RuleFlags {
+    fn rules(&self) -> Rules {
+        Rules { setup: self.setup, redistribute: self.redistribute, nki_clear: self.nki_clear, max_relays: self.max_relays }
+    }
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Play moves from the start (or a position) and print every ply's state and legal moves.
+    ///
+    /// Moves are separated by spaces: `B:K` lifts K warriors from own boma B; a redistribution
+    /// (turns 1 and 2) is `E1,E2>A*C,…`: the emptied own boma, then each absolute boma A
+    /// receiving C warriors.
+    #[command(after_help = "Example: mancala kiothi replay --moves \"4,5>0*2,1*1,3*2,12*1,15*4 4,9>0*1,5*3,10*2,17*4 9:3\" --jsonl")]
+    Replay {
+        /// State JSON file (`-` = stdin); default: the setup's start.
+        #[arg(long)]
+        position: Option<String>,
+        #[arg(long, default_value = "")]
+        moves: String,
+        #[arg(long)]
+        jsonl: bool,
+        #[command(flatten)]
+        rules: RuleFlags,
+    },
+    /// Count the leaves of the move tree to a depth (perft); `--divide` per first move.
+    Perft {
+        /// State JSON file (`-` = stdin); default: the setup's start.
+        #[arg(long)]
+        position: Option<String>,
+        #[arg(long)]
+        depth: u32,
+        #[arg(long)]
+        divide: bool,
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        rules: RuleFlags,
+    },
+    /// Exact numbers of redistribution choices on turns 1 and 2 (counted, not enumerated).
+    Openings {
+        /// Required: print the counts.
+        #[arg(long)]
+        count: bool,
+        /// State JSON file (`-` = stdin); default: the setup's start.
+        #[arg(long)]
+        position: Option<String>,
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        rules: RuleFlags,
+    },
+}
+
+pub fn run(a: KiothiArgs) -> Result<()> {
+    match a.cmd {
+        Cmd::Replay { position, moves, jsonl, rules } => replay(position, &moves, jsonl, rules.rules()),
+        Cmd::Perft { position, depth, divide, json, rules } => perft(position, depth, divide, json, rules.rules()),
+        Cmd::Openings { count, position, json, rules } => openings(count, position, json, rules.rules()),
+    }
+}
+
+/// Bad input from the library (it names the field) becomes a usage error.
+fn bad<T>(e: KiothiError) -> Result<T> {
+    usage(e.to_string())
+}
+
+fn load(position: Option<String>, rules: &Rules) -> Result<Position> {
+    let Some(src) = position else { return Ok(rules.start()) };
+    let text = if src == "-" {
+        let mut s = String::new();
+        std::io::stdin().read_to_string(&mut s)?;
+        s
+    } else {
+        match std::fs::read_to_string(&src) {
+            Ok(s) => s,
+            Err(e) => return usage(format!("--position: {src}: {e}")),
+        }
+    };
+    let v: serde_json::Value = match serde_json::from_str(&text) {
+        Ok(v) => v,
+        Err(e) => return usage(format!("--position: not JSON ({e}); expected a state object {{\"game\":\"kiothi\",\"pits\":[20 counts],…}}")),
+    };
+    let p = Position::from_json(&v).or_else(bad)?;
+    p.validate().or_else(bad)?;
+    Ok(p)
+}
+
+fn legal_json(g: &Game) -> serde_json::Value {
+    if g.result.is_some() {
+        return json!([]);
+    }
+    if g.position.is_redistribution() {
+        return match g.position.redistribution_count(&g.rules) {
+            Ok(n) => json!(n.to_string()),
+            Err(_) => json!(null),
+        };
+    }
+    json!(g.legal_sowings().iter().map(|m| m.to_string()).collect::<Vec<_>>())
+}
+
+fn replay(position: Option<String>, moves: &str, jsonl: bool, rules: Rules) -> Result<()> {
+    let start = load(position, &rules)?;
+    let mut g = Game::new(rules, start).or_else(bad)?;
+    let mut lines = Vec::new();
+    for (ply, text) in moves.split_whitespace().enumerate() {
+        let mut line = g.position.to_json();
+        line["ply"] = json!(ply);
+        line["legal"] = legal_json(&g);
+        line["terminal"] = json!(g.result.is_some());
+        let m: Move = match text.parse() {
+            Ok(m) => m,
+            Err(e) => return usage(format!("--moves: ply {ply}: {e}")),
+        };
+        if let Err(e) = g.play(&m) {
+            return usage(format!("--moves: ply {ply}: `{text}`: {e} (legal: {})", legal_json(&g)));
+        }
+        line["move"] = json!(text);
+        lines.push(line);
+    }
+    let mut last = g.position.to_json();
+    last["ply"] = json!(lines.len());
+    last["legal"] = legal_json(&g);
+    last["terminal"] = json!(g.result.is_some());
+    if let Some(r) = &g.result {
+        last["result"] = json!({"winner": r.winner().map(|s| s.name()).unwrap_or("draw"), "score": r.score,
+                                "win_by_exactly_two": r.win_by_exactly_two()});
+    }
+    lines.push(last);
+    if jsonl {
+        lines[0]["rules"] = rules.to_json();
+        for l in &lines {
+            println!("{l}");
+        }
+    } else {
+        println!("rules: {}", rules.to_json());
+        println!("{}", g.position);
+        println!("{}", lines.last().unwrap());
+    }
+    Ok(())
+}
+
+fn perft(position: Option<String>, depth: u32, divide: bool, json_out: bool, rules: Rules) -> Result<()> {
+    let p = load(position, &rules)?;
+    let t = std::time::Instant::now();
+    let (nodes, per_move) = if divide {
+        let d = kiothi::divide(&p, &rules, depth).or_else(bad)?;
+        (d.iter().map(|(_, n)| *n).sum::<u128>(), Some(d))
+    } else {
+        (kiothi::perft_u128(&p, &rules, depth), None)
+    };
+    let secs = t.elapsed().as_secs_f64();
+    if json_out {
+        let mut o = json!({"rules": rules.to_json(), "depth": depth, "nodes": nodes.to_string().parse::<serde_json::Number>().ok(), "seconds": secs});
+        if let Some(d) = &per_move {
+            o["moves"] = json!(d.iter().map(|(m, n)| json!({"move": m.to_string(), "nodes": n.to_string().parse::<serde_json::Number>().ok()})).collect::<Vec<_>>());
+        }
+        println!("{o}");
+    } else {
+        if let Some(d) = &per_move {
+            for (m, n) in d {
+                println!("{m}: {n}");
+            }
+        }
+        println!("depth {depth}: {nodes} nodes in {secs:.3} s");
+    }
+    Ok(())
+}
+
+fn openings(count: bool, position: Option<String>, json_out: bool, rules: Rules) -> Result<()> {
+    if !count {
+        return usage("--count: required (the only form so far prints the exact counts)");
+    }
+    let p = load(position, &rules)?;
+    if !p.is_redistribution() {
+        return usage("--position: not a redistribution turn (turn must be 1 or 2)");
+    }
+    let one = p.redistribution_count(&rules).or_else(bad)?;
+    let two = if p.turn == 1 { Some(p.redistribution_count_two_plies(&rules).or_else(bad)?) } else { None };
+    if json_out {
+        println!("{}", json!({"rules": rules.to_json(), "turn": p.turn, "this_turn": one.to_string(), "two_turns": two.map(|x| x.to_string())}));
+    } else {
+        println!("rules: {}", rules.to_json());
+        println!("turn {} redistributions: {one}", p.turn);
+        if let Some(t) = two {
+            println!("turn 1 × turn 2 sequences: {t}");
+        }
+    }
+    Ok(())
+}
