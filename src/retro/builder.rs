@@ -14,6 +14,10 @@ const CHUNK: u64 = 1 << 14;
 
 /// Working memory per position of the layer being built: value, open-move counter, best exit.
 pub const WORK_BYTES_PER_POSITION: u64 = 3;
+/// Memory planning allows one frontier entry (a u32 rank) per this many positions of the layer.
+/// Peaks are far lower: layer 24 (417 M positions) peaked at 2.13 GB RSS, within about
+/// 50 MB of its lower layers plus its working arrays.
+pub const FRONTIER_SHARE: u64 = 16;
 
 /// Observer of a layer build (progress bars live in the CLI, not here).
 pub trait Progress: Sync {
@@ -36,6 +40,9 @@ pub fn build_layer<G: LayeredGame, L: Layers + ?Sized>(
     progress: &dyn Progress,
 ) -> Vec<i8> {
     let size = game.layer_size(n);
+    // Frontiers hold u32 ranks (half the memory of u64): every layer up to 30 Oware seeds fits,
+    // and larger ones are refused earlier for memory anyway.
+    assert!(size <= u32::MAX as u64 + 1, "layer {n} has {size} positions, more than u32 ranks can hold");
     let value: Vec<AtomicI8> = (0..size).map(|_| AtomicI8::new(UNDECIDED)).collect();
     let open: Vec<AtomicU8> = (0..size).map(|_| AtomicU8::new(0)).collect();
     let mut best_exit: Vec<i8> = vec![NO_EXIT; size as usize];
@@ -80,7 +87,7 @@ pub fn build_layer<G: LayeredGame, L: Layers + ?Sized>(
         // open move closed while its exits allowed it was settled in that propagation, so only
         // `best_exit == ±t` can be new; the scan is a byte compare per position.
         let (up, down) = (t as i8, -t as i8);
-        let mut frontier: Vec<u64> = best_exit
+        let mut frontier: Vec<u32> = best_exit
             .par_chunks(CHUNK as usize)
             .enumerate()
             .flat_map_iter(|(c, slice)| {
@@ -101,7 +108,7 @@ pub fn build_layer<G: LayeredGame, L: Layers + ?Sized>(
                     } else {
                         return None;
                     }
-                    Some(i as u64)
+                    Some(i as u32)
                 })
             })
             .collect();
@@ -115,7 +122,7 @@ pub fn build_layer<G: LayeredGame, L: Layers + ?Sized>(
                     let mut next = Vec::new();
                     for &r in chunk {
                         let v = value[r as usize].load(Relaxed) as i32;
-                        let pos = game.unrank(n, r);
+                        let pos = game.unrank(n, r as u64);
                         game.unmoves(&pos, &mut preds);
                         for p in &preds {
                             let (_, pr) = game.locate(p);
@@ -130,11 +137,11 @@ pub fn build_layer<G: LayeredGame, L: Layers + ?Sized>(
                                     && (best_exit[i] as i32) <= -t
                                     && value[i].compare_exchange(UNDECIDED, -t as i8, Relaxed, Relaxed).is_ok()
                                 {
-                                    next.push(pr);
+                                    next.push(pr as u32);
                                 }
                             } else if value[i].compare_exchange(UNDECIDED, t as i8, Relaxed, Relaxed).is_ok() {
                                 // A move into a lost position wins at least t.
-                                next.push(pr);
+                                next.push(pr as u32);
                             }
                         }
                     }

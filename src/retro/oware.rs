@@ -1,6 +1,6 @@
 //! Oware as a layered game, and its database directory (one file per seed count).
 
-use super::builder::{self, Progress, WORK_BYTES_PER_POSITION};
+use super::builder::{self, Progress, FRONTIER_SHARE, WORK_BYTES_PER_POSITION};
 use super::file::{self, DbError, Header, LayerFile, FORMAT_VERSION, INDEX_ORDER};
 use super::{Edge, LayeredGame, Layers};
 use crate::games::oware::{self, Node, Rules, View, PITS};
@@ -76,8 +76,8 @@ pub fn memory_needed(max: usize) -> u64 {
     let idx = Compositions::new(PITS, MAX_STONES);
     let lower: u64 = (0..max).map(|n| idx.layer_size(n)).sum();
     let top = idx.layer_size(max);
-    // Frontiers hold u64 ranks; in practice they stay well under a quarter of the layer.
-    lower + top * (WORK_BYTES_PER_POSITION + 1) + top / 4 * 8
+    // The finished layer's values reuse the working value array (same layout).
+    lower + top * WORK_BYTES_PER_POSITION + top / FRONTIER_SHARE * 4
 }
 
 /// An opened database directory: every layer `0..=max` mapped.
