@@ -1,0 +1,41 @@
+#!/usr/bin/env python3
+"""Small committed tables from a `mancala lukho sweep` summary.csv (too big to commit).
+
+usage: lukho_tables.py SWEEP_DIR OUT_PREFIX
+writes OUT_PREFIX-best.csv (the 50 South choices with the highest guaranteed margin, then mean)
+and OUT_PREFIX-by-drop.csv (per drop count and pit: choices, games, South win share, mean margin).
+"""
+import csv, heapq, sys
+from collections import defaultdict
+
+src, out = sys.argv[1], sys.argv[2]
+with open(f"{src}/summary.csv") as f:
+    rules = f.readline().strip()
+    rd = csv.DictReader(f)
+    best = []
+    by = defaultdict(lambda: [0, 0, 0, 0.0])
+    for i, r in enumerate(rd):
+        mn, mean = int(r["min_margin"]), float(r["mean_margin"])
+        key = (mn, mean, -int(r["south_id"]))
+        if len(best) < 50:
+            heapq.heappush(best, (key, r))
+        elif key > best[0][0]:
+            heapq.heapreplace(best, (key, r))
+        d = r["south_drop"]
+        cnt, pit = d.split("@")
+        g = by[(int(cnt), int(pit))]
+        games = int(r["games"])
+        g[0] += 1; g[1] += games; g[2] += int(r["wins"]); g[3] += mean * games
+best = [r for _, r in sorted(best, key=lambda x: x[0], reverse=True)]
+cols = ["south_id", "south_remove", "south_drop", "games", "wins", "draws", "losses", "min_margin", "max_margin",
+        "mean_margin", "south_points_first_game", "south_points_later_game", "south_moves_first"]
+with open(f"{out}-best.csv", "w", newline="") as f:
+    f.write(rules + "\n")
+    w = csv.writer(f); w.writerow(cols)
+    for r in best:
+        w.writerow([r[c] for c in cols])
+with open(f"{out}-by-drop.csv", "w", newline="") as f:
+    f.write(rules + "\n")
+    w = csv.writer(f); w.writerow(["drop_count", "drop_pit", "choices", "games", "south_win_share", "mean_margin"])
+    for (cnt, pit), (n, games, wins, msum) in sorted(by.items()):
+        w.writerow([cnt, pit, n, games, f"{wins / games:.6f}", f"{msum / games:.4f}"])
