@@ -92,9 +92,17 @@ pub struct Analysis<M> {
 impl<M: Copy> Analysis<M> {
     /// Moves proven best (exact root): those whose exact value is the root's. Otherwise the
     /// moves whose upper bound reaches the root's lower bound (they may still be best).
+    /// Non-best moves may carry only bounds (`hi` below the best): the search proves no more.
     pub fn best_moves(&self) -> Vec<M> {
         self.moves.iter().filter(|m| m.bounds.hi >= self.bounds.lo && (!self.bounds.is_exact() || m.bounds.lo == self.bounds.lo)).map(|m| m.mv).collect()
     }
+}
+
+/// Every root move is exact or proven worse than the best, and the best is exact.
+pub fn settled<M>(moves: &[MoveBounds<M>]) -> bool {
+    let lo = moves.iter().map(|m| m.bounds.lo).max().unwrap_or(0);
+    let hi = moves.iter().map(|m| m.bounds.hi).max().unwrap_or(0);
+    lo == hi && moves.iter().all(|m| m.bounds.is_exact() || m.bounds.hi < lo)
 }
 
 /// Searcher state: table, node counter, path for repetitions, limits.
@@ -144,14 +152,23 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
             let mut ok = true;
             self.path.clear();
             self.path.push((self.game.key(root), true));
-            for (m, c) in next.iter_mut().zip(&children) {
-                if m.bounds.is_exact() {
+            // The most promising move first, so that the others get a narrow window: a move
+            // only has to be shown below the best lower bound, or be valued exactly on a tie.
+            let mut order: Vec<usize> = (0..next.len()).collect();
+            order.sort_by_key(|&i| (-next[i].bounds.lo, -next[i].bounds.hi));
+            for i in order {
+                let best_lo = next.iter().map(|m| m.bounds.lo).max().unwrap();
+                let (m, c) = (&mut next[i], &children[i]);
+                if m.bounds.is_exact() || m.bounds.hi < best_lo {
                     continue;
                 }
-                // Full window per root move: every best move needs its exact value.
-                match self.search(&c.child, depth - 1, -b - 1, b + 1, c.gain > 0) {
+                let (alpha, beta) = (best_lo - 1, b + 1);
+                match self.search(&c.child, depth - 1, c.gain - beta, c.gain - alpha, c.gain > 0) {
                     Ok(r) => {
-                        m.bounds = Bounds { lo: c.gain - r.path.hi, hi: c.gain - r.path.lo };
+                        // Both intervals are sound: keep their intersection.
+                        m.bounds.lo = m.bounds.lo.max(c.gain - r.path.hi);
+                        m.bounds.hi = m.bounds.hi.min(c.gain - r.path.lo);
+                        debug_assert!(m.bounds.lo <= m.bounds.hi);
                     }
                     Err(Aborted) => {
                         ok = false;
@@ -164,7 +181,7 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
             }
             moves = next;
             depth_done = depth;
-            if moves.iter().all(|m| m.bounds.is_exact()) {
+            if settled(&moves) {
                 break;
             }
             depth += 1;

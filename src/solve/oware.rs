@@ -7,7 +7,7 @@ use crate::games::oware::{self, Node, Rules, View, PITS};
 use crate::index::Compositions;
 use crate::retro::oware::{Database, MAX_STONES};
 use crate::search::component::{ComponentSolver, TooBig};
-use crate::search::{Bounds, Child, Limits, SearchGame, Searcher};
+use crate::search::{settled, Bounds, Child, Limits, MoveBounds, SearchGame, Searcher};
 use std::time::Instant;
 
 /// Oware as a search game, with an optional database.
@@ -100,8 +100,8 @@ pub fn solve(rules: Rules, db: Option<&Database>, root: &View, limits: Limits) -
     let mut bounds = a.bounds;
     let mut moves: Vec<(u8, Bounds)> = a.moves.iter().map(|m| (m.mv, m.bounds)).collect();
     let mut comp = ComponentSolver::new(&game, MAX_COMPONENT);
-    let all_exact = |m: &[(u8, Bounds)]| m.iter().all(|(_, b)| b.is_exact());
-    if !limited && !(bounds.is_exact() && all_exact(&moves)) {
+    let done = |m: &[(u8, Bounds)]| settled(&m.iter().map(|&(mv, bounds)| MoveBounds { mv, bounds }).collect::<Vec<_>>());
+    if !limited && !done(&moves) {
         if let Ok(exact) = exact_moves(&mut comp, root) {
             method = if covered { Method::Db } else { Method::Component };
             bounds = Bounds::exact(comp.value(root).expect("solved with its moves"));
@@ -113,7 +113,7 @@ pub fn solve(rules: Rules, db: Option<&Database>, root: &View, limits: Limits) -
     } else {
         moves.iter().filter(|(_, b)| b.hi >= bounds.lo).map(|&(m, _)| m).collect()
     };
-    let pv = if bounds.is_exact() && all_exact(&moves) {
+    let pv = if bounds.is_exact() && method == Method::Component {
         principal_variation(&mut comp, root).unwrap_or_else(|_| proven_line(&mut s, root, bounds.lo))
     } else if bounds.is_exact() {
         proven_line(&mut s, root, bounds.lo)
