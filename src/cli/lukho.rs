@@ -148,7 +148,8 @@ mancala lukho sweep --south 0 --north all --race sequential --dry-run")]
         /// North's choices: a SPEC (required unless --symmetric).
         #[arg(long)]
         north: Option<String>,
-        /// North plays the South set (the square product); --north may be omitted.
+        /// Each South choice against the same choice by North (own indices mirrored), instead
+        /// of a product; --north is not used. (For the square product give --north the same SPEC.)
         #[arg(long)]
         symmetric: bool,
         /// sequential | lockstep | speeds, or one outcome: south-first, north-first,
@@ -406,14 +407,9 @@ fn sweep_cmd(a: SweepArgs, rules: Rules) -> Result<()> {
     let south = Spec::parse(&a.south).or_else(|e| usage(format!("--south: {e}")))?;
     let north = match (&a.north, a.symmetric) {
         (None, true) => south.clone(),
-        (None, false) => return usage("--north: required (or --symmetric to play the South set against itself)"),
-        (Some(n), sym) => {
-            let n = Spec::parse(n).or_else(|e| usage(format!("--north: {e}")))?;
-            if sym && n != south {
-                return usage("--north: --symmetric plays the South set against itself; leave --north out or give the same SPEC");
-            }
-            n
-        }
+        (None, false) => return usage("--north: required (or --symmetric to play each South choice against itself)"),
+        (Some(_), true) => return usage("--north: --symmetric plays each South choice against the same choice by North; leave --north out"),
+        (Some(n), false) => Spec::parse(n).or_else(|e| usage(format!("--north: {e}")))?,
     };
     let shard = match &a.shard {
         Some(s) => Some(Shard::parse(s).or_else(|e| usage(format!("--{e}")))?),
@@ -426,7 +422,7 @@ fn sweep_cmd(a: SweepArgs, rules: Rules) -> Result<()> {
     let sets = def.sets().or_else(|e| usage(e.to_string()))?;
     let (lo, hi) = shard.map_or((0, sets.south.len() as u64), |s| s.range(sets.south.len() as u64));
     let south_ids = &sets.south[lo as usize..hi as usize];
-    let pairs = south_ids.len() as u64 * sets.north.len() as u64;
+    let pairs = south_ids.len() as u64 * sets.north_per_south() as u64;
 
     if a.dry_run {
         return dry_run(&def, &sets, south_ids, pairs, shard, a.json);
@@ -445,7 +441,7 @@ fn sweep_cmd(a: SweepArgs, rules: Rules) -> Result<()> {
     if out.exists() && !out.is_dir() {
         return usage(format!("--out: {} exists and is not a directory", out.display()));
     }
-    let identity = part::identity(&def, sets.south.len() as u64, sets.north.len() as u64);
+    let identity = part::identity(&def, sets.south.len() as u64, sets.north_per_south() as u64);
     let part_path = shard.map(|s| out.join(part_name(s)));
     if let Some(p) = &part_path {
         if p.exists() {
@@ -476,10 +472,15 @@ fn sweep_cmd(a: SweepArgs, rules: Rules) -> Result<()> {
     }
     let done = AtomicU64::new(0);
     let start = Instant::now();
-    let aggs = sweep::sweep(&rules, model, south_ids, &sets.north, &|g| {
+    let progress = |g| {
         done.fetch_add(g, Ordering::Relaxed);
         pb.inc(g);
-    });
+    };
+    let aggs = if sets.symmetric {
+        sweep::sweep_mirror(&rules, model, south_ids, &progress)
+    } else {
+        sweep::sweep(&rules, model, south_ids, &sets.north, &progress)
+    };
     pb.finish_and_clear();
     let seconds = start.elapsed().as_secs_f64();
     let games: u64 = aggs.iter().map(|a| a.games).sum();
@@ -500,7 +501,11 @@ fn sweep_cmd(a: SweepArgs, rules: Rules) -> Result<()> {
     }
     if let Some(format) = a.games {
         let stem = shard.map_or("games".to_string(), |s| format!("games-{:05}-of-{:05}", s.k, s.n));
-        let all = sweep::games(&rules, model, south_ids, &sets.north, &sets.north_ids);
+        let all = if sets.symmetric {
+            sweep::games_mirror(&rules, model, south_ids)
+        } else {
+            sweep::games(&rules, model, south_ids, &sets.north, &sets.north_ids)
+        };
         write_games(&out, &stem, format, &rules, model.name(), &all).with_context(|| format!("--out: writing {stem}"))?;
     }
     let rate = games as f64 / seconds.max(1e-9);
@@ -512,14 +517,23 @@ fn sweep_cmd(a: SweepArgs, rules: Rules) -> Result<()> {
     if a.json {
         println!("{}", Json::Object(report));
     } else {
-        println!("{games} games ({} South × {} North, race {}) in {seconds:.2} s: {rate:.0} games/s on {} threads -> {}", south_ids.len(), sets.north.len(), model.name(), rayon::current_num_threads(), out.display());
+        println!("{games} games ({} South × {} North, race {}) in {seconds:.2} s: {rate:.0} games/s on {} threads -> {}", south_ids.len(), sets.north_per_south(), model.name(), rayon::current_num_threads(), out.display());
     }
     Ok(())
 }
 
 fn dry_run(def: &SweepDef, sets: &sweep::Sets, south_ids: &[u32], pairs: u64, shard: Option<Shard>, json: bool) -> Result<()> {
     // Time a sample spread over the whole product (not only this shard) on one thread.
-    let cal = calibrate(&def.rules, def.model, &sets.south, &sets.north, 20_000, 0.3);
+    // A symmetric sweep is timed on South × a sample of its own choices (same kind of games).
+    let sample: Vec<Choice>;
+    let north = if sets.symmetric {
+        let step = (sets.south.len() / 1000).max(1);
+        sample = sets.south.iter().step_by(step).map(|&id| Choice::from_id(id as u64, &def.rules).unwrap()).collect();
+        &sample
+    } else {
+        &sets.north
+    };
+    let cal = calibrate(&def.rules, def.model, &sets.south, north, 20_000, 0.3);
     let per_pair = def.model.outcomes().map_or(cal.games_per_pair(), |o| o.len() as f64);
     let games = pairs as f64 * per_pair;
     let rate = cal.games_per_core_second();
@@ -531,7 +545,7 @@ fn dry_run(def: &SweepDef, sets: &sweep::Sets, south_ids: &[u32], pairs: u64, sh
         "north": def.north.text,
         "shard": shard.map(|s| json!([s.k, s.n])),
         "south_choices": south_ids.len(),
-        "north_choices": sets.north.len(),
+        "north_choices": sets.north_per_south(),
         "pairs": pairs,
         "games_per_pair": per_pair,
         "games": games.round(),
@@ -549,7 +563,7 @@ fn dry_run(def: &SweepDef, sets: &sweep::Sets, south_ids: &[u32], pairs: u64, sh
         println!(
             "{} South × {} North = {pairs} pairs, {}{:.0} games; sample {} games in {:.2} s on one core = {:.0} games/core-s; projected {:.4} core-hours ({:.4} h on the {cores} cores here)",
             south_ids.len(),
-            sets.north.len(),
+            sets.north_per_south(),
             if def.model.outcomes().is_some() { "" } else { "about " },
             games,
             cal.games,

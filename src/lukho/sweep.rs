@@ -110,14 +110,28 @@ pub struct SweepDef {
     pub model: Model,
     pub south: Spec,
     pub north: Spec,
+    /// Each South choice against the same choice by North (the diagonal), not a product.
     pub symmetric: bool,
 }
 
-/// The resolved sets of a sweep.
+/// The resolved sets of a sweep. Symmetric sweeps have no North set: each South choice meets
+/// its own mirror.
 pub struct Sets {
     pub south: Vec<u32>,
     pub north_ids: Vec<u32>,
     pub north: Vec<Choice>,
+    pub symmetric: bool,
+}
+
+impl Sets {
+    /// North choices each South choice meets.
+    pub fn north_per_south(&self) -> usize {
+        if self.symmetric {
+            1
+        } else {
+            self.north.len()
+        }
+    }
 }
 
 /// Which side's SPEC failed.
@@ -131,13 +145,12 @@ pub struct SetError {
 impl SweepDef {
     pub fn sets(&self) -> Result<Sets, SetError> {
         let south = self.south.ids(&self.rules).map_err(|err| SetError { side: "south", err })?;
-        let north_ids = if self.symmetric && self.north == self.south {
-            south.clone()
-        } else {
-            self.north.ids(&self.rules).map_err(|err| SetError { side: "north", err })?
-        };
+        if self.symmetric {
+            return Ok(Sets { south, north_ids: vec![], north: vec![], symmetric: true });
+        }
+        let north_ids = self.north.ids(&self.rules).map_err(|err| SetError { side: "north", err })?;
         let north = north_ids.iter().map(|&id| Choice::from_id(id as u64, &self.rules).unwrap()).collect();
-        Ok(Sets { south, north_ids, north })
+        Ok(Sets { south, north_ids, north, symmetric: false })
     }
 }
 
@@ -163,6 +176,39 @@ pub fn sweep(rules: &Rules, model: Model, south: &[u32], north: &[Choice], progr
                     a
                 })
                 .reduce(Agg::default, |a, b| a.merge(&b))
+        })
+        .collect()
+}
+
+/// Each South choice in `south` against the same choice played by North (`--symmetric`).
+pub fn sweep_mirror(rules: &Rules, model: Model, south: &[u32], progress: &(dyn Fn(u64) + Sync)) -> Vec<Agg> {
+    south
+        .par_chunks(CHUNK)
+        .flat_map_iter(|chunk| {
+            let aggs: Vec<Agg> = chunk
+                .iter()
+                .map(|&sid| {
+                    let c = Choice::from_id(sid as u64, rules).expect("ids come from a SPEC");
+                    let mut a = Agg::default();
+                    play_pair(rules, model, &c, &c, |_, o| a.add(o));
+                    a
+                })
+                .collect();
+            progress(aggs.iter().map(|a| a.games).sum());
+            aggs
+        })
+        .collect()
+}
+
+/// Every game of a (small) symmetric sweep, in order: South id (= North id), race outcome.
+pub fn games_mirror(rules: &Rules, model: Model, south: &[u32]) -> Vec<(u32, u32, RaceLabel, GameOutcome)> {
+    south
+        .par_iter()
+        .flat_map_iter(|&sid| {
+            let c = Choice::from_id(sid as u64, rules).expect("ids come from a SPEC");
+            let mut out = Vec::new();
+            play_pair(rules, model, &c, &c, |r, o| out.push((sid, sid, r, *o)));
+            out
         })
         .collect()
 }
@@ -297,6 +343,22 @@ mod tests {
     use crate::lukho::summary::Agg;
 
     const R: Rules = Rules { chain: crate::games::lukho::Chain::It, keep_one: false };
+
+    #[test]
+    fn symmetric_sweep_is_each_choice_against_itself() {
+        let south: Vec<u32> = (0..2000).step_by(7).chain([123_456, 5_000_000]).collect();
+        for model in [Model::parse("sequential").unwrap(), Model::parse("lockstep").unwrap()] {
+            let got = sweep_mirror(&R, model, &south, &|_| {});
+            for (&sid, a) in south.iter().zip(&got) {
+                let c = Choice::from_id(sid as u64, &R).unwrap();
+                let want = &sweep(&R, model, &[sid], &[c], &|_| {})[0];
+                assert_eq!(a, want, "choice {sid}");
+            }
+            let games = games_mirror(&R, model, &south);
+            assert_eq!(games.len(), south.len() * 2);
+            assert!(games.iter().all(|g| g.0 == g.1));
+        }
+    }
 
     #[test]
     fn sweep_equals_a_direct_loop() {
