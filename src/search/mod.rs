@@ -137,7 +137,7 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
         if let Some(v) = self.game.probe(root).or_else(|| self.game.expand(root, &mut children)) {
             // Covered by a table or ended: the moves still get exact values when covered.
             let _ = self.game.expand(root, &mut children);
-            let moves = self.exact_children(&children, b, limits, start);
+            let moves = self.exact_children(&children, limits);
             return Analysis { bounds: Bounds::exact(v), moves, depth: 0, nodes: self.nodes, seconds: start.elapsed().as_secs_f64() };
         }
         let mut moves: Vec<MoveBounds<G::Move>> =
@@ -192,7 +192,7 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
     }
 
     /// Exact values of the moves of a position covered by a table (children covered too).
-    fn exact_children(&mut self, children: &[Child<G::Pos, G::Move>], _b: i32, limits: Limits, _start: Instant) -> Vec<MoveBounds<G::Move>> {
+    fn exact_children(&mut self, children: &[Child<G::Pos, G::Move>], limits: Limits) -> Vec<MoveBounds<G::Move>> {
         children
             .iter()
             .map(|c| {

@@ -129,53 +129,17 @@ fn exact_moves(comp: &mut ComponentSolver<'_, OwareSearch<'_>>, pos: &View) -> R
     ms.iter().map(|m| Ok((m.pit, Bounds::exact(m.captured as i32 - comp.value(&m.child)?)))).collect()
 }
 
-/// A perfect-play line from `root`, whose exact value is `value`, by alpha-beta alone: each
-/// ply plays the lowest move proven to reach the value (lower bound = value), with a node
-/// budget per ply; the line stops early only if no move is proven within the budget.
-fn proven_line(s: &mut Searcher<'_, OwareSearch<'_>>, root: &View, value: i32) -> Vec<u8> {
-    let game = s.game;
-    let mut pv = Vec::new();
-    let (mut pos, mut target) = (*root, value);
-    let mut seen: Vec<View> = vec![pos];
-    loop {
-        let Node::Moves(ms) = game.rules.node(&pos) else { break };
-        let a = s.analyse(&pos, Limits { nodes: Some(SEARCH_BUDGET), ..Limits::default() });
-        let Some(mv) = a.moves.iter().filter(|m| m.bounds.lo == target).map(|m| m.mv).min() else { break };
-        let m = ms.iter().find(|m| m.pit == mv).copied().unwrap();
-        pv.push(mv);
-        target = m.captured as i32 - target;
-        if m.captured > 0 {
-            seen.clear();
-        }
-        pos = m.child;
-        if seen.contains(&pos) {
-            break;
-        }
-        seen.push(pos);
-    }
-    pv
-}
-
-/// Follow the lowest best move from `root` until the game ends: an ending, or a repeated
-/// position (the split rule ends the game there).
-fn principal_variation(comp: &mut ComponentSolver<'_, OwareSearch<'_>>, root: &View) -> Result<Vec<u8>, TooBig> {
+/// Play from `root` the move `choose` picks at each ply until the game ends: an ending, a
+/// repeated position (the split rule ends the game there), or no move chosen.
+fn walk_line<E>(rules: &Rules, root: &View, mut choose: impl FnMut(&View, &[oware::Move]) -> Result<Option<oware::Move>, E>) -> Result<Vec<u8>, E> {
     let mut pv = Vec::new();
     let mut pos = *root;
     let mut seen: Vec<View> = vec![pos];
-    loop {
-        let target = comp.value(&pos)?;
-        let Node::Moves(ms) = comp.game.rules.node(&pos) else { break };
-        let mut chosen = None;
-        for m in ms.iter() {
-            if m.captured as i32 - comp.value(&m.child)? == target {
-                chosen = Some(*m);
-                break;
-            }
-        }
-        let m = chosen.expect("some move reaches the value");
+    while let Node::Moves(ms) = rules.node(&pos) {
+        let Some(m) = choose(&pos, ms.as_slice())? else { break };
         pv.push(m.pit);
         if m.captured > 0 {
-            seen.clear();
+            seen.clear(); // nothing before a capture can repeat
         }
         pos = m.child;
         if seen.contains(&pos) {
@@ -184,4 +148,37 @@ fn principal_variation(comp: &mut ComponentSolver<'_, OwareSearch<'_>>, root: &V
         seen.push(pos);
     }
     Ok(pv)
+}
+
+/// A perfect-play line from `root`, whose exact value is `value`, by alpha-beta alone: each
+/// ply plays the lowest move proven to reach the value (lower bound = value), with a node
+/// budget per ply; the line stops early only if no move is proven within the budget.
+fn proven_line(s: &mut Searcher<'_, OwareSearch<'_>>, root: &View, value: i32) -> Vec<u8> {
+    let rules = s.game.rules;
+    let mut target = value;
+    let line = walk_line(&rules, root, |pos, ms| {
+        let a = s.analyse(pos, Limits { nodes: Some(SEARCH_BUDGET), ..Limits::default() });
+        let Some(mv) = a.moves.iter().filter(|m| m.bounds.lo == target).map(|m| m.mv).min() else { return Ok(None) };
+        let m = *ms.iter().find(|m| m.pit == mv).unwrap();
+        target = m.captured as i32 - target; // the child's value, for its mover
+        Ok::<_, std::convert::Infallible>(Some(m))
+    });
+    match line {
+        Ok(pv) => pv,
+        Err(never) => match never {},
+    }
+}
+
+/// Follow the lowest best move from `root` with exact values from the component solver.
+fn principal_variation(comp: &mut ComponentSolver<'_, OwareSearch<'_>>, root: &View) -> Result<Vec<u8>, TooBig> {
+    let rules = comp.game.rules;
+    walk_line(&rules, root, |pos, ms| {
+        let target = comp.value(pos)?;
+        for m in ms {
+            if m.captured as i32 - comp.value(&m.child)? == target {
+                return Ok(Some(*m));
+            }
+        }
+        unreachable!("some move reaches the value")
+    })
 }
