@@ -418,3 +418,39 @@ fn dry_run_projects_and_writes_nothing() {
     assert_eq!(v["pairs"], 9);
     assert_eq!(v["games_exact"], false);
 }
+
+#[test]
+fn sample_is_reproducible_and_writes_its_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |name: &str, seed: &str| -> Value {
+        let out = dir.path().join(name);
+        Command::cargo_bin("mancala")
+            .unwrap()
+            .args(["lukho", "sample", "--pairs", "5000", "--seed", seed, "--race", "sequential", "--json", "--out"])
+            .arg(&out)
+            .assert()
+            .success();
+        for f in ["sample.json", "margins.csv", "margins.svg"] {
+            assert!(out.join(f).exists(), "{f}");
+        }
+        serde_json::from_str(&std::fs::read_to_string(out.join("sample.json")).unwrap()).unwrap()
+    };
+    let a = run("a", "7");
+    let b = run("b", "7");
+    let c = run("c", "8");
+    assert_eq!(a["games"], 10_000);
+    assert_eq!(a["south_wins"], b["south_wins"]);
+    assert_eq!(a["margin_mean"], b["margin_mean"]);
+    assert_ne!(a["margin_mean"], c["margin_mean"]);
+    let ci = a["margin_mean_ci95"].as_array().unwrap();
+    let m = a["margin_mean"].as_f64().unwrap();
+    assert!(ci[0].as_f64().unwrap() <= m && m <= ci[1].as_f64().unwrap());
+    // An existing, non-empty output directory is refused and left alone.
+    Command::cargo_bin("mancala")
+        .unwrap()
+        .args(["lukho", "sample", "--pairs", "10", "--race", "sequential", "--out"])
+        .arg(dir.path().join("a"))
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("--out"));
+}

@@ -10,6 +10,7 @@
 
 pub mod output;
 pub mod part;
+pub mod sample;
 pub mod spec;
 pub mod summary;
 pub mod sweep;
