@@ -244,7 +244,7 @@ fn sample_cmd(pairs: u64, seed: u64, race: &str, out: &Path, json_out: bool, rul
     let seconds = start.elapsed().as_secs_f64();
     let (mean, half) = st.margin_mean_ci();
     let r = |k: u64| {
-        let (p, lo, hi) = wilson(k, st.games);
+        let (p, lo, hi) = wilson(k, st.agg.games);
         json!({"count": k, "rate": p, "ci95": [lo, hi]})
     };
     let decided = st.first_mover_wins + st.second_mover_wins;
@@ -253,18 +253,18 @@ fn sample_cmd(pairs: u64, seed: u64, race: &str, out: &Path, json_out: bool, rul
         "rules": header_rules(rules, model.name()),
         "seed": seed,
         "pairs": st.pairs,
-        "games": st.games,
+        "games": st.agg.games,
         "margin_mean": mean,
         "margin_mean_ci95": [mean - half, mean + half],
-        "south_wins": r(st.south_wins),
-        "draws": r(st.draws),
-        "cycles": r(st.cycles),
-        "perpetual_openings": r(st.perpetual_openings),
-        "perpetual_turns": r(st.perpetual_turns),
-        "south_moves_first": r(st.south_moves_first),
+        "south_wins": r(st.agg.wins),
+        "draws": r(st.agg.draws),
+        "cycles": r(st.agg.cycles),
+        "perpetual_openings": r(st.agg.perpetual_openings),
+        "perpetual_turns": r(st.agg.perpetual_turns),
+        "south_moves_first": r(st.agg.south_first),
         "first_mover_wins_of_decided": {"count": st.first_mover_wins, "of": decided, "rate": fm, "ci95": [fm_lo, fm_hi]},
         "seconds": seconds,
-        "games_per_second": st.games as f64 / seconds.max(1e-9),
+        "games_per_second": st.agg.games as f64 / seconds.max(1e-9),
     });
     let tmp = out.with_file_name(format!(".{}.tmp", out.file_name().and_then(|s| s.to_str()).unwrap_or("sample")));
     let _ = std::fs::remove_dir_all(&tmp);
@@ -280,7 +280,7 @@ fn sample_cmd(pairs: u64, seed: u64, race: &str, out: &Path, json_out: bool, rul
         }
     }
     std::fs::write(tmp.join("margins.csv"), csv)?;
-    let svg = mancala::export::svg::histogram(&format!("Lukho: South − North over {} sampled games ({})", st.games, model.name()), "margin (seeds)", &bars);
+    let svg = mancala::export::svg::histogram(&format!("Lukho: South − North over {} sampled games ({})", st.agg.games, model.name()), "margin (seeds)", &bars);
     std::fs::write(tmp.join("margins.svg"), svg)?;
     if out.exists() {
         std::fs::remove_dir(out)?;

@@ -3,8 +3,8 @@
 //! the same whatever the thread count or chunking, and can be extended or split.
 
 use super::sweep::{play_pair, Model};
-use crate::games::lukho::{Choice, Class, GameOutcome, Rules};
-use crate::side::Side;
+use super::summary::Agg;
+use crate::games::lukho::{Choice, GameOutcome, Rules};
 use rayon::prelude::*;
 
 /// Margins in half-seeds run over -96..=96.
@@ -33,18 +33,14 @@ pub fn pair(seed: u64, i: u64, choices: u64) -> (u64, u64) {
 }
 
 /// Exact counts of a sample: everything else (rates, means, intervals) derives from them.
+/// Outcome classes, results and first movers are the sweep's [`Agg`]; a sample adds the
+/// whole margin distribution (for its variance) and who won relative to who moved first.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SampleStats {
     pub pairs: u64,
-    pub games: u64,
+    pub agg: Agg,
     /// `margin[m2 + 96]` = games with South − North = m2 half-seeds.
     pub margin: Vec<u64>,
-    pub south_wins: u64,
-    pub draws: u64,
-    pub cycles: u64,
-    pub perpetual_openings: u64,
-    pub perpetual_turns: u64,
-    pub south_moves_first: u64,
     /// Games won by the player who moved first.
     pub first_mover_wins: u64,
     /// Games won by the player who moved second.
@@ -53,38 +49,14 @@ pub struct SampleStats {
 
 impl Default for SampleStats {
     fn default() -> Self {
-        SampleStats {
-            pairs: 0,
-            games: 0,
-            margin: vec![0; BINS],
-            south_wins: 0,
-            draws: 0,
-            cycles: 0,
-            perpetual_openings: 0,
-            perpetual_turns: 0,
-            south_moves_first: 0,
-            first_mover_wins: 0,
-            second_mover_wins: 0,
-        }
+        SampleStats { pairs: 0, agg: Agg::default(), margin: vec![0; BINS], first_mover_wins: 0, second_mover_wins: 0 }
     }
 }
 
 impl SampleStats {
     fn add(&mut self, o: &GameOutcome) {
-        self.games += 1;
+        self.agg.add(o);
         self.margin[(o.margin2 as i32 + 96) as usize] += 1;
-        match o.winner {
-            Some(Side::South) => self.south_wins += 1,
-            None => self.draws += 1,
-            _ => {}
-        }
-        match o.class {
-            Class::Normal => {}
-            Class::Cycle => self.cycles += 1,
-            Class::PerpetualOpening => self.perpetual_openings += 1,
-            Class::PerpetualTurn => self.perpetual_turns += 1,
-        }
-        self.south_moves_first += (o.first_player == Side::South) as u64;
         match o.winner {
             Some(w) if w == o.first_player => self.first_mover_wins += 1,
             Some(_) => self.second_mover_wins += 1,
@@ -94,14 +66,8 @@ impl SampleStats {
 
     fn merge(mut self, b: SampleStats) -> SampleStats {
         self.pairs += b.pairs;
-        self.games += b.games;
+        self.agg = self.agg.merge(&b.agg);
         self.margin.iter_mut().zip(&b.margin).for_each(|(x, y)| *x += y);
-        self.south_wins += b.south_wins;
-        self.draws += b.draws;
-        self.cycles += b.cycles;
-        self.perpetual_openings += b.perpetual_openings;
-        self.perpetual_turns += b.perpetual_turns;
-        self.south_moves_first += b.south_moves_first;
         self.first_mover_wins += b.first_mover_wins;
         self.second_mover_wins += b.second_mover_wins;
         self
@@ -109,7 +75,7 @@ impl SampleStats {
 
     /// Mean margin (seeds, South − North) and its 95 % confidence half-width.
     pub fn margin_mean_ci(&self) -> (f64, f64) {
-        let n = self.games as f64;
+        let n = self.agg.games as f64;
         let (mut s, mut s2) = (0f64, 0f64);
         for (k, &c) in self.margin.iter().enumerate() {
             let m = (k as f64 - 96.0) / 2.0;
@@ -123,7 +89,7 @@ impl SampleStats {
 
     /// A proportion `k / games` and its 95 % (Wilson) interval.
     pub fn rate(&self, k: u64) -> (f64, f64, f64) {
-        wilson(k, self.games)
+        wilson(k, self.agg.games)
     }
 }
 
@@ -186,7 +152,7 @@ mod tests {
         let parts = sample(&R, m, 3, 0, 1234, &|_| {}).merge(sample(&R, m, 3, 1234, 3000, &|_| {}));
         assert_eq!(whole, parts);
         assert_eq!(whole.pairs, 3000);
-        assert_eq!(whole.games, 6000);
+        assert_eq!(whole.agg.games, 6000);
         // Direct evaluation of the same pairs.
         let mut direct = SampleStats::default();
         for i in 0..3000 {
