@@ -21,6 +21,7 @@
 //! one forward pass, one backward pass and `2n` cheap scans.
 pub mod builder;
 pub mod file;
+pub mod kiothi;
 pub mod oware;
 pub mod stats;
 pub mod verify;
@@ -90,4 +91,36 @@ pub fn bellman<G: LayeredGame, L: Layers + ?Sized>(
         })
         .max()
         .expect("a position that has not ended has a move")
+}
+
+/// Build every missing layer `0..=max` of a table family into `dir` and return them all,
+/// mapped. Finished layers are kept (resumable: a file with its final name is complete);
+/// `on_layer(n, built, header)` is called after each layer, `built = false` when it was
+/// already there.
+pub fn build_files<G: LayeredGame>(
+    family: &file::Family,
+    game: &G,
+    dir: &std::path::Path,
+    max: usize,
+    progress: &dyn Fn(usize, u64) -> Box<dyn builder::Progress>,
+    on_layer: &mut dyn FnMut(usize, bool, &file::Header),
+) -> Result<Vec<file::LayerFile>, file::DbError> {
+    std::fs::create_dir_all(dir).map_err(|source| file::DbError::Io { path: dir.to_path_buf(), source })?;
+    let mut layers: Vec<file::LayerFile> = Vec::new();
+    for n in 0..=max {
+        let size = game.layer_size(n);
+        if (family.path)(n).exists() {
+            let f = family.open(n, size)?;
+            on_layer(n, false, &f.header);
+            layers.push(f);
+            continue;
+        }
+        let p = progress(n, size);
+        let values = builder::build_layer(game, layers.as_slice(), n, p.as_ref());
+        let header = family.write(n, &values)?;
+        drop(values);
+        on_layer(n, true, &header);
+        layers.push(family.open(n, size)?);
+    }
+    Ok(layers)
 }
