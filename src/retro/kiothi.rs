@@ -100,6 +100,25 @@ struct Sowing {
     board: Board,
     end: u8,
     lifted: u32,
+    /// The sowing ends in an own boma whose opposite boma is occupied (K5)...
+    may_capture: bool,
+    /// ... and then it captures unless one of these flags is set (the opposite boma is nki
+    /// and the move did not lift it).
+    blocked_by: u32,
+}
+
+/// An unmove of a board, ready to rank: the predecessor's rank without flags, and where each
+/// boma's flag goes in its mask.
+#[derive(Clone, Copy, Debug)]
+struct RankedUnmove {
+    lifted: u32,
+    guard: Option<u8>,
+    /// Occupied boma of the predecessor (in the coordinates of the position reached).
+    occupied: u32,
+    base: u64,
+    /// `bit[a]`: the mask bit of boma `a` (coordinates of the position reached) in the
+    /// predecessor's rank.
+    bit: [u8; BOMA],
 }
 
 #[derive(Default)]
@@ -108,6 +127,10 @@ struct Cache {
     forward: Vec<Sowing>,
     backward_key: Option<Board>,
     backward: Vec<Unmove>,
+    /// `(layer, rank of the board without flags)` of `ranked`.
+    ranked_key: Option<(usize, u64)>,
+    ranked_occupied: u32,
+    ranked: Vec<RankedUnmove>,
 }
 
 thread_local! {
@@ -120,29 +143,41 @@ impl KiothiLayers {
     }
 
     /// Every legal move of `v` with its child (mover's view) and warriors captured, own
-    /// indices ascending, then lifts ascending; `None` when the mover has no legal move.
+    /// indices ascending, then lifts ascending; false when the mover has no legal move.
     pub fn moves(&self, v: &View, mut f: impl FnMut(SowMove, View, u8)) -> bool {
+        self.with_sowings(&v.boma, |sowings| {
+            for s in sowings {
+                let (child, captured) = finish(s, v.nki);
+                f(s.mv, child, captured);
+            }
+            !sowings.is_empty()
+        })
+    }
+
+    /// `f` of the legal sowings of a board (this thread keeps the last board's).
+    #[inline]
+    fn with_sowings<R>(&self, boma: &Board, f: impl FnOnce(&[Sowing]) -> R) -> R {
         CACHE.with(|c| {
             let mut c = c.borrow_mut();
-            let key = Some((v.boma, self.rules));
+            let key = Some((*boma, self.rules));
             if c.forward_key != key {
                 c.forward.clear();
-                let p = v.position();
+                let p = View { boma: *boma, nki: 0 }.position();
                 for b in 0..ROW as u8 {
-                    for lift in 1..=v.boma[b as usize] {
+                    for lift in 1..=boma[b as usize] {
                         let mv = SowMove { boma: b, lift };
                         if let Ok(s) = p.sow_uncaptured(&self.rules, mv) {
-                            c.forward.push(Sowing { mv, board: s.board, end: s.end, lifted: s.lifted });
+                            let end = s.end as usize;
+                            let opp = BOMA - 1 - end;
+                            let may_capture = end < ROW && s.board[opp] > 0;
+                            let blocked_by = if s.lifted >> opp & 1 == 1 { 0 } else { 1 << opp };
+                            c.forward.push(Sowing { mv, board: s.board, end: s.end, lifted: s.lifted, may_capture, blocked_by });
                         }
                     }
                 }
                 c.forward_key = key;
             }
-            for s in &c.forward {
-                let (child, captured) = finish(s, v.nki);
-                f(s.mv, child, captured);
-            }
-            !c.forward.is_empty()
+            f(&c.forward)
         })
     }
 }
@@ -182,6 +217,7 @@ fn finish(s: &Sowing, nki: u32) -> (View, u8) {
 
 impl LayeredGame for KiothiLayers {
     type Pos = View;
+    const SORT_FRONTIER: bool = true;
 
     fn layer_size(&self, n: usize) -> u64 {
         self.index.layer_size(n)
@@ -208,6 +244,35 @@ impl LayeredGame for KiothiLayers {
             Some(-(pos.warriors() as i32))
         }
     }
+    fn exits<L: Layers + ?Sized>(
+        &self,
+        pos: &View,
+        lower: &L,
+        _buf: &mut Vec<Edge<View>>,
+    ) -> Result<(Option<i32>, u8), i32> {
+        // As the default, but a move that cannot capture needs no child.
+        let mut best: Option<i32> = None;
+        let mut same = 0u8;
+        let any = self.with_sowings(&pos.boma, |sowings| {
+            for s in sowings {
+                if !s.may_capture || pos.nki & s.blocked_by != 0 {
+                    same += 1;
+                    continue;
+                }
+                let (child, captured) = finish(s, pos.nki);
+                debug_assert!(captured > 0);
+                let (layer, r) = self.locate(&child);
+                let x = captured as i32 - lower.value(layer, r) as i32;
+                best = Some(best.map_or(x, |b| b.max(x)));
+            }
+            !sowings.is_empty()
+        });
+        if any {
+            Ok((best, same))
+        } else {
+            Err(-(pos.warriors() as i32))
+        }
+    }
     fn unmoves(&self, pos: &View, out: &mut Vec<View>) {
         out.clear();
         CACHE.with(|c| {
@@ -221,6 +286,81 @@ impl LayeredGame for KiothiLayers {
             unmove::for_each_predecessor(&c.backward, pos.nki, |b, nki| {
                 out.push(View { boma: rotate(b), nki: rotate_mask(nki) })
             });
+        });
+    }
+    fn unmove_ranks(&self, n: usize, rank: u64, _preds: &mut Vec<View>, out: &mut Vec<u64>) {
+        out.clear();
+        let (mask, _) = self.index.mask_of(n, rank);
+        let key = Some((n, rank - mask));
+        CACHE.with(|c| {
+            let mut c = c.borrow_mut();
+            if c.ranked_key != key {
+                let (board, _) = self.index.unrank(n, rank - mask);
+                let mut list = std::mem::take(&mut c.backward);
+                unmove::unmoves_of_board(&board, &mut list);
+                c.ranked.clear();
+                for u in &list {
+                    let view = rotate(&u.board);
+                    let (_, base) = self.index.locate(&view, 0);
+                    let mut bit = [0u8; BOMA];
+                    let mut j = 0;
+                    for (i, &x) in view.iter().enumerate() {
+                        if x > 0 {
+                            bit[(i + ROW) % BOMA] = j;
+                            j += 1;
+                        }
+                    }
+                    c.ranked.push(RankedUnmove {
+                        lifted: u.lifted,
+                        guard: u.guard,
+                        occupied: unmove::occupied(&u.board),
+                        base,
+                        bit,
+                    });
+                }
+                c.backward = list;
+                c.backward_key = Some(board);
+                c.ranked_key = key;
+                c.ranked_occupied = unmove::occupied(&board);
+            }
+            // The flags of the position: the mask bits over its occupied boma in order.
+            let mut nki = 0u32;
+            let mut occ = c.ranked_occupied;
+            let mut m = mask;
+            while occ != 0 {
+                let a = occ.trailing_zeros();
+                occ &= occ - 1;
+                nki |= ((m & 1) as u32) << a;
+                m >>= 1;
+            }
+            for u in &c.ranked {
+                if nki & u.lifted != 0 || u.guard.is_some_and(|g| nki >> g & 1 == 0) || nki & !u.occupied != 0 {
+                    continue;
+                }
+                let mut fixed = 0u64;
+                let mut f = nki;
+                while f != 0 {
+                    let a = f.trailing_zeros() as usize;
+                    f &= f - 1;
+                    fixed |= 1 << u.bit[a];
+                }
+                let free = u.lifted & u.occupied;
+                let mut sub = free;
+                loop {
+                    let mut m = fixed;
+                    let mut s = sub;
+                    while s != 0 {
+                        let a = s.trailing_zeros() as usize;
+                        s &= s - 1;
+                        m |= 1 << u.bit[a];
+                    }
+                    out.push(u.base + m);
+                    if sub == 0 {
+                        break;
+                    }
+                    sub = (sub - 1) & free;
+                }
+            }
         });
     }
 }

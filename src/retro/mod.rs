@@ -41,6 +41,10 @@ pub struct Edge<P> {
 pub trait LayeredGame: Sync {
     type Pos: Copy + Send + Sync;
 
+    /// Whether the builder sorts each frontier by rank before expanding it (values do not
+    /// depend on the order; a game whose `unmove_ranks` caches per board gains locality).
+    const SORT_FRONTIER: bool = false;
+
     /// Positions with exactly `n` seeds on the board.
     fn layer_size(&self, n: usize) -> u64;
     /// The position with the given rank in layer `n`.
@@ -54,6 +58,43 @@ pub trait LayeredGame: Sync {
     /// Every (position, move) pair of the same layer whose move leads to `pos` without a
     /// capture: one entry per such move.
     fn unmoves(&self, pos: &Self::Pos, out: &mut Vec<Self::Pos>);
+
+    /// What the builder's forward pass needs of a position: `Err(v)` for an ended position of
+    /// value `v`, else `Ok((best, same))`: the best payoff over the moves that leave the layer
+    /// (`gain - value of the child`, `None` without such a move) and the number of moves that
+    /// stay in it. The default reads it off [`LayeredGame::expand`].
+    fn exits<L: Layers + ?Sized>(
+        &self,
+        pos: &Self::Pos,
+        lower: &L,
+        buf: &mut Vec<Edge<Self::Pos>>,
+    ) -> Result<(Option<i32>, u8), i32> {
+        if let Some(v) = self.expand(pos, buf) {
+            return Err(v);
+        }
+        let mut best: Option<i32> = None;
+        let mut same = 0u8;
+        for e in buf.iter() {
+            if e.same_layer {
+                same += 1;
+            } else {
+                let (layer, r) = self.locate(&e.child);
+                let x = e.gain - lower.value(layer, r) as i32;
+                best = Some(best.map_or(x, |b| b.max(x)));
+            }
+        }
+        Ok((best, same))
+    }
+
+    /// The ranks (in layer `n`) of [`LayeredGame::unmoves`] of the position of rank `rank` in
+    /// layer `n`, one per move: what the builder's backward pass needs. The default unranks,
+    /// calls `unmoves` and locates each; a game may compute ranks more directly.
+    fn unmove_ranks(&self, n: usize, rank: u64, preds: &mut Vec<Self::Pos>, out: &mut Vec<u64>) {
+        let pos = self.unrank(n, rank);
+        self.unmoves(&pos, preds);
+        out.clear();
+        out.extend(preds.iter().map(|p| self.locate(p).1));
+    }
 }
 
 /// Read access to solved layers: `value(layer, rank)`.

@@ -126,6 +126,18 @@ impl TableIndex {
         (n, rank)
     }
 
+    /// The nki mask part of `rank` (its low `k` bits) and the number `k` of occupied boma:
+    /// `rank - mask` is the rank of the same board without nki flags.
+    #[inline]
+    pub fn mask_of(&self, n: usize, rank: u64) -> (u64, usize) {
+        let o = &self.offset[n];
+        let mut k = 0;
+        while o[k + 1] <= rank {
+            k += 1;
+        }
+        ((rank - o[k]) & ((1u64 << k) - 1), k)
+    }
+
     /// The board and nki flags of `rank` in layer `n`.
     pub fn unrank(&self, n: usize, rank: u64) -> (Board, u32) {
         let o = &self.offset[n];

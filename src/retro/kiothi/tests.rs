@@ -9,6 +9,7 @@ fn pairs(game: &KiothiLayers, n: usize) -> (Vec<(u64, u64)>, Vec<(u64, u64)>) {
     let mut bwd = Vec::new();
     let mut edges = Vec::new();
     let mut preds = Vec::new();
+    let mut ranks = Vec::new();
     let mut v = game.unrank(n, 0);
     for r in 0..size {
         if r > 0 {
@@ -22,11 +23,18 @@ fn pairs(game: &KiothiLayers, n: usize) -> (Vec<(u64, u64)>, Vec<(u64, u64)>) {
             }
         }
         game.unmoves(&v, &mut preds);
+        let before = bwd.len();
         for p in &preds {
             let (layer, pr) = game.locate(p);
             assert_eq!(layer, n);
             bwd.push((r, pr));
         }
+        // The builder's path: ranks straight from the rank.
+        game.unmove_ranks(n, r, &mut preds, &mut ranks);
+        let mut a: Vec<u64> = bwd[before..].iter().map(|x| x.1).collect();
+        a.sort_unstable();
+        ranks.sort_unstable();
+        assert_eq!(a, ranks, "unmove_ranks at {v:?}");
     }
     assert!(!game.next_in_layer(&mut v));
     fwd.sort_unstable();
