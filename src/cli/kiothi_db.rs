@@ -122,10 +122,16 @@ fn build(max: usize, dir: &Path, threads: Option<usize>, rules: Rules) -> Result
         return usage("--threads: 0; expected at least 1");
     }
     let need = db::memory_needed(max);
-    if let Some(avail) = mem_available() {
+    // MANCALA_MEMORY_LIMIT_GIB caps what a build may use (a shared machine; tests).
+    let cap = std::env::var("MANCALA_MEMORY_LIMIT_GIB").ok().and_then(|s| s.parse::<f64>().ok()).map(|g| (g * (1u64 << 30) as f64) as u64);
+    let avail = match (mem_available(), cap) {
+        (Some(a), Some(c)) => Some(a.min(c)),
+        (a, c) => a.or(c),
+    };
+    if let Some(avail) = avail {
         if need > avail {
             return usage(format!(
-                "--max-warriors: building up to {max} needs about {:.1} GiB of memory, this machine has {:.1} GiB available",
+                "--max-warriors: building up to {max} needs about {:.1} GiB of memory, {:.1} GiB are available (MemAvailable, or MANCALA_MEMORY_LIMIT_GIB when lower)",
                 gib(need),
                 gib(avail)
             ));

@@ -389,13 +389,19 @@ pub fn layer_path(dir: &Path, rules: &Rules, n: usize) -> PathBuf {
     dir.join(format!("kiothi-nki-{}-relays-{relays}-{n}.db", rules.nki_clear.name()))
 }
 
+/// Frontier entries (u32 ranks) planned per position of the top layer: Kiothi frontiers are
+/// larger than Oware's (`FRONTIER_SHARE`); layer 9 (800 M positions) peaked at 2.97 GiB RSS,
+/// 0.53 GiB over its lower layers and working arrays, about one entry per 5.6 positions.
+const KIOTHI_FRONTIER_SHARE: u64 = 4;
+
 /// Bytes of memory a build up to `max` needs at its peak (as for Oware: the lower layers,
 /// the top layer's working arrays, a frontier estimate).
 pub fn memory_needed(max: usize) -> u64 {
     let idx = TableIndex::new();
     let lower: u64 = (0..max).map(|n| idx.layer_size(n)).sum();
     let top = idx.layer_size(max);
-    lower + top * WORK_BYTES_PER_POSITION + top / FRONTIER_SHARE * 4
+    debug_assert!(KIOTHI_FRONTIER_SHARE <= FRONTIER_SHARE);
+    lower + top * WORK_BYTES_PER_POSITION + top / KIOTHI_FRONTIER_SHARE * 4
 }
 
 /// An opened table directory: every layer `0..=max` mapped.
