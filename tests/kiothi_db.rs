@@ -4,7 +4,7 @@
 use assert_cmd::Command;
 use mancala::games::kiothi::{Position, Rules};
 use mancala::retro::file::{write_layer, Header, FORMAT_VERSION};
-use mancala::retro::kiothi::{layer_path, Database, INDEX_ORDER};
+use mancala::retro::kiothi::{layer_path, Database, View, INDEX_ORDER};
 use mancala::side::Side;
 use predicates::prelude::*;
 use serde_json::Value;
@@ -96,6 +96,11 @@ fn build_resume_verify_stats_export_probe() {
     assert_eq!(db.probe(&p), Some(1));
     p.to_move = Side::South; // South has nothing
     assert_eq!(db.probe(&p), Some(-1));
+    let v = View::of(&p).unwrap();
+    assert_eq!(v.boma[13], 1); // South's view: the warrior is on the opponent's index 3
+    let north = View::of(&Position { to_move: Side::North, ..p }).unwrap();
+    assert_eq!(db.best_move(&north), Some(("3:1".parse().unwrap(), 1)));
+    assert_eq!(db.best_move(&v), None);
     p.turn = 2;
     assert_eq!(db.probe(&p), None);
     p.turn = 3;

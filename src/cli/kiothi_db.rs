@@ -7,11 +7,11 @@ use anyhow::{Context, Result};
 use clap::Subcommand;
 use mancala::export::svg::{stacked_bars, StackedBar};
 use mancala::export::{Column, Format, TableWriter, Value};
-use mancala::games::kiothi::{Rules, SowMove, BOMA};
+use mancala::games::kiothi::{Rules, BOMA};
 use mancala::retro::file::DbError;
-use mancala::retro::kiothi::{self as db, Database, View, MAX_WARRIORS};
+use mancala::retro::kiothi::{self as db, Database, MAX_WARRIORS};
 use mancala::retro::stats::LayerStats;
-use mancala::retro::{bellman, verify, LayeredGame};
+use mancala::retro::{verify, LayeredGame};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 
@@ -283,21 +283,6 @@ fn parse_range(s: &str) -> Result<(usize, usize)> {
     }
 }
 
-/// The first best move of a position (own index, then lift ascending); `None` when it has ended.
-pub fn best_move(d: &Database, v: &View, buf: &mut Vec<mancala::retro::Edge<View>>) -> Option<SowMove> {
-    let target = bellman(&d.game, d, v, buf);
-    let mut best = None;
-    d.game.moves(v, |mv, child, captured| {
-        if best.is_none() {
-            let (layer, rank) = d.game.locate(&child);
-            if captured as i32 - d.layers[layer].values()[rank as usize] as i32 == target {
-                best = Some(mv);
-            }
-        }
-    });
-    best
-}
-
 fn export(dir: &Path, warriors: &str, format: Format, out: &Path, rules: Rules) -> Result<()> {
     let (a, b) = parse_range(warriors)?;
     let d = open_db(dir, rules)?;
@@ -324,7 +309,6 @@ fn export(dir: &Path, warriors: &str, format: Format, out: &Path, rules: Rules) 
     let game = &d.game;
     let total: u64 = (a..=b).map(|n| game.layer_size(n)).sum();
     let pb = bar(total, "export");
-    let mut buf = Vec::new();
     let mut row = Vec::with_capacity(44);
     let res: Result<()> = (|| {
         for n in a..=b {
@@ -339,8 +323,11 @@ fn export(dir: &Path, warriors: &str, format: Format, out: &Path, rules: Rules) 
                 row.extend(v.boma.iter().map(|&x| Value::Int(x as i64)));
                 row.extend((0..BOMA).map(|i| Value::Int((v.nki >> i & 1) as i64)));
                 row.push(Value::Int(value as i64));
-                row.push(match best_move(&d, &v, &mut buf) {
-                    Some(m) => Value::Str(m.to_string()),
+                row.push(match d.best_move(&v) {
+                    Some((m, best)) => {
+                        debug_assert_eq!(best, value as i32);
+                        Value::Str(m.to_string())
+                    }
                     None => Value::Null,
                 });
                 w.row(&row)?;

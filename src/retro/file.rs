@@ -46,6 +46,8 @@ pub enum DbError {
     Size { path: PathBuf, found: u64, expected: u64 },
     #[error("{path}: checksum mismatch: payload crc32 {found:08x}, header says {expected:08x}")]
     Checksum { path: PathBuf, found: u32, expected: u32 },
+    #[error("{0}")]
+    Rules(String),
     #[error("{dir}: layer {layer} is missing (build it with `db build`)")]
     Missing { dir: PathBuf, layer: usize },
 }

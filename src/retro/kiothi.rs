@@ -415,7 +415,7 @@ impl Database {
     /// Open the consecutive layers `0..` present in `dir`; errors on a file built under other
     /// rules, truncated or foreign, and on rules without tables (see [`check_rules`]).
     pub fn open(dir: &Path, rules: Rules) -> Result<Self, DbError> {
-        check_rules(&rules).map_err(|why| DbError::Header { path: dir.to_path_buf(), why })?;
+        check_rules(&rules).map_err(DbError::Rules)?;
         let game = KiothiLayers::new(rules);
         let path = |n: usize| layer_path(dir, &rules, n);
         let family = Family { game: "kiothi", rules: rules_text(&rules), index_order: INDEX_ORDER, path: &path };
@@ -435,6 +435,24 @@ impl Database {
     pub fn probe_view(&self, v: &View) -> Option<i32> {
         let (n, r) = self.game.locate(v);
         self.layers.get(n).map(|l| l.values()[r as usize] as i32)
+    }
+
+    /// The first best move of a covered position (own index, then lift ascending) with its
+    /// value; `None` when the mover has no legal move (or the layer is not covered).
+    pub fn best_move(&self, v: &View) -> Option<(SowMove, i32)> {
+        let (n, _) = self.game.locate(v);
+        if n >= self.layers.len() {
+            return None;
+        }
+        let mut best: Option<(SowMove, i32)> = None;
+        self.game.moves(v, |mv, child, captured| {
+            let (layer, rank) = self.game.locate(&child);
+            let x = captured as i32 - self.value(layer, rank) as i32;
+            if best.is_none_or(|(_, b)| x > b) {
+                best = Some((mv, x));
+            }
+        });
+        best
     }
 
     /// Exact value of a position after the opening (turn >= 3) for its mover: the net number
@@ -461,7 +479,7 @@ pub fn build(
     progress: &dyn Fn(usize, u64) -> Box<dyn Progress>,
     on_layer: &mut dyn FnMut(usize, bool, &Header, SowingStats),
 ) -> Result<(), DbError> {
-    check_rules(&rules).map_err(|why| DbError::Header { path: dir.to_path_buf(), why })?;
+    check_rules(&rules).map_err(DbError::Rules)?;
     let game = KiothiLayers::new(rules);
     let path = |n: usize| layer_path(dir, &rules, n);
     let family = Family { game: "kiothi", rules: rules_text(&rules), index_order: INDEX_ORDER, path: &path };
