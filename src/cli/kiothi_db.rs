@@ -157,14 +157,15 @@ fn build(max: usize, dir: &Path, threads: Option<usize>, rules: Rules) -> Result
         let secs = layer_start.elapsed().as_secs_f64();
         if built {
             eprintln!(
-                "layer {n:>2}: {:>13} positions in {:>8.2} s ({:>6.2} M/s), crc32 {:08x}; sowings (once per board): {} perpetual, {} over 100000 relays, longest ending {} relays",
+                "layer {n:>2}: {:>13} positions in {:>8.2} s ({:>6.2} M/s), crc32 {:08x}; sowings (once per board): {} perpetual, {} over 100000 relays, longest ending {}",
                 h.entries,
                 secs,
                 h.entries as f64 / secs.max(1e-9) / 1e6,
                 h.checksum,
                 s.perpetual,
                 s.long_simulated,
-                s.max_relays_ended
+                // The rules engine records only sowings over 256 relays.
+                if s.max_relays_ended == 0 { "under 257 relays".to_string() } else { format!("{} relays", s.max_relays_ended) }
             );
         } else {
             eprintln!("layer {n:>2}: {:>13} positions already built, crc32 {:08x}", h.entries, h.checksum);
