@@ -69,6 +69,13 @@ enum Cmd {
         #[command(flatten)]
         rules: RuleFlags,
     },
+    /// Endgame tables: every position after the opening with up to N warriors on the board.
+    Db {
+        #[command(subcommand)]
+        cmd: super::kiothi_db::DbCmd,
+        #[command(flatten)]
+        rules: RuleFlags,
+    },
     /// Exact numbers of redistribution choices on turns 1 and 2 (counted, not enumerated).
     Openings {
         /// Required: print the counts.
@@ -89,6 +96,7 @@ pub fn run(a: KiothiArgs) -> Result<()> {
         Cmd::Replay { position, moves, jsonl, rules } => replay(position, &moves, jsonl, rules.rules()),
         Cmd::Perft { position, depth, divide, json, rules } => perft(position, depth, divide, json, rules.rules()),
         Cmd::Openings { count, position, json, rules } => openings(count, position, json, rules.rules()),
+        Cmd::Db { cmd, rules } => super::kiothi_db::run(cmd, rules.rules()),
     }
 }
 

@@ -3,6 +3,7 @@
 //! Exit codes: 0 success, 2 bad input (one line on stderr naming the field), 1 other failures.
 
 mod kiothi;
+mod kiothi_db;
 mod lukho;
 mod oware;
 mod progress;
@@ -23,7 +24,7 @@ struct Cli {
 enum Game {
     /// Oware (Abapa): replay games, build and check endgame databases, solve positions.
     Oware(oware::OwareArgs),
-    /// Kiothi (Meru): replay, perft and exact opening counts.
+    /// Kiothi (Meru): replay, perft, exact opening counts, endgame tables.
     Kiothi(kiothi::KiothiArgs),
     /// Lukho (Bukusu): play games, choice ids, speeds races, opening sweeps and merges.
     Lukho(lukho::LukhoArgs),

@@ -316,7 +316,7 @@ fn open_db(dir: &Path, rules: Rules) -> Result<Database> {
     }
 }
 
-fn mem_available() -> Option<u64> {
+pub(super) fn mem_available() -> Option<u64> {
     let s = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = s.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;

@@ -59,22 +59,13 @@ pub fn build_layer<G: LayeredGame, L: Layers + ?Sized>(
                     game.next_in_layer(&mut pos);
                 }
                 let rank = start + k as u64;
-                if let Some(v) = game.expand(&pos, buf) {
-                    *slot = v as i8;
-                    continue;
-                }
-                let mut best = NO_EXIT as i32;
-                let mut same = 0u8;
-                for e in buf.iter() {
-                    if e.same_layer {
-                        same += 1;
-                    } else {
-                        let (layer, r) = game.locate(&e.child);
-                        best = best.max(e.gain - lower.value(layer, r) as i32);
+                match game.exits(&pos, lower, buf) {
+                    Err(v) => *slot = v as i8,
+                    Ok((best, same)) => {
+                        *slot = best.map_or(NO_EXIT, |b| b as i8);
+                        open[rank as usize].store(same, Relaxed);
                     }
                 }
-                *slot = best as i8;
-                open[rank as usize].store(same, Relaxed);
             }
             progress.forward(slice.len() as u64);
         },
@@ -119,13 +110,12 @@ pub fn build_layer<G: LayeredGame, L: Layers + ?Sized>(
                 .par_chunks(1024)
                 .flat_map_iter(|chunk| {
                     let mut preds = Vec::with_capacity(32);
+                    let mut ranks = Vec::with_capacity(32);
                     let mut next = Vec::new();
                     for &r in chunk {
                         let v = value[r as usize].load(Relaxed) as i32;
-                        let pos = game.unrank(n, r as u64);
-                        game.unmoves(&pos, &mut preds);
-                        for p in &preds {
-                            let (_, pr) = game.locate(p);
+                        game.unmove_ranks(n, r as u64, &mut preds, &mut ranks);
+                        for &pr in &ranks {
                             let i = pr as usize;
                             if value[i].load(Relaxed) != UNDECIDED {
                                 continue;
@@ -148,6 +138,9 @@ pub fn build_layer<G: LayeredGame, L: Layers + ?Sized>(
                     next
                 })
                 .collect();
+            if G::SORT_FRONTIER {
+                frontier.par_sort_unstable();
+            }
         }
         progress.threshold(t, decided);
     }

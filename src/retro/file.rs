@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 
 pub const MAGIC: &[u8; 8] = b"MNCLADB\0";
 pub const FORMAT_VERSION: u32 = 1;
-/// The only index order written so far (DESIGN.md): lexicographic `(p0, …)`, `p0` most
-/// significant, mover's row first.
+/// The Oware index order (DESIGN.md): lexicographic `(p0, …)`, `p0` most significant, mover's
+/// row first. (Kiothi tables name their own, `retro::kiothi::INDEX_ORDER`.)
 pub const INDEX_ORDER: &str = "lex-p0-msb-mover-view";
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -46,6 +46,8 @@ pub enum DbError {
     Size { path: PathBuf, found: u64, expected: u64 },
     #[error("{path}: checksum mismatch: payload crc32 {found:08x}, header says {expected:08x}")]
     Checksum { path: PathBuf, found: u32, expected: u32 },
+    #[error("{0}")]
+    Rules(String),
     #[error("{dir}: layer {layer} is missing (build it with `db build`)")]
     Missing { dir: PathBuf, layer: usize },
 }
@@ -110,6 +112,18 @@ impl LayerFile {
     /// `stones`, `entries`). The checksum is checked only by [`LayerFile::verify_checksum`],
     /// since it reads the whole payload.
     pub fn open(path: &Path, game: &str, rules: &str, stones: u32, entries: u64) -> Result<Self, DbError> {
+        Self::open_with_order(path, game, rules, INDEX_ORDER, stones, entries)
+    }
+
+    /// [`LayerFile::open`] for a game whose files use another index order (named in the header).
+    pub fn open_with_order(
+        path: &Path,
+        game: &str,
+        rules: &str,
+        index_order: &str,
+        stones: u32,
+        entries: u64,
+    ) -> Result<Self, DbError> {
         let file = File::open(path).map_err(io_err(path))?;
         // SAFETY: database files are written once and renamed into place; nobody writes them
         // while mapped.
@@ -128,7 +142,7 @@ impl LayerFile {
             return Err(DbError::Version { path: p(), found: header.format_version });
         }
         let found = format!("game {} rules {} index {} stones {}", header.game, header.rules, header.index_order, header.stones);
-        let expected = format!("game {game} rules {rules} index {INDEX_ORDER} stones {stones}");
+        let expected = format!("game {game} rules {rules} index {index_order} stones {stones}");
         if found != expected {
             return Err(DbError::Foreign { path: p(), found, expected });
         }
@@ -160,5 +174,49 @@ impl LayerFile {
 impl AsRef<[i8]> for LayerFile {
     fn as_ref(&self) -> &[i8] {
         self.values()
+    }
+}
+
+/// What names and checks the layer files of one table family (a game under fixed rules).
+pub struct Family<'a> {
+    pub game: &'a str,
+    /// The rules text recorded in (and required of) every header.
+    pub rules: String,
+    pub index_order: &'a str,
+    /// The file of layer `n`.
+    pub path: &'a dyn Fn(usize) -> PathBuf,
+}
+
+impl Family<'_> {
+    /// Map layer `n`, checking its header (`entries` = the layer's size).
+    pub fn open(&self, n: usize, entries: u64) -> Result<LayerFile, DbError> {
+        LayerFile::open_with_order(&(self.path)(n), self.game, &self.rules, self.index_order, n as u32, entries)
+    }
+
+    /// Write layer `n` atomically with its header.
+    pub fn write(&self, n: usize, values: &[i8]) -> Result<Header, DbError> {
+        let header = Header {
+            format_version: FORMAT_VERSION,
+            game: self.game.into(),
+            rules: self.rules.clone(),
+            index_order: self.index_order.into(),
+            stones: n as u32,
+            entries: 0,
+            checksum: 0,
+        };
+        write_layer(&(self.path)(n), header, values)
+    }
+
+    /// Open the consecutive layers `0..` present (at most `0..=max`); an empty list when
+    /// layer 0 is missing.
+    pub fn open_present(&self, max: usize, size: impl Fn(usize) -> u64) -> Result<Vec<LayerFile>, DbError> {
+        let mut layers = Vec::new();
+        for n in 0..=max {
+            if !(self.path)(n).exists() {
+                break;
+            }
+            layers.push(self.open(n, size(n))?);
+        }
+        Ok(layers)
     }
 }

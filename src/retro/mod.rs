@@ -21,6 +21,7 @@
 //! one forward pass, one backward pass and `2n` cheap scans.
 pub mod builder;
 pub mod file;
+pub mod kiothi;
 pub mod oware;
 pub mod stats;
 pub mod verify;
@@ -40,6 +41,10 @@ pub struct Edge<P> {
 pub trait LayeredGame: Sync {
     type Pos: Copy + Send + Sync;
 
+    /// Whether the builder sorts each frontier by rank before expanding it (values do not
+    /// depend on the order; a game whose `unmove_ranks` caches per board gains locality).
+    const SORT_FRONTIER: bool = false;
+
     /// Positions with exactly `n` seeds on the board.
     fn layer_size(&self, n: usize) -> u64;
     /// The position with the given rank in layer `n`.
@@ -53,6 +58,43 @@ pub trait LayeredGame: Sync {
     /// Every (position, move) pair of the same layer whose move leads to `pos` without a
     /// capture: one entry per such move.
     fn unmoves(&self, pos: &Self::Pos, out: &mut Vec<Self::Pos>);
+
+    /// What the builder's forward pass needs of a position: `Err(v)` for an ended position of
+    /// value `v`, else `Ok((best, same))`: the best payoff over the moves that leave the layer
+    /// (`gain - value of the child`, `None` without such a move) and the number of moves that
+    /// stay in it. The default reads it off [`LayeredGame::expand`].
+    fn exits<L: Layers + ?Sized>(
+        &self,
+        pos: &Self::Pos,
+        lower: &L,
+        buf: &mut Vec<Edge<Self::Pos>>,
+    ) -> Result<(Option<i32>, u8), i32> {
+        if let Some(v) = self.expand(pos, buf) {
+            return Err(v);
+        }
+        let mut best: Option<i32> = None;
+        let mut same = 0u8;
+        for e in buf.iter() {
+            if e.same_layer {
+                same += 1;
+            } else {
+                let (layer, r) = self.locate(&e.child);
+                let x = e.gain - lower.value(layer, r) as i32;
+                best = Some(best.map_or(x, |b| b.max(x)));
+            }
+        }
+        Ok((best, same))
+    }
+
+    /// The ranks (in layer `n`) of [`LayeredGame::unmoves`] of the position of rank `rank` in
+    /// layer `n`, one per move: what the builder's backward pass needs. The default unranks,
+    /// calls `unmoves` and locates each; a game may compute ranks more directly.
+    fn unmove_ranks(&self, n: usize, rank: u64, preds: &mut Vec<Self::Pos>, out: &mut Vec<u64>) {
+        let pos = self.unrank(n, rank);
+        self.unmoves(&pos, preds);
+        out.clear();
+        out.extend(preds.iter().map(|p| self.locate(p).1));
+    }
 }
 
 /// Read access to solved layers: `value(layer, rank)`.
@@ -90,4 +132,36 @@ pub fn bellman<G: LayeredGame, L: Layers + ?Sized>(
         })
         .max()
         .expect("a position that has not ended has a move")
+}
+
+/// Build every missing layer `0..=max` of a table family into `dir` and return them all,
+/// mapped. Finished layers are kept (resumable: a file with its final name is complete);
+/// `on_layer(n, built, header)` is called after each layer, `built = false` when it was
+/// already there.
+pub fn build_files<G: LayeredGame>(
+    family: &file::Family,
+    game: &G,
+    dir: &std::path::Path,
+    max: usize,
+    progress: &dyn Fn(usize, u64) -> Box<dyn builder::Progress>,
+    on_layer: &mut dyn FnMut(usize, bool, &file::Header),
+) -> Result<Vec<file::LayerFile>, file::DbError> {
+    std::fs::create_dir_all(dir).map_err(|source| file::DbError::Io { path: dir.to_path_buf(), source })?;
+    let mut layers: Vec<file::LayerFile> = Vec::new();
+    for n in 0..=max {
+        let size = game.layer_size(n);
+        if (family.path)(n).exists() {
+            let f = family.open(n, size)?;
+            on_layer(n, false, &f.header);
+            layers.push(f);
+            continue;
+        }
+        let p = progress(n, size);
+        let values = builder::build_layer(game, layers.as_slice(), n, p.as_ref());
+        let header = family.write(n, &values)?;
+        drop(values);
+        on_layer(n, true, &header);
+        layers.push(family.open(n, size)?);
+    }
+    Ok(layers)
 }

@@ -1,7 +1,7 @@
 //! Oware as a layered game, and its database directory (one file per seed count).
 
 use super::builder::{self, Progress, FRONTIER_SHARE, WORK_BYTES_PER_POSITION};
-use super::file::{self, DbError, Header, LayerFile, FORMAT_VERSION, INDEX_ORDER};
+use super::file::{DbError, Family, Header, LayerFile, INDEX_ORDER};
 use super::{Edge, LayeredGame, Layers};
 use crate::games::oware::{self, Node, Rules, View, PITS};
 use crate::index::Compositions;
@@ -135,34 +135,8 @@ pub fn build(
     progress: &dyn Fn(usize, u64) -> Box<dyn Progress>,
     on_layer: &mut dyn FnMut(usize, bool, &Header),
 ) -> Result<(), DbError> {
-    std::fs::create_dir_all(dir).map_err(|source| DbError::Io { path: dir.to_path_buf(), source })?;
     let game = OwareLayers::new(rules);
-    let text = rules_text(&rules);
-    let mut layers: Vec<LayerFile> = Vec::new();
-    for n in 0..=max {
-        let path = layer_path(dir, &rules, n);
-        let size = game.layer_size(n);
-        if path.exists() {
-            let f = LayerFile::open(&path, "oware", &text, n as u32, size)?;
-            on_layer(n, false, &f.header);
-            layers.push(f);
-            continue;
-        }
-        let p = progress(n, size);
-        let values = builder::build_layer(&game, layers.as_slice(), n, p.as_ref());
-        let header = Header {
-            format_version: FORMAT_VERSION,
-            game: "oware".into(),
-            rules: text.clone(),
-            index_order: INDEX_ORDER.into(),
-            stones: n as u32,
-            entries: 0,
-            checksum: 0,
-        };
-        let header = file::write_layer(&path, header, &values)?;
-        drop(values);
-        on_layer(n, true, &header);
-        layers.push(LayerFile::open(&path, "oware", &text, n as u32, size)?);
-    }
-    Ok(())
+    let path = |n: usize| layer_path(dir, &rules, n);
+    let family = Family { game: "oware", rules: rules_text(&rules), index_order: INDEX_ORDER, path: &path };
+    super::build_files(&family, &game, dir, max, progress, on_layer).map(drop)
 }

@@ -43,7 +43,7 @@ mod tests;
 
 pub use perft::{divide, perft, perft_u128, DIVIDE_LIMIT};
 pub use redistribution::{binomial_u128, placements};
-pub use sow::{reset_sowing_stats, sowing_stats, SowingStats, LONG_SOWING_RELAYS};
+pub use sow::{reset_sowing_stats, sowing_stats, SowingStats, Sown, LONG_SOWING_RELAYS};
 
 /// Boma on the board.
 pub const BOMA: usize = 20;
@@ -399,10 +399,12 @@ impl Position {
         Ok(())
     }
 
-    /// K3–K7 for one sowing move, without building error text: the child position with its
-    /// capture and relay count, or why the move is illegal. `self` must be past the opening.
+    /// K3, K4, K7 for one sowing move, before the capture and without the nki flags: the
+    /// board when the last warrior has fallen, where it fell and which boma were lifted. Where
+    /// a sowing goes never depends on the flags, so endgame tables share this among positions
+    /// that differ only in nki. [`Position::sow`] is this plus K3's flag clearing and K5/K6.
     #[inline]
-    pub fn sow(&self, rules: &Rules, mv: SowMove) -> Result<Child, Illegal> {
+    pub fn sow_uncaptured(&self, rules: &Rules, mv: SowMove) -> Result<Sown, Illegal> {
         if self.is_redistribution() {
             return Err(Illegal::SowDuringOpening { turn: self.turn });
         }
@@ -422,7 +424,15 @@ impl Position {
                 held,
             });
         }
-        let s = sow::sow(&self.boma, origin, mv.lift, base, rules.max_relays)?;
+        sow::sow(&self.boma, origin, mv.lift, base, rules.max_relays)
+    }
+
+    /// K3–K7 for one sowing move, without building error text: the child position with its
+    /// capture and relay count, or why the move is illegal. `self` must be past the opening.
+    #[inline]
+    pub fn sow(&self, rules: &Rules, mv: SowMove) -> Result<Child, Illegal> {
+        let s = self.sow_uncaptured(rules, mv)?;
+        let base = self.own_base();
         let mut b = s.board;
         // K3: lifting clears nki for good; under `pass` so does a relay lap's drop.
         let mut nki = self.nki & !s.lifted;

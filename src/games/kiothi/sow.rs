@@ -46,9 +46,9 @@ const DP_CAP: usize = 1 << 21;
 /// The board as words: byte `a % 8` of word `a / 8` is boma `a` (bytes 20..23 stay zero).
 type Words = [u64; 3];
 
-/// A sowing that ended.
+/// A sowing that ended (before any capture).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Sown {
+pub struct Sown {
     /// The board when the last warrior has fallen, before any capture.
     pub board: Board,
     /// Absolute boma where the sowing ended (it was empty and holds one warrior now).
