@@ -4,6 +4,8 @@ use super::usage;
 use anyhow::Result;
 use clap::{Args, Subcommand};
 use mancala::games::kiothi::{self, Game, KiothiError, Move, NkiClear, Position, Redistribute, Rules, Setup};
+use mancala::search::Limits;
+use mancala::solve::kiothi as ksolve;
 use serde_json::json;
 use std::io::Read;
 
@@ -69,6 +71,32 @@ enum Cmd {
         #[command(flatten)]
         rules: RuleFlags,
     },
+    /// Value (net warriors of those on the board, mover's view), every best move and a
+    /// perfect-play line of a position at turn 3 or later, by alpha-beta search.
+    ///
+    /// Without limits the answer is exact; with --depth, --time or --nodes it may be bounds
+    /// ("exact": false, "lower", "upper"). Turns 1 and 2 (redistributions) are refused.
+    #[command(after_help = "Example: mancala kiothi solve --position end.json --json")]
+    Solve {
+        /// State JSON file (`-` = stdin), turn >= 3.
+        #[arg(long)]
+        position: String,
+        /// Deepest iteration of the search (plies).
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Time budget in seconds.
+        #[arg(long)]
+        time: Option<f64>,
+        /// Node budget.
+        #[arg(long)]
+        nodes: Option<u64>,
+        // TODO(merge): `--db DIR` opens `retro::kiothi::Database` and passes its probe as
+        // `solve::kiothi::solve(.., Some(&|p| db.probe(p)), ..)`.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        rules: RuleFlags,
+    },
     /// Exact numbers of redistribution choices on turns 1 and 2 (counted, not enumerated).
     Openings {
         /// Required: print the counts.
@@ -88,6 +116,7 @@ pub fn run(a: KiothiArgs) -> Result<()> {
     match a.cmd {
         Cmd::Replay { position, moves, jsonl, rules } => replay(position, &moves, jsonl, rules.rules()),
         Cmd::Perft { position, depth, divide, json, rules } => perft(position, depth, divide, json, rules.rules()),
+        Cmd::Solve { position, depth, time, nodes, json, rules } => solve_cmd(&position, depth, time, nodes, json, rules.rules()),
         Cmd::Openings { count, position, json, rules } => openings(count, position, json, rules.rules()),
     }
 }
@@ -217,6 +246,79 @@ fn openings(count: bool, position: Option<String>, json_out: bool, rules: Rules)
         if let Some(t) = two {
             println!("turn 1 × turn 2 sequences: {t}");
         }
+    }
+    Ok(())
+}
+
+fn solve_cmd(position: &str, depth: Option<u32>, time: Option<f64>, nodes: Option<u64>, json_out: bool, rules: Rules) -> Result<()> {
+    if let Some(t) = time {
+        if !(t > 0.0) {
+            return usage(format!("--time: {t}; expected a positive number of seconds"));
+        }
+    }
+    if depth == Some(0) || nodes == Some(0) {
+        return usage("--depth / --nodes: expected at least 1");
+    }
+    let p = load(Some(position.to_string()), &rules)?;
+    if let Err(e) = ksolve::check(&p) {
+        return usage(format!("--position: {e}"));
+    }
+    kiothi::reset_sowing_stats();
+    let s = ksolve::solve(rules, None, &p, Limits { depth, seconds: time, nodes }).or_else(|e| usage(format!("--position: {e}")))?;
+    let sow = kiothi::sowing_stats();
+    let exact = s.bounds.is_exact();
+    let nps = s.nodes as f64 / s.seconds.max(1e-9);
+    let names = |v: &[kiothi::SowMove]| v.iter().map(|m| m.to_string()).collect::<Vec<_>>();
+    let sowings = json!({
+        "perpetual_rejected": s.expand.perpetual_moves,
+        "long_legal": s.expand.long_moves,
+        "costly_positions": s.expand.costly_positions,
+        "expansions": s.expand.expansions,
+        "expansion_cache_hits": s.expand.cache_hits,
+        "long_threshold_relays": kiothi::LONG_SOWING_RELAYS,
+        "long_simulated": sow.long_simulated,
+        "relays_in_long": sow.relays_in_long,
+        "max_relays_simulated": sow.max_relays_simulated,
+        "distinguished_point_hits": sow.dp_hits,
+    });
+    if json_out {
+        let o = json!({
+            "rules": rules.to_json(),
+            "position": p.to_json(),
+            "value": if exact { json!(s.bounds.lo) } else { serde_json::Value::Null },
+            "exact": exact,
+            "lower": s.bounds.lo,
+            "upper": s.bounds.hi,
+            "best_moves": names(&s.best_moves),
+            "pv": names(&s.pv),
+            "method": s.method.name(),
+            "depth": s.depth,
+            "nodes": s.nodes,
+            "seconds": s.seconds,
+            "nodes_per_second": nps.round(),
+            "moves": s.moves.iter().map(|(m, b)| json!({"move": m.to_string(), "lower": b.lo, "upper": b.hi})).collect::<Vec<_>>(),
+            "sowings": sowings,
+        });
+        println!("{o}");
+    } else {
+        println!("rules: {}", rules.to_json());
+        println!("{p}");
+        if exact {
+            println!("value: {} (exact, {})", s.bounds.lo, s.method.name());
+        } else {
+            println!("value: {} <= value <= {} (not exact: limits reached; depth {} completed)", s.bounds.lo, s.bounds.hi, s.depth);
+        }
+        println!("best moves: {}", names(&s.best_moves).join(" "));
+        println!("pv: {}", names(&s.pv).join(" "));
+        for (m, b) in &s.moves {
+            if b.is_exact() {
+                println!("  {m}: {}", b.lo);
+            } else {
+                println!("  {m}: {}..={}", b.lo, b.hi);
+            }
+        }
+        println!("depth {}, nodes {} in {:.3} s ({:.0} nodes/s)", s.depth, s.nodes, s.seconds, nps);
+        println!("sowings: {sowings}");
     }
     Ok(())
 }
