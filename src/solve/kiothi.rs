@@ -135,16 +135,22 @@ impl SearchGame for KiothiSearch<'_> {
         st.expansions += 1;
         self.stats.set(st);
         let key = position_key(pos);
-        if let Some(kids) = self.costly.borrow().get(&key) {
-            out.extend_from_slice(kids);
+        let hit = match self.costly.borrow().get(&key) {
+            Some(kids) => {
+                out.extend_from_slice(kids);
+                true
+            }
+            None => false,
+        };
+        if hit {
             let mut st = self.stats.get();
             st.cache_hits += 1;
             self.stats.set(st);
         } else if self.generate(pos, out) {
-            let mut cache = self.costly.borrow_mut();
             let mut st = self.stats.get();
             st.costly_positions += 1;
             self.stats.set(st);
+            let mut cache = self.costly.borrow_mut();
             if cache.len() < COSTLY_CAP {
                 cache.insert(key, out.as_slice().into());
             }
@@ -212,8 +218,14 @@ pub struct Solution {
 pub const SEARCH_BUDGET: u64 = 4_000_000;
 /// Largest component the exact mode builds (about 100 bytes a position).
 pub const MAX_COMPONENT: usize = 2_000_000;
-/// Transposition table size (2^bits entries of 16 bytes: 64 MiB).
+/// Largest transposition table (2^bits entries of 16 bytes: 64 MiB).
 pub const TABLE_BITS: u32 = 22;
+
+/// Table size for a position: small boards get small tables (allocating 64 MiB costs some
+/// 40 ms, more than solving a 4-warrior position).
+pub fn table_bits(pos: &Position) -> u32 {
+    (12 + 2 * pos.warriors_on_board()).min(TABLE_BITS)
+}
 
 /// Check that a position can be searched.
 pub fn check(pos: &Position) -> Result<(), SolveError> {
@@ -235,7 +247,7 @@ pub fn solve(rules: Rules, probe: Option<Probe<'_>>, root: &Position, limits: Li
     check(root)?;
     let start = Instant::now();
     let game = KiothiSearch::new(rules, probe);
-    let mut s = Searcher::new(&game, TABLE_BITS);
+    let mut s = Searcher::new(&game, table_bits(root));
     let limited = limits.depth.is_some() || limits.seconds.is_some() || limits.nodes.is_some();
     let covered = game.probe(root).is_some();
     let first = if limited || covered { limits } else { Limits { nodes: Some(SEARCH_BUDGET), ..limits } };
