@@ -379,3 +379,72 @@ fn principal_variation(comp: &mut ComponentSolver<'_, KiothiSearch<'_>>, root: &
         unreachable!("some move reaches the value")
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::horizon::horizon;
+
+    fn pos(boma: [u8; 20], nki: u32, to_move: Side) -> Position {
+        Position { boma, prisons: [0, 0], nki, to_move, turn: 5 }
+    }
+
+    /// Truncated negamax of the capture balance, no pruning, no table.
+    fn balance(rules: &Rules, p: &Position, depth: u32) -> i32 {
+        if depth == 0 {
+            return 0;
+        }
+        let kids = legal(rules, p);
+        if kids.is_empty() {
+            return -(p.warriors_on_board() as i32);
+        }
+        kids.iter().map(|c| c.captured as i32 - balance(rules, &c.position, depth - 1)).max().unwrap()
+    }
+
+    #[test]
+    fn horizon_equals_truncated_negamax() {
+        let rules = Rules::default();
+        let game = KiothiSearch::new(rules, None);
+        let mut x = 12345u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for _ in 0..200 {
+            let mut boma = [0u8; 20];
+            for _ in 0..1 + next() % 7 {
+                boma[(next() % 20) as usize] += 1;
+            }
+            let occ = boma.iter().enumerate().fold(0u32, |m, (a, &c)| m | ((c > 0) as u32) << a);
+            let p = pos(boma, occ & next() as u32, if next() % 2 == 0 { Side::South } else { Side::North });
+            for d in [1, 3, 5] {
+                let h = horizon(&game, &p, Limits { depth: Some(d), ..Limits::default() }, 12);
+                let want = balance(&rules, &p, d);
+                assert_eq!(h.value, want, "{p} depth {d}");
+                for m in &h.best_moves {
+                    let c = p.sow(&rules, *m).unwrap();
+                    assert_eq!(c.captured as i32 - balance(&rules, &c.position, d - 1), want, "{p} {m}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn keys_tell_side_and_nki_apart_and_ordering_puts_captures_first() {
+        let mut b = [0u8; 20];
+        b[3] = 2;
+        b[15] = 1;
+        let p = pos(b, 0, Side::South);
+        assert_ne!(position_key(&p), position_key(&Position { to_move: Side::North, ..p }));
+        assert_ne!(position_key(&p), position_key(&Position { nki: 1 << 3, ..p }));
+        assert_eq!(position_key(&p), position_key(&Position { turn: 40, prisons: [3, 4], ..p }));
+        // S3 = 2, N5 = 1: 3:1 lands in the empty S4 and captures N5 (2); 3:2 ends in S5.
+        let game = KiothiSearch::new(Rules::default(), None);
+        let mut out = Vec::new();
+        assert_eq!(game.expand(&p, &mut out), None);
+        let order: Vec<String> = out.iter().map(|c| format!("{}/{}", c.mv, c.gain)).collect();
+        assert_eq!(order, ["3:1/2", "3:2/0"]);
+    }
+}

@@ -2,3 +2,4 @@
 //! (Search knows nothing of files and retro nothing of search; this is where they meet.)
 pub mod oware;
 pub mod kiothi;
+pub mod kiothi_openings;
