@@ -235,6 +235,7 @@ fn replay(position: Option<String>, moves: &str, jsonl: bool, rules: Rules) -> R
 
 fn perft(position: Option<String>, depth: u32, divide: bool, json_out: bool, rules: Rules) -> Result<()> {
     let p = load(position, &rules)?;
+    kiothi::reset_sowing_stats();
     let t = std::time::Instant::now();
     let (nodes, per_move) = if divide {
         let d = kiothi::divide(&p, &rules, depth).or_else(bad)?;
@@ -244,7 +245,11 @@ fn perft(position: Option<String>, depth: u32, divide: bool, json_out: bool, rul
     };
     let secs = t.elapsed().as_secs_f64();
     if json_out {
-        let mut o = json!({"rules": rules.to_json(), "depth": depth, "nodes": nodes.to_string().parse::<serde_json::Number>().ok(), "seconds": secs});
+        let sow = kiothi::sowing_stats();
+        let sowings = json!({"perpetual": sow.perpetual, "long_threshold_relays": kiothi::LONG_SOWING_RELAYS, "long_ended": sow.long_ended,
+            "long_simulated": sow.long_simulated, "relays_in_long": sow.relays_in_long, "max_relays_simulated": sow.max_relays_simulated,
+            "distinguished_point_hits": sow.dp_hits});
+        let mut o = json!({"rules": rules.to_json(), "depth": depth, "nodes": nodes.to_string().parse::<serde_json::Number>().ok(), "seconds": secs, "sowings": sowings});
         if let Some(d) = &per_move {
             o["moves"] = json!(d.iter().map(|(m, n)| json!({"move": m.to_string(), "nodes": n.to_string().parse::<serde_json::Number>().ok()})).collect::<Vec<_>>());
         }
