@@ -83,9 +83,9 @@ pub fn horizon<G: SearchGame>(game: &G, root: &G::Pos, limits: Limits, table_bit
         result.depth = d;
         result.best_moves = children.iter().zip(&scores).filter(|(_, &s)| s == best).map(|(c, _)| c.mv).collect();
         // Best first next time (stable: the game's order among equals).
-        let mut order: Vec<(i32, Child<G::Pos, G::Move>)> = scores.into_iter().zip(children.iter().copied()).collect();
-        order.sort_by_key(|(s, _)| -s);
-        children = order.into_iter().map(|(_, c)| c).collect();
+        let mut order: Vec<usize> = (0..children.len()).collect();
+        order.sort_by_key(|&i| -scores[i]);
+        children = order.iter().map(|&i| children[i]).collect::<Vec<Child<G::Pos, G::Move>>>();
         d += 1;
     }
     result.nodes = st.nodes;

@@ -45,11 +45,14 @@ pub struct ExpandStats {
     pub long_moves: u64,
 }
 
+/// The moves of one position as the search sees them.
+type Children = Rc<[Child<Position, SowMove>]>;
+
 /// Kiothi as a search game: rules, an optional table probe, and the expansion cache.
 pub struct KiothiSearch<'p> {
     pub rules: Rules,
     probe: Option<Probe<'p>>,
-    costly: RefCell<HashMap<u64, Rc<[Child<Position, SowMove>]>>>,
+    costly: RefCell<HashMap<u64, Children>>,
     stats: Cell<ExpandStats>,
 }
 

@@ -17,6 +17,7 @@
 //!   horizon scored exactly, nothing after it (a heuristic, not the game value), and
 //! - the **proven interval** of the real game from a depth-D alpha-beta (`Searcher`), which is
 //!   sound but, at these depths, close to `±60`.
+//!
 //! An opening is summarised by the minimum and the mean of its replies' horizon values:
 //! the minimum is "South's value against the best North reply *in the sample*", an optimistic
 //! estimate (North's true best reply can only be as good or better for North).
