@@ -318,10 +318,22 @@ fn solve_cmd(position: &str, depth: Option<u32>, time: Option<f64>, nodes: Optio
         "max_relays_simulated": sow.max_relays_simulated,
         "distinguished_point_hits": sow.dp_hits,
     });
+    // Final totals under perfect play: the mover ends with (n + v) / 2 of the n board warriors.
+    let score = exact.then(|| {
+        let n = p.warriors_on_board() as f64;
+        let mover = (n + s.bounds.lo as f64) / 2.0;
+        let mut t = [p.prisons[0] as f64, p.prisons[1] as f64];
+        t[p.to_move.index()] += mover;
+        t[p.to_move.other().index()] += n - mover;
+        t
+    });
+    let winner = score.map(|t| mancala::side::Side::ahead(t).map(|w| w.name()).unwrap_or("draw"));
     if json_out {
         let o = json!({
             "rules": rules.to_json(),
             "position": p.to_json(),
+            "score": score,
+            "winner": winner,
             "value": if exact { json!(s.bounds.lo) } else { serde_json::Value::Null },
             "exact": exact,
             "lower": s.bounds.lo,
@@ -340,8 +352,8 @@ fn solve_cmd(position: &str, depth: Option<u32>, time: Option<f64>, nodes: Optio
     } else {
         println!("rules: {}", rules.to_json());
         println!("{p}");
-        if exact {
-            println!("value: {} (exact, {})", s.bounds.lo, s.method.name());
+        if let (Some(t), Some(w)) = (score, winner) {
+            println!("value: {} (exact, {}); final totals south {} north {} ({w})", s.bounds.lo, s.method.name(), t[0], t[1]);
         } else {
             println!("value: {} <= value <= {} (not exact: limits reached; depth {} completed)", s.bounds.lo, s.bounds.hi, s.depth);
         }
