@@ -3,6 +3,7 @@
 
 use assert_cmd::Command;
 use mancala::games::kiothi::{NkiClear, Position, Rules, SowMove};
+use mancala::search::component::ComponentSolver;
 use mancala::search::{Limits, SearchGame};
 use mancala::side::Side;
 use mancala::solve::kiothi::{solve, KiothiSearch, Solution};
@@ -204,6 +205,19 @@ fn search_equals_minimax_on_random_small_positions() {
         checked += 1;
     }
     assert_eq!(checked, 300);
+}
+
+#[test]
+fn component_retrograde_equals_minimax() {
+    // The exact mode's fallback (used when alpha-beta does not close within its budget, e.g.
+    // results/kiothi/positions/endgame14.json), checked on its own.
+    let mut rng = Rng(4711);
+    let game = KiothiSearch::new(Rules::default(), None);
+    let mut comp = ComponentSolver::new(&game, 1 << 20);
+    for _ in 0..100 {
+        let p = random_position(&mut rng, 6);
+        assert_eq!(comp.value(&p).unwrap(), minimax_root(&p, &Rules::default()), "{p}");
+    }
 }
 
 #[test]

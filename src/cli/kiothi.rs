@@ -1,4 +1,4 @@
-//! `mancala kiothi …`: replay, perft and exact opening counts (search and tables: next).
+//! `mancala kiothi …`: replay, perft, exact opening counts, solve (alpha-beta) and seeded opening samples.
 
 use super::usage;
 use anyhow::Result;

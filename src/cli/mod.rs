@@ -23,7 +23,7 @@ struct Cli {
 enum Game {
     /// Oware (Abapa): replay games, build and check endgame databases, solve positions.
     Oware(oware::OwareArgs),
-    /// Kiothi (Meru): replay, perft and exact opening counts.
+    /// Kiothi (Meru): replay, perft, opening counts and samples, solve.
     Kiothi(kiothi::KiothiArgs),
     /// Lukho (Bukusu): play games, choice ids, speeds races, opening sweeps and merges.
     Lukho(lukho::LukhoArgs),
