@@ -6,7 +6,7 @@ use mancala::games::kiothi::{NkiClear, Position, Rules, SowMove};
 use mancala::search::component::ComponentSolver;
 use mancala::search::{Limits, SearchGame};
 use mancala::side::Side;
-use mancala::solve::kiothi::{solve, KiothiSearch, Solution};
+use mancala::solve::kiothi::{solve, KiothiSearch, Method, Solution};
 use serde_json::Value;
 
 const S: Side = Side::South;
@@ -217,6 +217,24 @@ fn component_retrograde_equals_minimax() {
     for _ in 0..100 {
         let p = random_position(&mut rng, 6);
         assert_eq!(comp.value(&p).unwrap(), minimax_root(&p, &Rules::default()), "{p}");
+    }
+}
+
+#[test]
+fn a_table_probe_plugs_in() {
+    // Stand-in for `retro::kiothi::Database::probe`: exact values of boards with <= 3 warriors.
+    let probe = |p: &Position| (p.warriors_on_board() <= 3).then(|| minimax_root(p, &Rules::default()));
+    let mut rng = Rng(99);
+    for _ in 0..40 {
+        let p = random_position(&mut rng, 6);
+        let plain = exact(&p, Rules::default());
+        let with = solve(Rules::default(), Some(&probe), &p, Limits::default()).unwrap();
+        assert_eq!(with.bounds, plain.bounds, "{p}");
+        assert_eq!(with.best_moves, plain.best_moves, "{p}");
+        assert!(with.nodes <= plain.nodes, "{p}: {} > {}", with.nodes, plain.nodes);
+        if p.warriors_on_board() <= 3 {
+            assert_eq!(with.method, Method::Db);
+        }
     }
 }
 

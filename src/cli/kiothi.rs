@@ -90,8 +90,10 @@ enum Cmd {
         /// Node budget.
         #[arg(long)]
         nodes: Option<u64>,
-        // TODO(merge): `--db DIR` opens `retro::kiothi::Database` and passes its probe as
-        // `solve::kiothi::solve(.., Some(&|p| db.probe(p)), ..)`.
+        // TODO(merge with kiothi-db): `--db DIR`: `let db = retro::kiothi::Database::open(dir,
+        // rules)?` (its errors are usage errors) and `ksolve::solve(rules, Some(&|p| db.probe(p)),
+        // ..)`; the probe returns None above the tables' warrior count, as the hook expects
+        // (tests/kiothi_solve.rs `a_table_probe_plugs_in`).
         #[arg(long)]
         json: bool,
         #[command(flatten)]
