@@ -83,7 +83,12 @@ pub fn run(cmd: DbCmd, rules: Rules) -> Result<()> {
     }
 }
 
-fn open_db(dir: &Path, rules: Rules) -> Result<Database> {
+pub(super) fn open_db(dir: &Path, rules: Rules) -> Result<Database> {
+    open_tables(dir, rules, "--dir")
+}
+
+/// Open tables named by the command-line flag `flag` (its name starts every error line).
+pub(super) fn open_tables(dir: &Path, rules: Rules, flag: &str) -> Result<Database> {
     match Database::open(dir, rules) {
         Ok(d) => Ok(d),
         Err(DbError::Missing { .. }) => {
@@ -96,10 +101,10 @@ fn open_db(dir: &Path, rules: Rules) -> Result<Database> {
                 })
                 .unwrap_or_default();
             if others.is_empty() {
-                usage(format!("--dir: {} holds no Kiothi tables (build them with `mancala kiothi db build`)", dir.display()))
+                usage(format!("{flag}: {} holds no Kiothi tables (build them with `mancala kiothi db build`)", dir.display()))
             } else {
                 usage(format!(
-                    "--dir: {} holds tables built under other rules ({}); this run reads {}",
+                    "{flag}: {} holds tables built under other rules ({}); this run reads {}",
                     dir.display(),
                     others.join(", "),
                     db::layer_path(Path::new(""), &rules, 0).display()

@@ -24,7 +24,7 @@ struct Cli {
 enum Game {
     /// Oware (Abapa): replay games, build and check endgame databases, solve positions.
     Oware(oware::OwareArgs),
-    /// Kiothi (Meru): replay, perft, exact opening counts, endgame tables.
+    /// Kiothi (Meru): replay, perft, opening counts and samples, endgame tables, solve.
     Kiothi(kiothi::KiothiArgs),
     /// Lukho (Bukusu): play games, choice ids, speeds races, opening sweeps and merges.
     Lukho(lukho::LukhoArgs),

@@ -12,6 +12,7 @@
 //! split (net 0). Such a result depends on the path, so it is never stored in the table: the
 //! table only holds facts about positions.
 pub mod component;
+pub mod horizon;
 pub mod tt;
 
 use std::time::Instant;

@@ -19,7 +19,21 @@ pub struct Table {
 impl Table {
     /// `2^bits` entries (16 bytes each).
     pub fn new(bits: u32) -> Self {
-        Table { entries: vec![Entry::default(); 1 << bits], mask: (1u64 << bits) - 1 }
+        let n = 1usize << bits;
+        // All-zero bytes are a valid unused entry (key 0, bounds 0, `used` false), so the table
+        // is allocated zeroed: the OS then hands out pages lazily and a 64 MiB table costs
+        // nothing until touched (writing it cost some 40 ms per search on small positions).
+        let layout = std::alloc::Layout::array::<Entry>(n).expect("table size");
+        // SAFETY: the memory comes from the global allocator with the layout of a `Vec<Entry>`
+        // of capacity n, and zeroed bytes are a valid `Entry` (integers and a `false` bool).
+        let entries = unsafe {
+            let p = std::alloc::alloc_zeroed(layout) as *mut Entry;
+            if p.is_null() {
+                std::alloc::handle_alloc_error(layout);
+            }
+            Vec::from_raw_parts(p, n, n)
+        };
+        Table { entries, mask: (1u64 << bits) - 1 }
     }
 
     #[inline]

@@ -160,6 +160,48 @@ impl Position {
         });
     }
 
+    /// The redistribution of index `n` in the order of [`Position::for_each_redistribution`]
+    /// (emptied sets in increasing order, placements in rank order): an unranking, so a
+    /// uniform `n` below [`Position::redistribution_count`] draws a uniform move. `None` when
+    /// `n` is out of range or this is not a redistribution turn.
+    pub fn nth_redistribution(&self, rules: &Rules, mut n: u128) -> Option<Redistribution> {
+        if !self.is_redistribution() {
+            return None;
+        }
+        let mut found = None;
+        emptied_sets(self.own_occupied(), rules.redistribute, |emptied| {
+            if found.is_some() {
+                return;
+            }
+            let w = self.lifted(emptied);
+            let block = placements(w, BOMA as u32).expect("counted without overflow");
+            if n >= block {
+                n -= block;
+                return;
+            }
+            // Unrank as `index::Compositions` does (p0 most significant), in u128.
+            let mut placement: Board = [0; BOMA];
+            let mut rest = w;
+            for (i, slot) in placement.iter_mut().enumerate().take(BOMA - 1) {
+                let k = (BOMA - 1 - i) as u32; // boma after this one
+                let mut v = 0;
+                loop {
+                    let b = placements(rest - v, k).expect("smaller than the block");
+                    if n < b {
+                        break;
+                    }
+                    n -= b;
+                    v += 1;
+                }
+                *slot = v as u8;
+                rest -= v;
+            }
+            placement[BOMA - 1] = rest as u8;
+            found = Some(Redistribution { emptied, placement });
+        });
+        found
+    }
+
     /// K2 legality of a redistribution here.
     pub fn check_redistribution(&self, rules: &Rules, r: &Redistribution) -> Result<(), Illegal> {
         if !self.is_redistribution() {
@@ -210,5 +252,41 @@ impl Position {
             to_move: self.to_move.other(),
             turn: self.turn + 1,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Position, Redistribute, Rules, Setup};
+    use crate::side::Side;
+
+    #[test]
+    fn nth_redistribution_unranks_the_enumeration_order() {
+        let mut p = Position::start(Setup::S6x5);
+        p.boma = [0; 20];
+        p.boma[2] = 1;
+        p.boma[5] = 2;
+        p.boma[9] = 1;
+        p.boma[13] = 1;
+        for redistribute in [Redistribute::Exactly2, Redistribute::UpTo2] {
+            let rules = Rules { redistribute, ..Rules::default() };
+            let mut all = Vec::new();
+            p.for_each_redistribution(&rules, |r| all.push(*r));
+            assert_eq!(all.len() as u128, p.redistribution_count(&rules).unwrap());
+            for (i, r) in all.iter().enumerate() {
+                assert_eq!(p.nth_redistribution(&rules, i as u128).as_ref(), Some(r), "{i}");
+            }
+            assert_eq!(p.nth_redistribution(&rules, all.len() as u128), None);
+        }
+        // The full opening: the first move empties S4, S5 and puts all 10 into the last boma
+        // (rank 0: p0 = … = p18 = 0); the last empties S8, S9 and puts all 10 into boma 0.
+        let start = Position::start(Setup::S6x5);
+        let rules = Rules::default();
+        let n = start.redistribution_count(&rules).unwrap();
+        let last = start.nth_redistribution(&rules, n - 1).unwrap();
+        assert_eq!(last.to_string(), "8,9>0*10");
+        assert_eq!(start.nth_redistribution(&rules, 0).unwrap().to_string(), "4,5>19*10");
+        let q = Position { turn: 3, to_move: Side::South, ..start };
+        assert_eq!(q.nth_redistribution(&rules, 0), None);
     }
 }

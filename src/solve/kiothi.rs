@@ -1,0 +1,453 @@
+//! Solving Kiothi positions (turn >= 3) with the shared alpha-beta (`search`): Kiothi as a
+//! [`SearchGame`], move ordering for partial lifts, a cache of expensive expansions (K7), an
+//! optional endgame-table probe, and when alpha-beta alone cannot close the interval the
+//! exact component retrograde (`search::component`), as for Oware.
+//!
+//! Values are net warriors of those on the board, from the mover's view (RULES.md "Common
+//! conventions"): K8 (no legal move) is `-n` for the mover with `n` warriors on the board; a
+//! repetition (K9, `split`) is 0.
+//!
+//! Redistribution turns (1 and 2) are not searched: a turn-1 position has 3·10^8 moves and
+//! two plies 5.5·10^17 ([`solve`] refuses them with [`SolveError::Redistribution`]); the
+//! openings analysis (`openings`) samples them instead.
+
+use crate::games::kiothi::{self, Illegal, Position, Rules, SowMove, ROW};
+use crate::search::component::{ComponentSolver, TooBig};
+use crate::search::{settled, Bounds, Child, Limits, SearchGame, Searcher};
+use crate::side::Side;
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::time::Instant;
+
+/// An endgame-table probe: the exact value (mover's view, net of the board) of a position it
+/// covers. `retro::kiothi` tables plug in here (`--db`).
+pub type Probe<'p> = &'p dyn Fn(&Position) -> Option<i32>;
+
+/// Expansions whose sowings took more relays than this (or met a perpetual sowing) are kept.
+pub const COSTLY_RELAYS: u64 = 256;
+/// At most this many expensive expansions are kept (the cache then stops growing).
+pub const COSTLY_CAP: usize = 1 << 18;
+
+/// What the search's move generation met (counts of this searcher only).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ExpandStats {
+    /// Positions expanded (moves generated), cache hits included.
+    pub expansions: u64,
+    /// Expansions served by the cache of expensive expansions.
+    pub cache_hits: u64,
+    /// Positions whose expansion met a perpetual sowing or a sowing of over
+    /// [`COSTLY_RELAYS`] relays (each counted once: later visits hit the cache).
+    pub costly_positions: u64,
+    /// Perpetual sowings (K7) rejected while generating (cache hits not counted again).
+    pub perpetual_moves: u64,
+    /// Legal sowings of over [`kiothi::LONG_SOWING_RELAYS`] relays generated (same).
+    pub long_moves: u64,
+}
+
+/// The moves of one position as the search sees them.
+type Children = Rc<[Child<Position, SowMove>]>;
+
+/// Kiothi as a search game: rules, an optional table probe, and the expansion cache.
+pub struct KiothiSearch<'p> {
+    pub rules: Rules,
+    probe: Option<Probe<'p>>,
+    costly: RefCell<HashMap<u64, Children>>,
+    stats: Cell<ExpandStats>,
+}
+
+impl<'p> KiothiSearch<'p> {
+    pub fn new(rules: Rules, probe: Option<Probe<'p>>) -> Self {
+        KiothiSearch { rules, probe, costly: RefCell::new(HashMap::new()), stats: Cell::new(ExpandStats::default()) }
+    }
+
+    pub fn stats(&self) -> ExpandStats {
+        self.stats.get()
+    }
+
+    /// The legal moves in search order: captures (bigger first, so the K6 triple bonus leads),
+    /// then full lifts before partial ones (emptying a boma is the move that changes the
+    /// board most and leaves nothing behind to be captured), larger lifts first, lower boma
+    /// first. Returns whether the generation was expensive (see [`COSTLY_RELAYS`]).
+    fn generate(&self, pos: &Position, out: &mut Vec<Child<Position, SowMove>>) -> bool {
+        let base = pos.own_base();
+        let mut costly = false;
+        let mut st = self.stats.get();
+        for b in 0..ROW as u8 {
+            let held = pos.boma[base + b as usize];
+            for lift in (1..=held).rev() {
+                match pos.sow(&self.rules, SowMove { boma: b, lift }) {
+                    Ok(c) => {
+                        if c.relays > COSTLY_RELAYS {
+                            costly = true;
+                        }
+                        if c.relays > kiothi::LONG_SOWING_RELAYS {
+                            st.long_moves += 1;
+                        }
+                        out.push(Child { mv: c.mv, gain: c.captured as i32, child: c.position });
+                    }
+                    Err(Illegal::Perpetual) | Err(Illegal::RelayLimit { .. }) => {
+                        costly = true;
+                        st.perpetual_moves += 1;
+                    }
+                    Err(_) => {}
+                }
+            }
+        }
+        self.stats.set(st);
+        // Stable: within a class the generation order (boma ascending, lifts descending).
+        out.sort_by_key(|c| (-c.gain, c.mv.lift != pos.boma[base + c.mv.boma as usize]));
+        costly
+    }
+}
+
+/// A 64-bit key of (boma, nki, side to move). The state itself is 181 bits (20 bytes, 20 flags,
+/// a side), so the key is a hash: two different positions share a key with probability about
+/// 2^-64 per comparison (some 10^-10 over a billion-node search).
+pub fn position_key(pos: &Position) -> u64 {
+    let mut bytes = [0u8; 24];
+    bytes[..20].copy_from_slice(&pos.boma);
+    let w = |i: usize| u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().unwrap());
+    let tail = w(2) | (pos.nki as u64) << 32 | (pos.to_move.index() as u64) << 52;
+    mix(w(0) ^ mix(w(1) ^ mix(tail ^ 0x5851_f42d_4c95_7f2d)))
+}
+
+fn mix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl SearchGame for KiothiSearch<'_> {
+    type Pos = Position;
+    type Move = SowMove;
+
+    fn key(&self, pos: &Position) -> u64 {
+        position_key(pos)
+    }
+    fn bound(&self, pos: &Position) -> i32 {
+        pos.warriors_on_board() as i32
+    }
+    fn probe(&self, pos: &Position) -> Option<i32> {
+        self.probe.and_then(|p| p(pos))
+    }
+    fn expand(&self, pos: &Position, out: &mut Vec<Child<Position, SowMove>>) -> Option<i32> {
+        out.clear();
+        let mut st = self.stats.get();
+        st.expansions += 1;
+        self.stats.set(st);
+        let key = position_key(pos);
+        let hit = match self.costly.borrow().get(&key) {
+            Some(kids) => {
+                out.extend_from_slice(kids);
+                true
+            }
+            None => false,
+        };
+        if hit {
+            let mut st = self.stats.get();
+            st.cache_hits += 1;
+            self.stats.set(st);
+        } else if self.generate(pos, out) {
+            let mut st = self.stats.get();
+            st.costly_positions += 1;
+            self.stats.set(st);
+            let mut cache = self.costly.borrow_mut();
+            if cache.len() < COSTLY_CAP {
+                cache.insert(key, out.as_slice().into());
+            }
+        }
+        // K8: no legal move, the other player takes every warrior on the board.
+        out.is_empty().then(|| -(pos.warriors_on_board() as i32))
+    }
+    /// An ordering hint only (the table's best-move slot): distinct for lifts below 25.
+    fn move_code(&self, mv: &SowMove) -> u8 {
+        mv.boma * 25 + (mv.lift - 1) % 25
+    }
+}
+
+/// Why a position cannot be solved.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SolveError {
+    #[error("turn {turn} is a redistribution turn (3·10^8 moves and more); search starts at turn >= 3 (sample openings with `kiothi openings --sample`)")]
+    Redistribution { turn: u32 },
+    #[error("{warriors} warriors on the board; search handles at most 127")]
+    TooManyWarriors { warriors: u32 },
+}
+
+/// How a value was obtained.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// Read off the endgame table.
+    Db,
+    /// Alpha-beta search.
+    Search,
+    /// Alpha-beta did not close the interval within its budget; the component retrograde did.
+    Component,
+}
+
+impl Method {
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Db => "db",
+            Method::Search => "search",
+            Method::Component => "component",
+        }
+    }
+}
+
+/// The answer of `kiothi solve`.
+#[derive(Clone, Debug)]
+pub struct Solution {
+    pub bounds: Bounds,
+    /// Every best move, in ascending (boma, lift). When not exact: the moves that may be best.
+    pub best_moves: Vec<SowMove>,
+    /// Perfect play until the game ends (the lowest best move each ply; a repeated position
+    /// ends it). When not exact: only the most promising first move.
+    pub pv: Vec<SowMove>,
+    pub method: Method,
+    /// Alpha-beta nodes plus positions expanded by the component retrograde.
+    pub nodes: u64,
+    /// Deepest iteration of the root search completed.
+    pub depth: u32,
+    pub seconds: f64,
+    /// Every legal move with its interval, ascending.
+    pub moves: Vec<(SowMove, Bounds)>,
+    pub expand: ExpandStats,
+}
+
+/// Alpha-beta nodes before the exact mode tries the component retrograde.
+pub const SEARCH_BUDGET: u64 = 4_000_000;
+/// Largest component the exact mode builds (about 100 bytes a position).
+pub const MAX_COMPONENT: usize = 2_000_000;
+/// Largest transposition table (2^bits entries of 16 bytes: 64 MiB).
+pub const TABLE_BITS: u32 = 22;
+
+/// Table size for a position: small boards get small tables (allocating 64 MiB costs some
+/// 40 ms, more than solving a 4-warrior position).
+pub fn table_bits(pos: &Position) -> u32 {
+    (12 + 2 * pos.warriors_on_board()).min(TABLE_BITS)
+}
+
+/// Check that a position can be searched.
+pub fn check(pos: &Position) -> Result<(), SolveError> {
+    if pos.is_redistribution() {
+        return Err(SolveError::Redistribution { turn: pos.turn });
+    }
+    let w = pos.warriors_on_board();
+    if w > i8::MAX as u32 {
+        return Err(SolveError::TooManyWarriors { warriors: w });
+    }
+    Ok(())
+}
+
+/// Solve a position (turn >= 3). With a depth, time or node limit only alpha-beta runs and
+/// the answer may be bounds; without limits the answer is exact: alpha-beta with a budget,
+/// then the component retrograde, then (if the component is too big) alpha-beta without
+/// limit.
+pub fn solve(rules: Rules, probe: Option<Probe<'_>>, root: &Position, limits: Limits) -> Result<Solution, SolveError> {
+    check(root)?;
+    let start = Instant::now();
+    let game = KiothiSearch::new(rules, probe);
+    let mut s = Searcher::new(&game, table_bits(root));
+    let limited = limits.depth.is_some() || limits.seconds.is_some() || limits.nodes.is_some();
+    let covered = game.probe(root).is_some();
+    let first = if limited || covered { limits } else { Limits { nodes: Some(SEARCH_BUDGET), ..limits } };
+    let mut a = s.analyse(root, first);
+    let mut method = if covered { Method::Db } else { Method::Search };
+    let mut moves: Vec<(SowMove, Bounds)> = a.moves.iter().map(|m| (m.mv, m.bounds)).collect();
+    let mut bounds = a.bounds;
+    let mut comp = ComponentSolver::new(&game, MAX_COMPONENT);
+    if !limited && !settled(&a.moves) {
+        match exact_moves(&mut comp, root) {
+            Ok(exact) => {
+                method = Method::Component;
+                bounds = Bounds::exact(comp.value(root).expect("solved with its moves"));
+                moves = exact;
+            }
+            Err(TooBig { .. }) => {
+                a = s.analyse(root, Limits::default());
+                moves = a.moves.iter().map(|m| (m.mv, m.bounds)).collect();
+                bounds = a.bounds;
+            }
+        }
+    }
+    moves.sort_by_key(|(m, _)| *m);
+    let best_moves: Vec<SowMove> = if bounds.is_exact() {
+        moves.iter().filter(|(_, b)| b.is_exact() && b.lo == bounds.lo).map(|&(m, _)| m).collect()
+    } else {
+        moves.iter().filter(|(_, b)| b.hi >= bounds.lo).map(|&(m, _)| m).collect()
+    };
+    let pv = if bounds.is_exact() && method == Method::Component {
+        principal_variation(&mut comp, root).unwrap_or_else(|_| proven_line(&mut s, root, bounds.lo))
+    } else if bounds.is_exact() {
+        proven_line(&mut s, root, bounds.lo)
+    } else {
+        // Most promising: best lower bound, then best upper bound, then the lowest move.
+        moves.iter().max_by_key(|(m, b)| (b.lo, b.hi, std::cmp::Reverse(*m))).map(|&(m, _)| vec![m]).unwrap_or_default()
+    };
+    Ok(Solution {
+        bounds,
+        best_moves,
+        pv,
+        method,
+        nodes: s.nodes + comp.nodes,
+        depth: a.depth,
+        seconds: start.elapsed().as_secs_f64(),
+        moves,
+        expand: game.stats(),
+    })
+}
+
+/// The legal moves of `pos` with their children, ascending.
+fn legal(rules: &Rules, pos: &Position) -> Vec<kiothi::Child> {
+    let mut v = Vec::new();
+    pos.children(rules, &mut v);
+    v
+}
+
+/// Exact value of every move of `pos` by the component retrograde (empty when it has ended).
+fn exact_moves(comp: &mut ComponentSolver<'_, KiothiSearch<'_>>, pos: &Position) -> Result<Vec<(SowMove, Bounds)>, TooBig> {
+    legal(&comp.game.rules, pos)
+        .iter()
+        .map(|c| Ok((c.mv, Bounds::exact(c.captured as i32 - comp.value(&c.position)?))))
+        .collect()
+}
+
+/// The repetition key of the common rule (board, nki, side to move; turn >= 3 throughout).
+fn repetition_key(p: &Position) -> ([u8; 20], u32, Side) {
+    (p.boma, p.nki, p.to_move)
+}
+
+/// Play from `root` the move `choose` picks at each ply until the game ends: K8, a repeated
+/// position (the split rule ends the game there), or no move chosen.
+fn walk_line<E>(
+    rules: &Rules,
+    root: &Position,
+    mut choose: impl FnMut(&Position, &[kiothi::Child]) -> Result<Option<kiothi::Child>, E>,
+) -> Result<Vec<SowMove>, E> {
+    let mut pv = Vec::new();
+    let mut pos = *root;
+    let mut seen = vec![repetition_key(&pos)];
+    loop {
+        let ms = legal(rules, &pos);
+        if ms.is_empty() {
+            break;
+        }
+        let Some(c) = choose(&pos, &ms)? else { break };
+        pv.push(c.mv);
+        if c.captured > 0 {
+            seen.clear(); // warriors never return to the board: nothing earlier can repeat
+        }
+        pos = c.position;
+        let k = repetition_key(&pos);
+        if seen.contains(&k) {
+            break;
+        }
+        seen.push(k);
+    }
+    Ok(pv)
+}
+
+/// A perfect-play line from `root` (exact value `value`) by alpha-beta: each ply plays the
+/// lowest move proven to reach the value, with a node budget per ply; the line stops early
+/// only if no move is proven within the budget.
+fn proven_line(s: &mut Searcher<'_, KiothiSearch<'_>>, root: &Position, value: i32) -> Vec<SowMove> {
+    let rules = s.game.rules;
+    let mut target = value;
+    let line = walk_line(&rules, root, |pos, ms| {
+        let a = s.analyse(pos, Limits { nodes: Some(SEARCH_BUDGET), ..Limits::default() });
+        let Some(mv) = a.moves.iter().filter(|m| m.bounds.lo == target).map(|m| m.mv).min() else { return Ok(None) };
+        let c = *ms.iter().find(|c| c.mv == mv).expect("a legal move");
+        target = c.captured as i32 - target; // the child's value, for its mover
+        Ok::<_, std::convert::Infallible>(Some(c))
+    });
+    match line {
+        Ok(pv) => pv,
+        Err(never) => match never {},
+    }
+}
+
+/// Follow the lowest best move from `root` with exact values from the component solver.
+fn principal_variation(comp: &mut ComponentSolver<'_, KiothiSearch<'_>>, root: &Position) -> Result<Vec<SowMove>, TooBig> {
+    let rules = comp.game.rules;
+    walk_line(&rules, root, |pos, ms| {
+        let target = comp.value(pos)?;
+        for c in ms {
+            if c.captured as i32 - comp.value(&c.position)? == target {
+                return Ok(Some(*c));
+            }
+        }
+        unreachable!("some move reaches the value")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::horizon::horizon;
+
+    fn pos(boma: [u8; 20], nki: u32, to_move: Side) -> Position {
+        Position { boma, prisons: [0, 0], nki, to_move, turn: 5 }
+    }
+
+    /// Truncated negamax of the capture balance, no pruning, no table.
+    fn balance(rules: &Rules, p: &Position, depth: u32) -> i32 {
+        if depth == 0 {
+            return 0;
+        }
+        let kids = legal(rules, p);
+        if kids.is_empty() {
+            return -(p.warriors_on_board() as i32);
+        }
+        kids.iter().map(|c| c.captured as i32 - balance(rules, &c.position, depth - 1)).max().unwrap()
+    }
+
+    #[test]
+    fn horizon_equals_truncated_negamax() {
+        let rules = Rules::default();
+        let game = KiothiSearch::new(rules, None);
+        let mut x = 12345u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for _ in 0..200 {
+            let mut boma = [0u8; 20];
+            for _ in 0..1 + next() % 7 {
+                boma[(next() % 20) as usize] += 1;
+            }
+            let occ = boma.iter().enumerate().fold(0u32, |m, (a, &c)| m | ((c > 0) as u32) << a);
+            let p = pos(boma, occ & next() as u32, if next() % 2 == 0 { Side::South } else { Side::North });
+            for d in [1, 3, 5] {
+                let h = horizon(&game, &p, Limits { depth: Some(d), ..Limits::default() }, 12);
+                let want = balance(&rules, &p, d);
+                assert_eq!(h.value, want, "{p} depth {d}");
+                for m in &h.best_moves {
+                    let c = p.sow(&rules, *m).unwrap();
+                    assert_eq!(c.captured as i32 - balance(&rules, &c.position, d - 1), want, "{p} {m}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn keys_tell_side_and_nki_apart_and_ordering_puts_captures_first() {
+        let mut b = [0u8; 20];
+        b[3] = 2;
+        b[15] = 1;
+        let p = pos(b, 0, Side::South);
+        assert_ne!(position_key(&p), position_key(&Position { to_move: Side::North, ..p }));
+        assert_ne!(position_key(&p), position_key(&Position { nki: 1 << 3, ..p }));
+        assert_eq!(position_key(&p), position_key(&Position { turn: 40, prisons: [3, 4], ..p }));
+        // S3 = 2, N5 = 1: 3:1 lands in the empty S4 and captures N5 (2); 3:2 ends in S5.
+        let game = KiothiSearch::new(Rules::default(), None);
+        let mut out = Vec::new();
+        assert_eq!(game.expand(&p, &mut out), None);
+        let order: Vec<String> = out.iter().map(|c| format!("{}/{}", c.mv, c.gain)).collect();
+        assert_eq!(order, ["3:1/2", "3:2/0"]);
+    }
+}
