@@ -2,6 +2,7 @@
 
 use super::oware::{mem_available, write_atomic};
 use super::progress::{bar, LayerBar};
+use super::layer_export::export_layers;
 use super::usage;
 use anyhow::{Context, Result};
 use clap::Subcommand;
@@ -307,53 +308,18 @@ fn export(dir: &Path, warriors: &str, format: Format, out: &Path, rules: Rules) 
     schema.extend(N.iter().map(|n| Column::Int(n)));
     schema.push(Column::Int("value"));
     schema.push(Column::Str("best_move"));
-    let mut w = match TableWriter::create(out, format, schema, &rules_json(&rules)) {
-        Ok(w) => w,
-        Err(e) if e.kind() == std::io::ErrorKind::Unsupported => return usage(e.to_string()),
-        Err(e) => return Err(e).with_context(|| format!("--out: {}", out.display())),
-    };
-    let game = &d.game;
-    let total: u64 = (a..=b).map(|n| game.layer_size(n)).sum();
-    let pb = bar(total, "export");
-    let mut row = Vec::with_capacity(44);
-    let res: Result<()> = (|| {
-        for n in a..=b {
-            let mut v = game.unrank(n, 0);
-            let values = d.layers[n].values();
-            for (r, &value) in values.iter().enumerate() {
-                if r > 0 {
-                    game.next_in_layer(&mut v);
-                }
-                row.clear();
-                row.push(Value::Int(n as i64));
-                row.extend(v.boma.iter().map(|&x| Value::Int(x as i64)));
-                row.extend((0..BOMA).map(|i| Value::Int((v.nki >> i & 1) as i64)));
-                row.push(Value::Int(value as i64));
-                row.push(match d.best_move(&v) {
-                    Some((m, best)) => {
-                        debug_assert_eq!(best, value as i32);
-                        Value::Str(m.to_string())
-                    }
-                    None => Value::Null,
-                });
-                w.row(&row)?;
-                if r & 0xffff == 0xffff {
-                    pb.inc(0x10000);
-                }
+    export_layers(&d.game, a..=b, out, format, schema, &rules_json(&rules), |n, r, v, row| {
+        let value = d.layers[n].values()[r as usize];
+        row.push(Value::Int(n as i64));
+        row.extend(v.boma.iter().map(|&x| Value::Int(x as i64)));
+        row.extend((0..BOMA).map(|i| Value::Int((v.nki >> i & 1) as i64)));
+        row.push(Value::Int(value as i64));
+        row.push(match d.best_move(v) {
+            Some((m, best)) => {
+                debug_assert_eq!(best, value as i32);
+                Value::Str(m.to_string())
             }
-        }
-        Ok(())
-    })();
-    pb.finish_and_clear();
-    match res {
-        Ok(()) => {
-            w.finish().with_context(|| format!("--out: {}", out.display()))?;
-            eprintln!("wrote {total} rows to {}", out.display());
-            Ok(())
-        }
-        Err(e) => {
-            w.abandon();
-            Err(e)
-        }
-    }
+            None => Value::Null,
+        });
+    })
 }

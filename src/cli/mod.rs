@@ -4,6 +4,7 @@
 
 mod kiothi;
 mod kiothi_db;
+mod layer_export;
 mod lukho;
 mod oware;
 mod progress;

@@ -1,13 +1,14 @@
 //! `mancala oware …`: replay, databases (build, verify, stats, export), solve.
 
 use super::progress::{bar, LayerBar};
+use super::layer_export::export_layers;
 use super::usage;
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 use mancala::export::svg::{stacked_bars, StackedBar};
 use mancala::export::{Column, Format, TableWriter, Value};
 use mancala::games::oware::{self, Cycle, Game, GrandSlam, Position, Rules, View, PITS};
-use mancala::retro::oware::{self as db, Database, OwareLayers, MAX_STONES};
+use mancala::retro::oware::{self as db, Database, MAX_STONES};
 use mancala::retro::stats::LayerStats;
 use mancala::retro::{bellman, verify, LayeredGame};
 use mancala::search::Limits;
@@ -503,53 +504,16 @@ fn export(dir: &Path, stones: &str, format: Format, out: &Path, rules: Rules) ->
     schema.extend(NAMES.iter().map(|n| Column::Int(n)));
     schema.push(Column::Int("value"));
     schema.push(Column::Int("best_move"));
-    let mut w = match TableWriter::create(out, format, schema, &db_rules_json(&rules)) {
-        Ok(w) => w,
-        Err(e) if e.kind() == std::io::ErrorKind::Unsupported => return usage(e.to_string()),
-        Err(e) => return Err(e).with_context(|| format!("--out: {}", out.display())),
-    };
-    let total: u64 = (a..=b).map(|n| d.game.layer_size(n)).sum();
-    let pb = bar(total, "export");
-    let game: &OwareLayers = &d.game;
     let mut buf = Vec::new();
-    let mut row = Vec::with_capacity(15);
-    let res: Result<()> = (|| {
-        for n in a..=b {
-            let mut v = game.unrank(n, 0);
-            let size = game.layer_size(n);
-            for r in 0..size {
-                if r > 0 {
-                    game.next_in_layer(&mut v);
-                }
-                let value = d.value_at(n, r);
-                row.clear();
-                row.push(Value::Int(n as i64));
-                row.extend(v.iter().map(|&x| Value::Int(x as i64)));
-                row.push(Value::Int(value as i64));
-                row.push(match best_move(&d, &v, &mut buf) {
-                    Some(m) => Value::Int(m as i64),
-                    None => Value::Null,
-                });
-                w.row(&row)?;
-                if r & 0xffff == 0xffff {
-                    pb.inc(0x10000);
-                }
-            }
-        }
-        Ok(())
-    })();
-    pb.finish_and_clear();
-    match res {
-        Ok(()) => {
-            w.finish().with_context(|| format!("--out: {}", out.display()))?;
-            eprintln!("wrote {total} rows to {}", out.display());
-            Ok(())
-        }
-        Err(e) => {
-            w.abandon();
-            Err(e)
-        }
-    }
+    export_layers(&d.game, a..=b, out, format, schema, &db_rules_json(&rules), |n, r, v, row| {
+        row.push(Value::Int(n as i64));
+        row.extend(v.iter().map(|&x| Value::Int(x as i64)));
+        row.push(Value::Int(d.value_at(n, r) as i64));
+        row.push(match best_move(&d, v, &mut buf) {
+            Some(m) => Value::Int(m as i64),
+            None => Value::Null,
+        });
+    })
 }
 
 /// The lowest own index among the best moves of a covered position (None when it has ended).

@@ -1,0 +1,60 @@
+//! `db export` for any layered game: every position of layers `a..=b` in rank order, one row
+//! each, written atomically (an interrupted or failed export leaves nothing behind).
+
+use super::progress::bar;
+use super::usage;
+use anyhow::{Context, Result};
+use mancala::export::{Column, Format, TableWriter, Value};
+use mancala::retro::LayeredGame;
+use std::path::Path;
+
+/// `fill(layer, rank, position, row)` appends the row of one position to the (cleared) `row`.
+#[allow(clippy::too_many_arguments)]
+pub fn export_layers<G: LayeredGame>(
+    game: &G,
+    layers: std::ops::RangeInclusive<usize>,
+    out: &Path,
+    format: Format,
+    schema: Vec<Column>,
+    header: &serde_json::Value,
+    mut fill: impl FnMut(usize, u64, &G::Pos, &mut Vec<Value>),
+) -> Result<()> {
+    let width = schema.len();
+    let mut w = match TableWriter::create(out, format, schema, header) {
+        Ok(w) => w,
+        Err(e) if e.kind() == std::io::ErrorKind::Unsupported => return usage(e.to_string()),
+        Err(e) => return Err(e).with_context(|| format!("--out: {}", out.display())),
+    };
+    let total: u64 = layers.clone().map(|n| game.layer_size(n)).sum();
+    let pb = bar(total, "export");
+    let mut row = Vec::with_capacity(width);
+    let res: Result<()> = (|| {
+        for n in layers {
+            let mut pos = game.unrank(n, 0);
+            for r in 0..game.layer_size(n) {
+                if r > 0 {
+                    game.next_in_layer(&mut pos);
+                }
+                row.clear();
+                fill(n, r, &pos, &mut row);
+                w.row(&row)?;
+                if r & 0xffff == 0xffff {
+                    pb.inc(0x10000);
+                }
+            }
+        }
+        Ok(())
+    })();
+    pb.finish_and_clear();
+    match res {
+        Ok(()) => {
+            w.finish().with_context(|| format!("--out: {}", out.display()))?;
+            eprintln!("wrote {total} rows to {}", out.display());
+            Ok(())
+        }
+        Err(e) => {
+            w.abandon();
+            Err(e)
+        }
+    }
+}
