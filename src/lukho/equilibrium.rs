@@ -24,9 +24,11 @@
 //! a best response is then a weighted sum of cached vectors. Vectors are saved next to the
 //! state, so a resumed run replays nothing. When the model's outcomes come in mirrored pairs
 //! (`sequential`, `lockstep`) the game is symmetric, `A(s, n) = −A(n, s)`, its value is 0,
-//! and a row is the negated column of the same choice: one vector serves both players.
+//! and a row is the negated column of the same choice: one vector serves both players. There
+//! the restricted sets stay equal (`S = N`), South's optimal mix is North's too, and North's
+//! best reply mirrors South's, so an iteration costs one sweep.
 
-use super::lp::{solve_matrix_game, LpError};
+use super::lp::{solve_matrix_game, solve_symmetric_game, LpError};
 use super::spec::{Spec, SpecError};
 use super::sweep::{play_pair, Model};
 use crate::games::lukho::{Choice, GameOutcome, Rules};
@@ -514,7 +516,7 @@ impl Solver {
                 a.push(self.entry(s, n));
             }
         }
-        let sol = solve_matrix_game(&a, s_set.len(), n_set.len())?;
+        let sol = if self.def.symmetric() { solve_symmetric_game(&a, s_set.len())? } else { solve_matrix_game(&a, s_set.len(), n_set.len())? };
         let support = |set: &[u32], w: &[f64]| -> Vec<(u32, f64)> {
             set.iter()
                 .copied()
@@ -523,9 +525,18 @@ impl Solver {
                 .collect()
         };
         let x = support(s_set, &sol.x);
-        let y = support(n_set, &sol.y);
-        let (upper, s_br) = self.south_best(&y);
-        let (lower, n_br) = self.north_best(&x);
+        let (upper, s_br, lower, n_br, y);
+        if self.def.symmetric() {
+            // S = N and A = −Aᵀ: South's optimal mix is North's too, and North's best reply
+            // to it mirrors South's: lower = −upper, one sweep serves both.
+            y = x.clone();
+            (upper, s_br) = self.south_best(&y);
+            (lower, n_br) = (-upper, s_br);
+        } else {
+            y = support(n_set, &sol.y);
+            (upper, s_br) = self.south_best(&y);
+            (lower, n_br) = self.north_best(&x);
+        }
         let seconds = t0.elapsed().as_secs_f64();
         let st = &mut self.state;
         st.games += games;

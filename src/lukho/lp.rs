@@ -101,6 +101,14 @@ pub fn solve_matrix_game(a: &[f64], rows: usize, cols: usize) -> Result<MatrixSo
     })
 }
 
+/// A symmetric game (`a = −aᵀ`, square): value 0, and South's optimal mix is North's too,
+/// so one LP suffices.
+pub fn solve_symmetric_game(a: &[f64], n: usize) -> Result<MatrixSolution, LpError> {
+    assert_eq!(a.len(), n * n);
+    let (value, x) = maximiser(a, n, n)?;
+    Ok(MatrixSolution { value, north_value: value, y: x.clone(), x })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
