@@ -233,6 +233,10 @@ mancala lukho equilibrium --race sequential --payoff result --out /scratch/eq-se
         /// Also report how far these choices (a SPEC) can be exploited, each side.
         #[arg(long)]
         exploit: Option<String>,
+        /// Refine each mix against up to K more opposing best replies per iteration (LPs over
+        /// the cached payoff vectors, no games): better bounds per sweep, more LP time.
+        #[arg(long, default_value_t = 0)]
+        cuts: usize,
         #[arg(long)]
         json: bool,
         /// Worker threads (default: all cores).
@@ -267,12 +271,12 @@ pub fn run(a: LukhoArgs) -> Result<()> {
         }
         Cmd::Merge { out, parts, json } => merge(&out, &parts, json),
         Cmd::Sample { pairs, seed, race, out, json, rules } => sample_cmd(pairs, seed, &race, &out, json, &rules.rules()?),
-        Cmd::Equilibrium { race, payoff, family, out, max_iterations, time, exploit, json, threads, rules } => {
+        Cmd::Equilibrium { race, payoff, family, out, max_iterations, time, exploit, cuts, json, threads, rules } => {
             let rules = rules.rules()?;
             if let Some(t) = threads {
                 rayon::ThreadPoolBuilder::new().num_threads(t).build_global().ok();
             }
-            equilibrium_cmd(&race, &payoff, &family, &out, Limits { max_iterations, seconds: time }, exploit.as_deref(), json, rules)
+            equilibrium_cmd(&race, &payoff, &family, &out, Limits { max_iterations, seconds: time }, exploit.as_deref(), cuts, json, rules)
         }
     }
 }
@@ -794,7 +798,7 @@ fn eq_error(e: EqError) -> anyhow::Error {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn equilibrium_cmd(race: &str, payoff: &str, family: &str, out: &Path, limits: Limits, exploit: Option<&str>, json_out: bool, rules: Rules) -> Result<()> {
+fn equilibrium_cmd(race: &str, payoff: &str, family: &str, out: &Path, limits: Limits, exploit: Option<&str>, cuts: usize, json_out: bool, rules: Rules) -> Result<()> {
     // Everything is checked before anything is written.
     let model = Model::parse(race).or_else(|e| usage(format!("--{e}")))?;
     let payoff = Payoff::parse(payoff).or_else(|e| usage(format!("--{e}")))?;
@@ -808,6 +812,7 @@ fn equilibrium_cmd(race: &str, payoff: &str, family: &str, out: &Path, limits: L
     };
     let def = EqDef { rules, model, payoff, family };
     let mut solver = Solver::open(def, out).map_err(|e| eq_error(prefix_flag(e)))?;
+    solver.cuts = cuts;
     for &id in &exploit_ids {
         if solver.ids.binary_search(&id).is_err() {
             return usage(format!("--exploit: choice {id} is not in the family `{}`", solver.def.family.text));

@@ -28,7 +28,7 @@
 //! the restricted sets stay equal (`S = N`), South's optimal mix is North's too, and North's
 //! best reply mirrors South's, so an iteration costs one sweep.
 
-use super::lp::{solve_matrix_game, solve_symmetric_game, LpError};
+use super::lp::{maximiser, LpError};
 use super::spec::{Spec, SpecError};
 use super::sweep::{play_pair, Model};
 use crate::games::lukho::{Choice, GameOutcome, Rules};
@@ -268,6 +268,17 @@ pub struct Exploit {
 
 const CHUNK: usize = 4096;
 
+
+/// A refined mix: what it guarantees over the whole family, the opponent's best reply to it,
+/// and the plain restricted game's LP value and reply (the first step).
+struct Refined {
+    guarantee: f64,
+    mix: Vec<(u32, f64)>,
+    reply: u32,
+    first_value: f64,
+    first_reply: u32,
+}
+
 /// A double-oracle run over one family, its vectors and its state in `dir`.
 pub struct Solver {
     pub def: EqDef,
@@ -277,6 +288,10 @@ pub struct Solver {
     cache: HashMap<(Kind, u32), Vec<i16>>,
     pub state: State,
     identity: Json,
+    /// Opposing best replies a mix may be refined against per iteration, beyond the
+    /// restricted set (0: plain double oracle). More cuts give better bounds per sweep at the
+    /// price of LPs; worth it when sweeps are expensive and sets small.
+    pub cuts: usize,
 }
 
 fn write_bytes_atomic(path: &Path, bytes: &[u8]) -> Result<(), EqError> {
@@ -324,6 +339,7 @@ impl Solver {
             cache: HashMap::new(),
             state: State::default(),
             identity,
+            cuts: 0,
         };
         let path = dir.join(STATE_FILE);
         if path.exists() {
@@ -481,6 +497,51 @@ impl Solver {
         sign * v[self.pos(s)] as f64 / self.def.scale()
     }
 
+    /// South's payoff for `s` in S against any family choice `n`, from the row of `s`.
+    fn row_entry(&self, s: u32, n: u32) -> f64 {
+        let (v, sign) = self.vector(Kind::Row, s);
+        sign * v[self.pos(n)] as f64 / self.def.scale()
+    }
+
+    /// One player's best mix over his restricted set `own` against EVERY opposing choice of
+    /// the family, by constraint generation: the LP starts with the opponent's restricted set
+    /// as its columns (the plain double-oracle game), then adds the opponent's best reply to
+    /// the current mix while that reply beats the LP's value (at most [`Solver::cuts`] times; 0 = plain double
+    /// oracle). The
+    /// cached vectors give every entry, so this costs LPs and weighted sums, no games.
+    /// `entry(own, other)` is the player's own payoff; `reply(mix)` the opponent's best
+    /// reply over the family: (the player's payoff, the reply).
+    fn refine(
+        &self,
+        own: &[u32],
+        cuts0: &[u32],
+        entry: impl Fn(&Self, u32, u32) -> f64,
+        reply: impl Fn(&Self, &[(u32, f64)]) -> (f64, u32),
+    ) -> Result<Refined, EqError> {
+        let mut cuts = cuts0.to_vec();
+        let mut best: Option<Refined> = None;
+        for step in 0..=self.cuts {
+            let mut a = Vec::with_capacity(own.len() * cuts.len());
+            for &o in own {
+                for &c in &cuts {
+                    a.push(entry(self, o, c));
+                }
+            }
+            let (v, w) = maximiser(&a, own.len(), cuts.len())?;
+            let mix: Vec<(u32, f64)> = own.iter().copied().zip(w).filter(|&(_, w)| w > 0.0).collect();
+            let (g, br) = reply(self, &mix);
+            let (first_value, first_reply) = best.as_ref().map_or((v, br), |b| (b.first_value, b.first_reply));
+            if best.as_ref().is_none_or(|b| g > b.guarantee) {
+                best = Some(Refined { guarantee: g, mix, reply: br, first_value, first_reply });
+            }
+            if v - g <= TOLERANCE / 4.0 || cuts.contains(&br) || step == self.cuts {
+                break;
+            }
+            cuts.push(br);
+        }
+        Ok(best.expect("at least one step"))
+    }
+
     /// Run iterations until converged or a limit is reached; the state is saved after each.
     pub fn run(&mut self, limits: Limits, obs: &dyn Observer) -> Result<(), EqError> {
         let start = Instant::now();
@@ -509,34 +570,23 @@ impl Solver {
         for id in self.state.south.clone() {
             games += self.ensure(Kind::Row, id, obs)?;
         }
-        let (s_set, n_set) = (&self.state.south, &self.state.north);
-        let mut a = Vec::with_capacity(s_set.len() * n_set.len());
-        for &s in s_set {
-            for &n in n_set {
-                a.push(self.entry(s, n));
-            }
-        }
-        let sol = if self.def.symmetric() { solve_symmetric_game(&a, s_set.len())? } else { solve_matrix_game(&a, s_set.len(), n_set.len())? };
-        let support = |set: &[u32], w: &[f64]| -> Vec<(u32, f64)> {
-            set.iter()
-                .copied()
-                .zip(w.iter().copied())
-                .filter(|&(_, w)| w > 0.0)
-                .collect()
-        };
-        let x = support(s_set, &sol.x);
-        let (upper, s_br, lower, n_br, y);
+        let (s_set, n_set) = (self.state.south.clone(), self.state.north.clone());
+        // South's mix over S against every North choice (the cached rows know them all).
+        let south = self.refine(&s_set, &n_set, |sv, s, n| sv.row_entry(s, n), |sv, x| sv.north_best(x))?;
+        let (lower, x, n_br, n_plain) = (south.guarantee, south.mix.clone(), south.reply, south.first_reply);
+        let (upper, y, s_br, s_plain);
         if self.def.symmetric() {
             // S = N and A = −Aᵀ: South's optimal mix is North's too, and North's best reply
-            // to it mirrors South's: lower = −upper, one sweep serves both.
-            y = x.clone();
-            (upper, s_br) = self.south_best(&y);
-            (lower, n_br) = (-upper, s_br);
+            // to it mirrors South's: upper = −lower, one sweep serves both.
+            (upper, y, s_br, s_plain) = (-lower, x.clone(), n_br, n_plain);
         } else {
-            y = support(n_set, &sol.y);
-            (upper, s_br) = self.south_best(&y);
-            (lower, n_br) = self.north_best(&x);
+            let north = self.refine(&n_set, &s_set, |sv, n, s| -sv.entry(s, n), |sv, y| {
+                let (u, s) = sv.south_best(y);
+                (-u, s)
+            })?;
+            (upper, y, s_br, s_plain) = (-north.guarantee, north.mix, north.reply, north.first_reply);
         }
+        let restricted_value = south.first_value;
         let seconds = t0.elapsed().as_secs_f64();
         let st = &mut self.state;
         st.games += games;
@@ -547,7 +597,7 @@ impl Solver {
             north_size: st.north.len(),
             south_support: x.len(),
             north_support: y.len(),
-            restricted_value: sol.value,
+            restricted_value,
             lower,
             upper,
             south_best_response: s_br,
@@ -557,20 +607,27 @@ impl Solver {
             seconds,
             total_seconds: st.seconds,
         };
-        let new_s = !st.south.contains(&s_br);
-        let new_n = !st.north.contains(&n_br);
+        // The best reply to the refined mix, else (as plain double oracle) to the restricted
+        // game's mix, whichever is new.
+        let pick = |set: &[u32], a: u32, b: u32| [a, b].into_iter().find(|c| !set.contains(c));
+        let add_s = pick(&st.south, s_br, s_plain);
+        let add_n = pick(&st.north, n_br, n_plain);
         if upper - lower <= TOLERANCE {
             st.done = true;
-        } else if !new_s && !new_n {
+        } else if add_s.is_none() && add_n.is_none() {
             st.done = true;
             st.stalled = true;
+        } else if self.def.symmetric() {
+            // One set: both players' candidates go into it.
+            for c in add_s.into_iter().chain(add_n) {
+                if !st.south.contains(&c) {
+                    st.south.push(c);
+                    st.north.push(c);
+                }
+            }
         } else {
-            if new_s {
-                st.south.push(s_br);
-            }
-            if new_n {
-                st.north.push(n_br);
-            }
+            st.south.extend(add_s);
+            st.north.extend(add_n);
         }
         st.south_strategy = x;
         st.north_strategy = y;

@@ -49,8 +49,9 @@ fn normalise(mut w: Vec<f64>) -> Vec<f64> {
     w
 }
 
-/// One side's LP: the maximiser over the rows of `a` (`rows × cols`, row-major).
-fn maximiser(a: &[f64], rows: usize, cols: usize) -> Result<(f64, Vec<f64>), LpError> {
+/// One side's LP: the maximiser over the rows of `a` (`rows × cols`, row-major): his value and
+/// optimal mix.
+pub fn maximiser(a: &[f64], rows: usize, cols: usize) -> Result<(f64, Vec<f64>), LpError> {
     let mut p = Problem::new(OptimizationDirection::Maximize);
     let x: Vec<_> = (0..rows)
         .map(|_| p.add_var(0.0, (0.0, f64::INFINITY)))
