@@ -13,6 +13,7 @@ use mancala::lukho::part::{self, part_name, read_part, write_part, PartError};
 use mancala::lukho::summary::half_json;
 use mancala::lukho::sweep::{self, calibrate, Model, Shard, SweepDef};
 use mancala::lukho::trace::{trace, RaceChoice};
+use mancala::lukho::equilibrium::{EqDef, EqError, IterRecord, Limits, Observer, Payoff, Solver};
 use mancala::lukho::Spec;
 use serde_json::{json, Value as Json};
 use std::path::{Path, PathBuf};
@@ -199,6 +200,51 @@ mancala lukho sweep --south 0 --north all --race sequential --dry-run")]
         #[command(flatten)]
         rules: RuleFlags,
     },
+    /// The opening as a simultaneous zero-sum game: its value and an optimal mixed opening
+    /// for each player, by double oracle, with an exploitability certificate.
+    ///
+    /// Each iteration solves the restricted matrix game by LP, then sweeps each player's best
+    /// reply over every choice of the family; it stops when neither gains (upper − lower <=
+    /// 1e-6). --race sequential|lockstep: the model's outcomes are chance at equal weights
+    /// (a symmetric game, value 0); an outcome name fixes it. Resumable: DIR keeps the state
+    /// and the swept payoff vectors; rerun the same command to continue. Writes
+    /// DIR/equilibrium.json.
+    #[command(after_help = "Examples: mancala lukho equilibrium --race south-first --payoff margin --family 'all:remove=000000**' --out /tmp/eq\n          \
+mancala lukho equilibrium --race sequential --payoff result --out /scratch/eq-seq --time 3600")]
+    Equilibrium {
+        /// sequential | lockstep (outcomes as chance, equal weights), or one outcome fixed:
+        /// south-first, north-first, lockstep-south, lockstep-north.
+        #[arg(long)]
+        race: String,
+        /// margin (South − North seeds) | result (+1/0/−1) | points (first-game match points, South − North).
+        #[arg(long)]
+        payoff: String,
+        /// Both players' choices: a SPEC (default all 6,356,992).
+        #[arg(long, default_value = "all")]
+        family: String,
+        #[arg(long)]
+        out: PathBuf,
+        /// Stop (resumably) once this many iterations are done in all.
+        #[arg(long)]
+        max_iterations: Option<u32>,
+        /// Start no new iteration after this many seconds (the state stays resumable).
+        #[arg(long)]
+        time: Option<f64>,
+        /// Also report how far these choices (a SPEC) can be exploited, each side.
+        #[arg(long)]
+        exploit: Option<String>,
+        /// Refine each mix against up to K more opposing best replies per iteration (LPs over
+        /// the cached payoff vectors, no games): better bounds per sweep, more LP time.
+        #[arg(long, default_value_t = 0)]
+        cuts: usize,
+        #[arg(long)]
+        json: bool,
+        /// Worker threads (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+        #[command(flatten)]
+        rules: RuleFlags,
+    },
     /// Combine the part files of a sharded sweep: same sweep, rules and version, every South
     /// position exactly once; writes the summaries as an unsharded run would.
     Merge {
@@ -225,6 +271,13 @@ pub fn run(a: LukhoArgs) -> Result<()> {
         }
         Cmd::Merge { out, parts, json } => merge(&out, &parts, json),
         Cmd::Sample { pairs, seed, race, out, json, rules } => sample_cmd(pairs, seed, &race, &out, json, &rules.rules()?),
+        Cmd::Equilibrium { race, payoff, family, out, max_iterations, time, exploit, cuts, json, threads, rules } => {
+            let rules = rules.rules()?;
+            if let Some(t) = threads {
+                rayon::ThreadPoolBuilder::new().num_threads(t).build_global().ok();
+            }
+            equilibrium_cmd(&race, &payoff, &family, &out, Limits { max_iterations, seconds: time }, exploit.as_deref(), cuts, json, rules)
+        }
     }
 }
 
@@ -691,4 +744,151 @@ fn merge(out: &Path, paths: &[PathBuf], json: bool) -> Result<()> {
         println!("merged {} parts: {} South choices, {} games -> {}", paths.len(), rows.len(), g["games"], out.display());
     }
     Ok(())
+}
+
+/// Progress of an equilibrium run: a bar per vector sweep, a line per iteration (stderr).
+struct EqProgress {
+    pb: std::sync::Mutex<Option<indicatif::ProgressBar>>,
+    quiet: bool,
+}
+
+impl Observer for EqProgress {
+    fn sweep_start(&self, label: &str, games: u64) {
+        let b = bar(games, "games");
+        b.set_message(label.to_string());
+        *self.pb.lock().unwrap() = Some(b);
+    }
+    fn games(&self, n: u64) {
+        if let Some(b) = &*self.pb.lock().unwrap() {
+            b.inc(n);
+        }
+    }
+    fn sweep_end(&self) {
+        if let Some(b) = self.pb.lock().unwrap().take() {
+            b.finish_and_clear();
+        }
+    }
+    fn iteration(&self, r: &IterRecord) {
+        if !self.quiet {
+            eprintln!(
+                "iteration {}: |S| {} |N| {} (support {}/{}), restricted value {:.6}, bounds [{:.6}, {:.6}], gap {:.6}, games {} (+{}), {:.1} s (+{:.1} s)",
+                r.iteration,
+                r.south_size,
+                r.north_size,
+                r.south_support,
+                r.north_support,
+                r.restricted_value,
+                r.lower,
+                r.upper,
+                r.gap(),
+                r.total_games,
+                r.games,
+                r.total_seconds,
+                r.seconds
+            );
+        }
+    }
+}
+
+fn eq_error(e: EqError) -> anyhow::Error {
+    match e {
+        EqError::Input(m) => super::Usage(m).into(),
+        e => anyhow::anyhow!("{e}"),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn equilibrium_cmd(race: &str, payoff: &str, family: &str, out: &Path, limits: Limits, exploit: Option<&str>, cuts: usize, json_out: bool, rules: Rules) -> Result<()> {
+    // Everything is checked before anything is written.
+    let model = Model::parse(race).or_else(|e| usage(format!("--{e}")))?;
+    let payoff = Payoff::parse(payoff).or_else(|e| usage(format!("--{e}")))?;
+    let family = Spec::parse(family).or_else(|e| usage(format!("--family: {e}")))?;
+    if out.exists() && !out.is_dir() {
+        return usage(format!("--out: {} exists and is not a directory", out.display()));
+    }
+    let exploit_ids = match exploit {
+        Some(t) => Spec::parse(t).and_then(|s| s.ids(&rules)).or_else(|e| usage(format!("--exploit: {e}")))?,
+        None => vec![],
+    };
+    let def = EqDef { rules, model, payoff, family };
+    let mut solver = Solver::open(def, out).map_err(|e| eq_error(prefix_flag(e)))?;
+    solver.cuts = cuts;
+    for &id in &exploit_ids {
+        if solver.ids.binary_search(&id).is_err() {
+            return usage(format!("--exploit: choice {id} is not in the family `{}`", solver.def.family.text));
+        }
+    }
+    let obs = EqProgress { pb: std::sync::Mutex::new(None), quiet: false };
+    solver.run(limits, &obs).map_err(eq_error)?;
+    let mut exploits = Vec::new();
+    for &id in &exploit_ids {
+        exploits.push(solver.exploit(id, &obs).map_err(eq_error)?);
+    }
+    let answer = solver.answer(&exploits);
+    let path = solver.write_answer(&answer).map_err(eq_error)?;
+    if json_out {
+        let mut a = answer.clone();
+        if let Some(m) = a.as_object_mut() {
+            m.remove("log");
+            m.insert("out".into(), json!(path));
+        }
+        println!("{a}");
+        return Ok(());
+    }
+    let f = |v: &Json| v.as_f64().map_or("-".to_string(), |x| format!("{x:.6}"));
+    println!(
+        "Lukho opening game, chain={} keep_one={}, race {}, payoff {}, family `{}` ({} choices each)",
+        rules.chain.name(),
+        rules.keep_one,
+        model.name(),
+        payoff.name(),
+        solver.def.family.text,
+        solver.ids.len()
+    );
+    let status = if answer["exact"] == true {
+        "converged".to_string()
+    } else if solver.state.stalled {
+        "stalled (neither best response is new, gap above the tolerance)".to_string()
+    } else {
+        format!("not converged; continue with the same command (state in {})", out.display())
+    };
+    println!(
+        "value {} ({}), certified bounds [{}, {}], gap {}: {status}",
+        f(&answer["value"]),
+        if solver.def.symmetric() { "symmetric game" } else { "restricted LP" },
+        f(&answer["lower"]),
+        f(&answer["upper"]),
+        f(&answer["gap"])
+    );
+    for side in ["south", "north"] {
+        let s = answer[side].as_array().unwrap();
+        println!("{side}: {} choices in the mix", s.len());
+        for e in s.iter().take(25) {
+            println!("  {:>9.6}  id {:>7}  {}", e["weight"].as_f64().unwrap(), e["id"], e["choice"].as_str().unwrap());
+        }
+        if s.len() > 25 {
+            println!("  … ({} more in {})", s.len() - 25, path.display());
+        }
+    }
+    for e in answer["exploit"].as_array().unwrap() {
+        println!(
+            "exploit id {} ({}): as South worth {} (exploitability {}), as North concedes {} (exploitability {})",
+            e["id"],
+            e["choice"].as_str().unwrap(),
+            f(&e["as_south"]),
+            f(&e["as_south_exploitability"]),
+            f(&e["as_north"]),
+            f(&e["as_north_exploitability"])
+        );
+    }
+    println!("{} iterations, {} games, {:.1} s -> {}", answer["iterations"], answer["games"], answer["seconds"].as_f64().unwrap_or(0.0), path.display());
+    Ok(())
+}
+
+/// Input errors from the library name the field without its dashes; the CLI adds them.
+fn prefix_flag(e: EqError) -> EqError {
+    match e {
+        EqError::Input(m) if m.starts_with("race:") || m.starts_with("family:") => EqError::Input(format!("--{m}")),
+        e => e,
+    }
 }

@@ -6,8 +6,12 @@
 //! - [`summary`]: per-South aggregates and the table schemas;
 //! - [`part`]: checksummed, atomically written part files and their merge;
 //! - [`output`]: the summary and per-game files of a finished sweep;
+//! - [`equilibrium`]: the opening as a simultaneous game, solved by double oracle with an
+//!   exploitability certificate ([`lp`] solves the restricted matrix games);
 //! - [`trace`]: a single game turn by turn (`lukho play --trace`).
 
+pub mod equilibrium;
+pub mod lp;
 pub mod output;
 pub mod part;
 pub mod sample;
