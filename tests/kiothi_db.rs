@@ -106,6 +106,12 @@ fn build_resume_verify_stats_export_probe() {
     p.turn = 3;
     p.boma[0] = 5; // 6 warriors: beyond the tables
     assert_eq!(db.probe(&p), None);
+    // 21 warriors: beyond the index itself (which stops at the largest buildable layer); a
+    // solver probes such boards at every node, so this must be None, not a panic.
+    p.boma = [1; 20];
+    p.boma[0] = 2;
+    assert_eq!(db.probe(&p), None);
+    assert_eq!(db.best_move(&View::of(&p).unwrap()), None);
 }
 
 #[test]

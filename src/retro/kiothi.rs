@@ -433,15 +433,23 @@ impl Database {
 
     /// Exact value of a mover's view, if its layer is present.
     pub fn probe_view(&self, v: &View) -> Option<i32> {
+        // Check the count before ranking: the index only knows boards the tables can hold.
+        if !self.covers(v) {
+            return None;
+        }
         let (n, r) = self.game.locate(v);
-        self.layers.get(n).map(|l| l.values()[r as usize] as i32)
+        Some(self.layers[n].values()[r as usize] as i32)
+    }
+
+    /// The view's warriors on the board are within the tables.
+    fn covers(&self, v: &View) -> bool {
+        v.boma.iter().map(|&x| x as usize).sum::<usize>() <= self.max_warriors()
     }
 
     /// The first best move of a covered position (own index, then lift ascending) with its
     /// value; `None` when the mover has no legal move (or the layer is not covered).
     pub fn best_move(&self, v: &View) -> Option<(SowMove, i32)> {
-        let (n, _) = self.game.locate(v);
-        if n >= self.layers.len() {
+        if !self.covers(v) {
             return None;
         }
         let mut best: Option<(SowMove, i32)> = None;
