@@ -2,7 +2,7 @@
 
 use super::oware::{mem_available, write_atomic};
 use super::progress::{bar, LayerBar};
-use super::layer_export::export_layers;
+use super::layer_db::{export_layers, verify_layers};
 use super::usage;
 use anyhow::{Context, Result};
 use clap::Subcommand;
@@ -12,7 +12,6 @@ use mancala::games::kiothi::{Rules, BOMA};
 use mancala::retro::file::DbError;
 use mancala::retro::kiothi::{self as db, Database, MAX_WARRIORS};
 use mancala::retro::stats::LayerStats;
-use mancala::retro::{verify, LayeredGame};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 
@@ -184,28 +183,7 @@ fn build(max: usize, dir: &Path, threads: Option<usize>, rules: Rules) -> Result
 
 fn verify_cmd(dir: &Path, rules: Rules) -> Result<()> {
     let d = open_db(dir, rules)?;
-    for (n, l) in d.layers.iter().enumerate() {
-        l.verify_checksum()?;
-        let pb = bar(l.header.entries, &format!("layer {n}"));
-        let bad = verify::verify_layer(&d.game, &d, n, 5, &|k| pb.inc(k));
-        pb.finish_and_clear();
-        if let Some(m) = bad.first() {
-            let v = d.game.unrank(n, m.rank);
-            return usage(format!(
-                "{}: entry {} (boma {:?}, nki {:#07x}) holds {} but its moves give {} ({} mismatches shown at most 5)",
-                l.path.display(),
-                m.rank,
-                v.boma,
-                v.nki,
-                m.stored,
-                m.recomputed,
-                bad.len()
-            ));
-        }
-        println!("layer {n:>2}: {:>13} positions ok (checksum {:08x}, Bellman)", l.header.entries, l.header.checksum);
-    }
-    println!("verified layers 0..={} in {}", d.max_warriors(), dir.display());
-    Ok(())
+    verify_layers(&d.game, &d, &d.layers, dir, |v| format!("boma {:?}, nki {:#07x}", v.boma, v.nki))
 }
 
 fn rules_json(rules: &Rules) -> serde_json::Value {

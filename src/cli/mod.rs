@@ -4,7 +4,7 @@
 
 mod kiothi;
 mod kiothi_db;
-mod layer_export;
+mod layer_db;
 mod lukho;
 mod oware;
 mod progress;

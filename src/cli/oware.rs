@@ -1,7 +1,7 @@
 //! `mancala oware …`: replay, databases (build, verify, stats, export), solve.
 
 use super::progress::{bar, LayerBar};
-use super::layer_export::export_layers;
+use super::layer_db::{export_layers, verify_layers};
 use super::usage;
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
@@ -10,7 +10,7 @@ use mancala::export::{Column, Format, TableWriter, Value};
 use mancala::games::oware::{self, Cycle, Game, GrandSlam, Position, Rules, View, PITS};
 use mancala::retro::oware::{self as db, Database, MAX_STONES};
 use mancala::retro::stats::LayerStats;
-use mancala::retro::{bellman, verify, LayeredGame};
+use mancala::retro::{bellman, LayeredGame};
 use mancala::search::Limits;
 use mancala::side::Side;
 use mancala::solve::oware::{solve, Method};
@@ -378,28 +378,7 @@ fn build(max: usize, dir: &Path, threads: Option<usize>, rules: Rules) -> Result
 
 fn verify_cmd(dir: &Path, rules: Rules) -> Result<()> {
     let d = open_db(dir, rules)?;
-    for (n, l) in d.layers.iter().enumerate() {
-        l.verify_checksum()?;
-        let pb = bar(l.header.entries, &format!("layer {n}"));
-        let bad = verify::verify_layer(&d.game, &d, n, 5, &|k| pb.inc(k));
-        pb.finish_and_clear();
-        if let Some(m) = bad.first() {
-            let mut v = [0u8; PITS];
-            d.game.index.unrank(n, m.rank, &mut v);
-            return usage(format!(
-                "{}: entry {} ({:?}) holds {} but its moves give {} ({} mismatches shown at most 5)",
-                l.path.display(),
-                m.rank,
-                v,
-                m.stored,
-                m.recomputed,
-                bad.len()
-            ));
-        }
-        println!("layer {n:>2}: {:>13} positions ok (checksum {:08x}, Bellman)", l.header.entries, l.header.checksum);
-    }
-    println!("verified layers 0..={} in {}", d.max_stones(), dir.display());
-    Ok(())
+    verify_layers(&d.game, &d, &d.layers, dir, |v| format!("{v:?}"))
 }
 
 fn stats(dir: &Path, json_out: bool, svg: Option<PathBuf>, csv: Option<PathBuf>, hist: Option<PathBuf>, rules: Rules) -> Result<()> {
