@@ -3,10 +3,13 @@
 
 usage: lukho_tables.py SWEEP_DIR OUT_PREFIX
 writes OUT_PREFIX-best.csv (the 50 South choices with the highest guaranteed margin, then mean)
-and OUT_PREFIX-by-drop.csv (per drop count and pit: choices, games, South win share, mean margin).
+and OUT_PREFIX-by-drop.csv (per drop count and pit: choices, games, South win share, mean margin),
+with its chart OUT_PREFIX-by-drop.svg (South's win share; lukho_drop_chart.py beside this script).
 """
 import csv, heapq, sys
 from collections import defaultdict
+
+from lukho_drop_chart import drop_chart
 
 src, out = sys.argv[1], sys.argv[2]
 with open(f"{src}/summary.csv") as f:
@@ -39,3 +42,4 @@ with open(f"{out}-by-drop.csv", "w", newline="") as f:
     w = csv.writer(f); w.writerow(["drop_count", "drop_pit", "choices", "games", "south_win_share", "mean_margin"])
     for (cnt, pit), (n, games, wins, msum) in sorted(by.items()):
         w.writerow([cnt, pit, n, games, f"{wins / games:.6f}", f"{msum / games:.4f}"])
+drop_chart(f"{out}-by-drop.csv", f"{out}-by-drop.svg")
