@@ -542,3 +542,54 @@ fn equilibrium_bad_input_is_one_line_exit_2_and_overwrites_nothing() {
     assert_eq!(std::fs::read(&state).unwrap(), bad);
     assert_eq!(std::fs::read(out.join("equilibrium.json")).unwrap(), answer);
 }
+
+/// `lukho replies` on a small family: every South choice's best value equals the minimum of
+/// its games against every family member (played here one by one), the most common reply is a
+/// best reply to as many South choices as it claims, a rerun plays no game, and bad input is
+/// one line naming the flag, exit 2, nothing written.
+#[test]
+fn replies_small_family_against_direct_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("rep");
+    let o = out.to_str().unwrap();
+    let fam = "all:remove=000000**";
+    let south = "0,5,40,77";
+    let args = ["lukho", "replies", "--south", south, "--race", "sequential", "--family", fam, "--out", o, "--json"];
+    let a = json_out(&args);
+    let ids: Vec<u32> = mancala::lukho::Spec::parse(fam).unwrap().ids(&R).unwrap();
+    let payoff = |s: u32, n: u32| -> f64 {
+        let (s, n) = (Choice::from_id(s as u64, &R).unwrap(), Choice::from_id(n as u64, &R).unwrap());
+        [Race::SouthFirst, Race::NorthFirst].iter().map(|&r| play_game(&R, &s, &n, r).margin2 as f64).sum::<f64>() / 4.0
+    };
+    let rows = a["south"].as_array().unwrap();
+    assert_eq!(rows.len(), 4);
+    let mc = a["most_common"]["id"].as_u64().unwrap() as u32;
+    let mut hits = 0;
+    for r in rows {
+        let s = r["id"].as_u64().unwrap() as u32;
+        let vals: Vec<f64> = ids.iter().map(|&n| payoff(s, n)).collect();
+        let min = vals.iter().cloned().fold(f64::INFINITY, f64::min);
+        assert_eq!(r["value"].as_f64().unwrap(), min, "South {s}");
+        assert_eq!(r["best_replies"].as_u64().unwrap(), vals.iter().filter(|&&v| v == min).count() as u64);
+        hits += (payoff(s, mc) == min) as u64;
+    }
+    assert_eq!(a["most_common"]["best_reply_to"].as_u64(), Some(hits));
+    for f in ["replies.json", "replies-top.csv", "replies-south.csv"] {
+        assert!(out.join(f).exists(), "{f}");
+    }
+    let b = json_out(&args);
+    assert_eq!((b["games"].as_u64(), &b["top"]), (Some(0), &a["top"]));
+
+    let bad = dir.path().join("bad");
+    let run = |extra: &[&str], field: &str| {
+        let mut all = vec!["lukho", "replies", "--out", bad.to_str().unwrap()];
+        all.extend_from_slice(extra);
+        mancala().args(&all).assert().code(2).stdout("").stderr(predicate::str::contains(field).and(predicate::function(|s: &str| s.trim().lines().count() == 1)));
+    };
+    run(&["--south", "0", "--race", "speeds"], "--race");
+    run(&["--south", "0", "--race", "sequential", "--payoff", "score"], "--payoff");
+    run(&["--south", "x", "--race", "sequential"], "--south");
+    run(&["--south", "9", "--race", "sequential", "--family", "0..5"], "--south");
+    run(&["--south", "0", "--race", "sequential", "--top", "0"], "--top");
+    assert!(!bad.exists());
+}

@@ -245,6 +245,41 @@ mancala lukho equilibrium --race sequential --payoff result --out /scratch/eq-se
         #[command(flatten)]
         rules: RuleFlags,
     },
+    /// North's best replies to a set of South choices over the whole family, and the most
+    /// common one: the North choice that is a best reply to the most of them.
+    ///
+    /// Each South choice costs one sweep of the family (12.7 M games for `all` under
+    /// `sequential`); its row is saved in DIR like an equilibrium run's vectors (DIR may be
+    /// one), so a rerun or a larger set resumes. Ties: lowest mean payoff to South over the
+    /// set, then lowest id. Writes DIR/replies.json, replies-top.csv, replies-south.csv.
+    #[command(after_help = "Example: mancala lukho replies --south 21263,96375,677159 --race sequential --out /tmp/replies\n         \
+then: mancala lukho sweep --south all --north <most common id> --race sequential --out /tmp/vs-reply")]
+    Replies {
+        /// South's choices: a SPEC (members of the family).
+        #[arg(long)]
+        south: String,
+        /// sequential | lockstep (outcomes at equal weights), or one outcome.
+        #[arg(long)]
+        race: String,
+        /// margin | result | points (as in `equilibrium`).
+        #[arg(long, default_value = "margin")]
+        payoff: String,
+        /// North's choices searched for replies: a SPEC (default all 6,356,992).
+        #[arg(long, default_value = "all")]
+        family: String,
+        #[arg(long)]
+        out: PathBuf,
+        /// How many of the most common replies to list.
+        #[arg(long, default_value_t = 20)]
+        top: usize,
+        #[arg(long)]
+        json: bool,
+        /// Worker threads (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+        #[command(flatten)]
+        rules: RuleFlags,
+    },
     /// Combine the part files of a sharded sweep: same sweep, rules and version, every South
     /// position exactly once; writes the summaries as an unsharded run would.
     Merge {
@@ -271,6 +306,13 @@ pub fn run(a: LukhoArgs) -> Result<()> {
         }
         Cmd::Merge { out, parts, json } => merge(&out, &parts, json),
         Cmd::Sample { pairs, seed, race, out, json, rules } => sample_cmd(pairs, seed, &race, &out, json, &rules.rules()?),
+        Cmd::Replies { south, race, payoff, family, out, top, json, threads, rules } => {
+            let rules = rules.rules()?;
+            if let Some(t) = threads {
+                rayon::ThreadPoolBuilder::new().num_threads(t).build_global().ok();
+            }
+            replies_cmd(&south, &race, &payoff, &family, &out, top, json, rules)
+        }
         Cmd::Equilibrium { race, payoff, family, out, max_iterations, time, exploit, cuts, json, threads, rules } => {
             let rules = rules.rules()?;
             if let Some(t) = threads {
@@ -882,6 +924,60 @@ fn equilibrium_cmd(race: &str, payoff: &str, family: &str, out: &Path, limits: L
         );
     }
     println!("{} iterations, {} games, {:.1} s -> {}", answer["iterations"], answer["games"], answer["seconds"].as_f64().unwrap_or(0.0), path.display());
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn replies_cmd(south: &str, race: &str, payoff: &str, family: &str, out: &Path, top: usize, json_out: bool, rules: Rules) -> Result<()> {
+    // Everything is checked before anything is written.
+    let model = Model::parse(race).or_else(|e| usage(format!("--{e}")))?;
+    let payoff = Payoff::parse(payoff).or_else(|e| usage(format!("--{e}")))?;
+    let family = Spec::parse(family).or_else(|e| usage(format!("--family: {e}")))?;
+    let south_ids = Spec::parse(south).and_then(|s| s.ids(&rules)).or_else(|e| usage(format!("--south: {e}")))?;
+    if south_ids.is_empty() {
+        return usage(format!("--south: `{south}` names no choice; expected a SPEC with at least one choice"));
+    }
+    if top == 0 {
+        return usage("--top: 0; expected at least 1");
+    }
+    if out.exists() && !out.is_dir() {
+        return usage(format!("--out: {} exists and is not a directory", out.display()));
+    }
+    let def = EqDef { rules, model, payoff, family };
+    let mut solver = Solver::open(def, out).map_err(|e| eq_error(prefix_flag(e)))?;
+    for &id in &south_ids {
+        if solver.ids.binary_search(&id).is_err() {
+            return usage(format!("--south: choice {id} is not in the family `{}`", solver.def.family.text));
+        }
+    }
+    let obs = EqProgress { pb: std::sync::Mutex::new(None), quiet: true };
+    let start = Instant::now();
+    let r = solver.replies(&south_ids, top, &obs).map_err(eq_error)?;
+    let paths = r.write(&solver).map_err(eq_error)?;
+    let seconds = start.elapsed().as_secs_f64();
+    if json_out {
+        let mut a = r.to_json(&solver);
+        a["seconds"] = json!(seconds);
+        a["out"] = json!(paths);
+        println!("{a}");
+        return Ok(());
+    }
+    let text = |id: u32| Choice::from_id(id as u64, &rules).map(|c| c.to_string()).unwrap_or_default();
+    println!(
+        "Best replies over `{}` ({} choices) to {} South choices, race {}, payoff {}: {} distinct best replies",
+        solver.def.family.text,
+        solver.ids.len(),
+        south_ids.len(),
+        model.name(),
+        payoff.name(),
+        r.distinct
+    );
+    for t in &r.top {
+        println!("  best reply to {:>5} of {}  mean {:>9.4}  id {:>7}  {}", t.best_for, south_ids.len(), t.mean, t.id, text(t.id));
+    }
+    let worst = r.south.iter().map(|b| b.value).fold(f64::INFINITY, f64::min);
+    let best = r.south.iter().map(|b| b.value).fold(f64::NEG_INFINITY, f64::max);
+    println!("South's value against its best reply: from {worst} to {best}; {} games in {seconds:.1} s -> {}", r.games, out.display());
     Ok(())
 }
 

@@ -828,5 +828,7 @@ pub fn full_matrix(def: &EqDef, ids: &[u32]) -> Vec<f64> {
     a
 }
 
+pub mod replies;
+
 #[cfg(test)]
 mod tests;

@@ -1,0 +1,110 @@
+//! Lukho sweep speed (issue 3: "5 million complete games per second for `sequential`"):
+//! whole games, opening sowing to final score, exact cycle and perpetual detection included.
+//!
+//! - `one_south_vs_all_sequential`: the issue's yardstick, one South choice against all
+//!   6,356,992 North choices under both `sequential` outcomes (12,713,984 games), all cores;
+//! - `normal_games_one_core` / `perpetual_games_one_core`: games/s on one core for pairs of
+//!   the uniform sample (`lukho sample --seed 1`) split by class, because the rare perpetual
+//!   openings (about 1.7 in 10,000 pairs) cost orders of magnitude more than a normal game.
+//!
+//! Each benchmark asserts its aggregate (games, wins, draws, perpetuals, margin sum), so a
+//! faster but wrong engine fails. Figures: results/BENCHMARKS.md.
+
+use mancala::games::lukho::{play_game, Choice, Class, Race, Rules};
+use mancala::lukho::sample::pair;
+use mancala::lukho::sweep::{sweep, Model};
+use std::sync::OnceLock;
+
+fn main() {
+    divan::main();
+}
+
+const RULES: Rules = Rules { chain: mancala::games::lukho::Chain::It, keep_one: false };
+
+fn all_choices() -> &'static [Choice] {
+    static ALL: OnceLock<Vec<Choice>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        (0..Choice::count(&RULES)).map(|id| Choice::from_id(id, &RULES).unwrap()).collect()
+    })
+}
+
+/// The first pairs of the seed-1 sample, split into normal pairs (no perpetual opening under
+/// either `sequential` outcome) and perpetual ones.
+fn sample_pairs() -> &'static (Vec<(Choice, Choice)>, Vec<(Choice, Choice)>) {
+    static PAIRS: OnceLock<(Vec<(Choice, Choice)>, Vec<(Choice, Choice)>)> = OnceLock::new();
+    PAIRS.get_or_init(|| {
+        let (mut normal, mut perpetual) = (Vec::new(), Vec::new());
+        let n = Choice::count(&RULES);
+        for i in 0..SCANNED {
+            let (s, t) = pair(1, i, n);
+            let (s, t) = (Choice::from_id(s, &RULES).unwrap(), Choice::from_id(t, &RULES).unwrap());
+            let p = [Race::SouthFirst, Race::NorthFirst]
+                .iter()
+                .any(|&r| play_game(&RULES, &s, &t, r).class == Class::PerpetualOpening);
+            if p {
+                perpetual.push((s, t));
+            } else if normal.len() < NORMAL {
+                normal.push((s, t));
+            }
+        }
+        (normal, perpetual)
+    })
+}
+
+const SCANNED: u64 = 1_000_000;
+const NORMAL: usize = 200_000;
+
+/// Both `sequential` outcomes of every pair: (games, South wins, draws, perpetual openings,
+/// sum of margins ×2).
+fn play_all(pairs: &[(Choice, Choice)]) -> (u64, u64, u64, u64, i64) {
+    let mut t = (0, 0, 0, 0, 0);
+    for (s, n) in pairs {
+        for r in [Race::SouthFirst, Race::NorthFirst] {
+            let o = play_game(&RULES, s, n, r);
+            t.0 += 1;
+            t.1 += (o.margin2 > 0) as u64;
+            t.2 += (o.margin2 == 0) as u64;
+            t.3 += (o.class == Class::PerpetualOpening) as u64;
+            t.4 += o.margin2 as i64;
+        }
+    }
+    t
+}
+
+/// South keeps every seed (choice 0) against every North choice, both `sequential` outcomes.
+#[divan::bench(sample_count = 3)]
+fn one_south_vs_all_sequential(bencher: divan::Bencher) {
+    let north = all_choices();
+    bencher.counter(divan::counter::ItemsCount::new(2 * north.len())).bench(|| {
+        let a = sweep(&RULES, Model::parse("sequential").unwrap(), &[0], north, &|_| {});
+        let a = &a[0];
+        assert_eq!(
+            (a.games, a.wins, a.draws, a.losses, a.perpetual_openings, a.sum_margin2),
+            EXPECT_ONE_SOUTH,
+        );
+    });
+}
+
+const EXPECT_ONE_SOUTH: (u64, u64, u64, u64, u64, i64) = (12_713_984, 5_864_714, 469_996, 6_379_274, 0, -36_273_940);
+
+/// 200,000 normal pairs (400,000 games), one core.
+#[divan::bench(sample_count = 5)]
+fn normal_games_one_core(bencher: divan::Bencher) {
+    let (normal, _) = sample_pairs();
+    bencher.counter(divan::counter::ItemsCount::new(2 * normal.len())).bench(|| {
+        assert_eq!(play_all(normal), EXPECT_NORMAL);
+    });
+}
+
+const EXPECT_NORMAL: (u64, u64, u64, u64, i64) = (400_000, 192_195, 15_096, 0, -31_004);
+
+/// Every pair of the first 1,000,000 with a perpetual opening (both outcomes), one core.
+#[divan::bench(sample_count = 3)]
+fn perpetual_games_one_core(bencher: divan::Bencher) {
+    let (_, perpetual) = sample_pairs();
+    bencher.counter(divan::counter::ItemsCount::new(2 * perpetual.len())).bench(|| {
+        assert_eq!(play_all(perpetual), EXPECT_PERPETUAL);
+    });
+}
+
+const EXPECT_PERPETUAL: (u64, u64, u64, u64, i64) = (592, 175, 233, 310, -202);

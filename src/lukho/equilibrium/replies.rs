@@ -1,0 +1,200 @@
+//! North's best replies to a set of South choices, and the most common one
+//! (`mancala lukho replies`, issue 3's "North's most common best reply").
+//!
+//! For each South choice `s` of the set, its row `A(s, ·)` over the whole family (one sweep,
+//! or the saved vector of an earlier equilibrium run in the same directory) gives South's
+//! worst payoff `min_n A(s, n)`, and every North choice reaching it is *a* best reply to `s`.
+//! Best replies are rarely unique (a 48–0 win is often reached many ways), so "North's most
+//! common best reply" is defined as the North choice that is a best reply to the most South
+//! choices of the set; ties go to the lowest mean payoff to South over the set, then to the
+//! lowest id. Counting every best reply, not one per South choice, makes the answer
+//! independent of any tie-breaking inside a row.
+
+use super::{EqError, Kind, Observer, Solver};
+use crate::games::lukho::Choice;
+use rayon::prelude::*;
+use std::path::PathBuf;
+
+/// One South choice of the set: what North's best replies hold it to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SouthBest {
+    pub id: u32,
+    /// South's worst payoff over the family (payoff units).
+    pub value: f64,
+    /// How many North choices reach it.
+    pub replies: u64,
+    /// The lowest-id one.
+    pub first_reply: u32,
+}
+
+/// A North choice and how often it is a best reply.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReplyCount {
+    pub id: u32,
+    /// South choices of the set it is a best reply to.
+    pub best_for: u32,
+    /// Mean payoff to South over the set (payoff units).
+    pub mean: f64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Replies {
+    pub south: Vec<SouthBest>,
+    /// The `top` most common best replies, most common first (ties as in the module doc).
+    pub top: Vec<ReplyCount>,
+    /// North choices that are a best reply to at least one South choice of the set.
+    pub distinct: u64,
+    pub games: u64,
+}
+
+impl Solver {
+    /// Best replies to each of `south` (family members) over the whole family, counted per
+    /// North choice. Vectors are saved in the run's directory like the equilibrium's own
+    /// (a rerun sweeps nothing) but are not kept in memory, so the set may be large.
+    pub fn replies(&mut self, south: &[u32], top: usize, obs: &dyn Observer) -> Result<Replies, EqError> {
+        for &id in south {
+            if self.ids.binary_search(&id).is_err() {
+                return Err(EqError::Input(format!("south: choice {id} is not in the family `{}`", self.def.family.text)));
+            }
+        }
+        std::fs::create_dir_all(&self.dir).map_err(super::io_err(&self.dir))?;
+        let n = self.ids.len();
+        let mut best_for = vec![0u32; n];
+        let mut sums = vec![0i64; n];
+        let mut rows = Vec::with_capacity(south.len());
+        let mut games = 0;
+        for &s in south {
+            games += self.ensure(Kind::Row, s, obs)?;
+            // Saved after each sweep so an interrupted run resumes where it stopped.
+            super::write_state(&self.dir.join(super::STATE_FILE), &self.identity, &self.state)?;
+            let (v, sign) = self.vector(Kind::Row, s);
+            let sign = sign as i64;
+            let min = v.par_iter().map(|&x| sign * x as i64).min().expect("non-empty family");
+            let (count, first) = best_for
+                .par_iter_mut()
+                .zip(sums.par_iter_mut())
+                .zip(v.par_iter())
+                .enumerate()
+                .map(|(k, ((b, sum), &x))| {
+                    let x = sign * x as i64;
+                    *sum += x;
+                    if x == min {
+                        *b += 1;
+                        (1u64, k)
+                    } else {
+                        (0, usize::MAX)
+                    }
+                })
+                .reduce(|| (0, usize::MAX), |a, b| (a.0 + b.0, a.1.min(b.1)));
+            rows.push(SouthBest { id: s, value: min as f64 / self.def.scale(), replies: count, first_reply: self.ids[first] });
+            // Free the 2 bytes per family member now; the file stays.
+            let (k, _) = self.stored(Kind::Row);
+            self.cache.remove(&(k, s));
+        }
+        let distinct = best_for.par_iter().filter(|&&b| b > 0).count() as u64;
+        let mut order: Vec<usize> = (0..n).filter(|&k| best_for[k] > 0).collect();
+        order.sort_by_key(|&k| (std::cmp::Reverse(best_for[k]), sums[k], k));
+        let scale = self.def.scale() * south.len().max(1) as f64;
+        let top = order
+            .iter()
+            .take(top)
+            .map(|&k| ReplyCount { id: self.ids[k], best_for: best_for[k], mean: sums[k] as f64 / scale })
+            .collect();
+        self.state.games += games;
+        Ok(Replies { south: rows, top, distinct, games })
+    }
+}
+
+impl Replies {
+    /// The answer as JSON: the run's identity, the most common reply, the top list and
+    /// every South choice's best value.
+    pub fn to_json(&self, solver: &Solver) -> serde_json::Value {
+        let text = |id: u32| Choice::from_id(id as u64, &solver.def.rules).expect("family member").to_string();
+        serde_json::json!({
+            "identity": solver.identity(),
+            "south_choices": self.south.len(),
+            "distinct_best_replies": self.distinct,
+            "games": self.games,
+            "most_common": self.top.first().map(|t| serde_json::json!({
+                "id": t.id, "choice": text(t.id), "best_reply_to": t.best_for, "mean_south_payoff": t.mean})),
+            "top": self.top.iter().map(|t| serde_json::json!({
+                "id": t.id, "choice": text(t.id), "best_reply_to": t.best_for, "mean_south_payoff": t.mean})).collect::<Vec<_>>(),
+            "south": self.south.iter().map(|b| serde_json::json!({
+                "id": b.id, "choice": text(b.id), "value": b.value, "best_replies": b.replies,
+                "first_reply": b.first_reply})).collect::<Vec<_>>(),
+        })
+    }
+
+    /// Writes `replies.json`, `replies-top.csv` and `replies-south.csv` in the run's
+    /// directory, each atomically; returns their paths.
+    pub fn write(&self, solver: &Solver) -> Result<Vec<PathBuf>, EqError> {
+        let text = |id: u32| Choice::from_id(id as u64, &solver.def.rules).expect("family member").to_string();
+        let rules = format!("# identity: {}\n", solver.identity());
+        let mut top = rules.clone() + "north_id,north_choice,best_reply_to,of_south_choices,mean_south_payoff\n";
+        for t in &self.top {
+            top += &format!("{},\"{}\",{},{},{:.6}\n", t.id, text(t.id), t.best_for, self.south.len(), t.mean);
+        }
+        let mut south = rules + "south_id,south_choice,value,best_replies,first_reply_id,first_reply_choice\n";
+        for b in &self.south {
+            south += &format!("{},\"{}\",{},{},{},\"{}\"\n", b.id, text(b.id), b.value, b.replies, b.first_reply, text(b.first_reply));
+        }
+        let json = format!("{:#}\n", self.to_json(solver));
+        let mut paths = Vec::new();
+        for (name, body) in [("replies.json", json), ("replies-top.csv", top), ("replies-south.csv", south)] {
+            let path = solver.dir.join(name);
+            super::write_bytes_atomic(&path, body.as_bytes())?;
+            paths.push(path);
+        }
+        Ok(paths)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{full_matrix, EqDef, Payoff, Quiet, Solver};
+    use crate::games::lukho::Rules;
+    use crate::lukho::sweep::Model;
+    use crate::lukho::Spec;
+
+    /// The counts equal a direct reading of the full payoff matrix of a small family.
+    #[test]
+    fn replies_match_the_full_matrix() {
+        let rules = Rules::default();
+        for race in ["sequential", "south-first"] {
+            let def = EqDef {
+                rules,
+                model: Model::parse(race).unwrap(),
+                payoff: Payoff::Margin,
+                family: Spec::parse("all:remove=000000**").unwrap(),
+            };
+            let dir = tempfile::tempdir().unwrap();
+            let mut solver = Solver::open(def.clone(), dir.path()).unwrap();
+            let ids = solver.ids.clone();
+            let south: Vec<u32> = ids.iter().copied().step_by(7).collect();
+            let r = solver.replies(&south, ids.len(), &Quiet).unwrap();
+            let a = full_matrix(&def, &ids);
+            let n = ids.len();
+            let mut count = vec![0u32; n];
+            for (row, sb) in south.iter().zip(&r.south) {
+                let i = ids.binary_search(row).unwrap();
+                let line = &a[i * n..(i + 1) * n];
+                let min = line.iter().cloned().fold(f64::INFINITY, f64::min);
+                assert_eq!(sb.value, min);
+                let best: Vec<usize> = (0..n).filter(|&k| line[k] == min).collect();
+                assert_eq!(sb.replies, best.len() as u64);
+                assert_eq!(sb.first_reply, ids[best[0]]);
+                for k in best {
+                    count[k] += 1;
+                }
+            }
+            let max = *count.iter().max().unwrap();
+            assert_eq!(r.top[0].best_for, max, "{race}");
+            assert_eq!(r.distinct, count.iter().filter(|&&c| c > 0).count() as u64);
+            // A rerun reads the saved vectors and plays no game.
+            let mut again = Solver::open(def, dir.path()).unwrap();
+            let r2 = again.replies(&south, ids.len(), &Quiet).unwrap();
+            assert_eq!(r2.games, 0);
+            assert_eq!((r2.south, r2.top), (r.south, r.top));
+        }
+    }
+}
