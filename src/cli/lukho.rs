@@ -698,10 +698,22 @@ fn sweep_cmd(a: SweepArgs, rules: Rules) -> Result<()> {
     report.insert("seconds".into(), json!(seconds));
     report.insert("games_per_second".into(), json!(rate.round()));
     report.insert("threads".into(), json!(rayon::current_num_threads()));
+    // Long knife-free sowings proven perpetual: by their own cycle, or by a shared point.
+    let ps = mancala::games::lukho::board::perpetual_stats();
+    report.insert("perpetual_sowings".into(), json!(ps));
     if a.json {
         println!("{}", Json::Object(report));
     } else {
         println!("{games} games ({} South × {} North, race {}) in {seconds:.2} s: {rate:.0} games/s on {} threads -> {}", south_ids.len(), sets.north_per_south(), model.name(), rayon::current_num_threads(), out.display());
+        if ps.proven + ps.hits > 0 {
+            println!(
+                "perpetual sowings: {} proven by their cycle, {} by a point of an earlier cycle ({:.1} % hits, {} points shared)",
+                ps.proven,
+                ps.hits,
+                100.0 * ps.hits as f64 / (ps.proven + ps.hits) as f64,
+                ps.points
+            );
+        }
     }
     Ok(())
 }
