@@ -292,6 +292,13 @@ then: mancala lukho sweep --south all --north <most common id> --race sequential
     },
 }
 
+/// `--threads N`: the global rayon pool (default: all cores).
+fn set_threads(threads: Option<usize>) {
+    if let Some(t) = threads {
+        rayon::ThreadPoolBuilder::new().num_threads(t).build_global().ok();
+    }
+}
+
 pub fn run(a: LukhoArgs) -> Result<()> {
     match a.cmd {
         Cmd::Play { pair, race, trace, json, jsonl, rules } => play(&pair, &race, trace, json, jsonl, &rules.rules()?),
@@ -299,25 +306,19 @@ pub fn run(a: LukhoArgs) -> Result<()> {
         Cmd::Races { pair, json, jsonl, rules } => races(&pair, json, jsonl, &rules.rules()?),
         Cmd::Sweep { south, north, symmetric, race, shard, dry_run, out, games, json, threads, rules } => {
             let rules = rules.rules()?;
-            if let Some(t) = threads {
-                rayon::ThreadPoolBuilder::new().num_threads(t).build_global().ok();
-            }
+            set_threads(threads);
             sweep_cmd(SweepArgs { south, north, symmetric, race, shard, dry_run, out, games, json }, rules)
         }
         Cmd::Merge { out, parts, json } => merge(&out, &parts, json),
         Cmd::Sample { pairs, seed, race, out, json, rules } => sample_cmd(pairs, seed, &race, &out, json, &rules.rules()?),
         Cmd::Replies { south, race, payoff, family, out, top, json, threads, rules } => {
             let rules = rules.rules()?;
-            if let Some(t) = threads {
-                rayon::ThreadPoolBuilder::new().num_threads(t).build_global().ok();
-            }
+            set_threads(threads);
             replies_cmd(&south, &race, &payoff, &family, &out, top, json, rules)
         }
         Cmd::Equilibrium { race, payoff, family, out, max_iterations, time, exploit, cuts, json, threads, rules } => {
             let rules = rules.rules()?;
-            if let Some(t) = threads {
-                rayon::ThreadPoolBuilder::new().num_threads(t).build_global().ok();
-            }
+            set_threads(threads);
             equilibrium_cmd(&race, &payoff, &family, &out, Limits { max_iterations, seconds: time }, exploit.as_deref(), cuts, json, rules)
         }
     }
