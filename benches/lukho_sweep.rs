@@ -28,10 +28,12 @@ fn all_choices() -> &'static [Choice] {
     })
 }
 
+type Pairs = Vec<(Choice, Choice)>;
+
 /// The first pairs of the seed-1 sample, split into normal pairs (no perpetual opening under
 /// either `sequential` outcome) and perpetual ones.
-fn sample_pairs() -> &'static (Vec<(Choice, Choice)>, Vec<(Choice, Choice)>) {
-    static PAIRS: OnceLock<(Vec<(Choice, Choice)>, Vec<(Choice, Choice)>)> = OnceLock::new();
+fn sample_pairs() -> &'static (Pairs, Pairs) {
+    static PAIRS: OnceLock<(Pairs, Pairs)> = OnceLock::new();
     PAIRS.get_or_init(|| {
         let (mut normal, mut perpetual) = (Vec::new(), Vec::new());
         let n = Choice::count(&RULES);

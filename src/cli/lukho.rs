@@ -958,14 +958,10 @@ fn replies_cmd(south: &str, race: &str, payoff: &str, family: &str, out: &Path, 
     }
     let def = EqDef { rules, model, payoff, family };
     let mut solver = Solver::open(def, out).map_err(|e| eq_error(prefix_flag(e)))?;
-    for &id in &south_ids {
-        if solver.ids.binary_search(&id).is_err() {
-            return usage(format!("--south: choice {id} is not in the family `{}`", solver.def.family.text));
-        }
-    }
     let obs = EqProgress { pb: std::sync::Mutex::new(None), quiet: true };
     let start = Instant::now();
-    let r = solver.replies(&south_ids, top, &obs).map_err(eq_error)?;
+    // The library checks South's choices against the family before it writes anything.
+    let r = solver.replies(&south_ids, top, &obs).map_err(|e| eq_error(prefix_flag(e)))?;
     let paths = r.write(&solver).map_err(eq_error)?;
     let seconds = start.elapsed().as_secs_f64();
     if json_out {
@@ -997,7 +993,7 @@ fn replies_cmd(south: &str, race: &str, payoff: &str, family: &str, out: &Path, 
 /// Input errors from the library name the field without its dashes; the CLI adds them.
 fn prefix_flag(e: EqError) -> EqError {
     match e {
-        EqError::Input(m) if m.starts_with("race:") || m.starts_with("family:") => EqError::Input(format!("--{m}")),
+        EqError::Input(m) if ["race:", "family:", "south:"].iter().any(|f| m.starts_with(f)) => EqError::Input(format!("--{m}")),
         e => e,
     }
 }

@@ -364,6 +364,15 @@ pub fn perpetual_stats() -> PerpetualStats {
     }
 }
 
+/// One lap in the sower's frame: sow `h` seeds after byte 0 of `b` (the pit just lifted),
+/// then turn the board so the lap's last pit is byte 0. Returns the board and the turn `r`
+/// (pits), which the caller needs to turn it back.
+#[inline(always)]
+fn relative_lap(b: u128, h: u32) -> (u128, usize) {
+    let r = (h % PITS as u32) as usize;
+    ((b + (h / PITS as u32) as u128 * ONES + (RUN[r] << 8)).rotate_right(8 * r as u32), r)
+}
+
 /// Relative states `(pits, hand, phase)` known to lie on a perpetual cycle.
 fn perpetual_points() -> &'static dashmap::DashMap<(u128, u32, u8), ()> {
     static SET: std::sync::OnceLock<dashmap::DashMap<(u128, u32, u8), ()>> = std::sync::OnceLock::new();
@@ -386,8 +395,7 @@ fn publish_cycle(phase: Phase, b: u128, h: u32, lambda: u64, relay_from: u8, met
     } else {
         let (mut b, mut h) = (b, h);
         for _ in 0..lambda {
-            let r = (h % PITS as u32) as usize;
-            b = (b + (h / PITS as u32) as u128 * ONES + (RUN[r] << 8)).rotate_right(8 * r as u32);
+            b = relative_lap(b, h).0;
             let now = b as u8;
             debug_assert!(now >= relay_from, "a proven cycle never stops");
             b &= !0xff;
@@ -398,7 +406,6 @@ fn publish_cycle(phase: Phase, b: u128, h: u32, lambda: u64, relay_from: u8, met
         }
         &points
     };
-    let _ = relay_from;
     for &(b, h) in pts {
         set.insert((b, h, phase as u8), ());
     }
@@ -543,9 +550,8 @@ impl Board {
         // Distinguished states met on this walk (see [`perpetual_points`]).
         let mut points: Vec<(u128, u32)> = Vec::new();
         let perpetual = loop {
-            let r = (h % PITS as u32) as usize;
-            b = b + (h / PITS as u32) as u128 * ONES + (RUN[r] << 8);
-            b = b.rotate_right(8 * r as u32);
+            let (next, r) = relative_lap(b, h);
+            b = next;
             shift = (shift + r) % PITS;
             *laps += 1;
             let now = b as u8;

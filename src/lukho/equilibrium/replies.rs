@@ -105,20 +105,28 @@ impl Solver {
     }
 }
 
+/// A family member as text (`r0,…,r7 COUNT@PIT`).
+fn choice_text(solver: &Solver, id: u32) -> String {
+    Choice::from_id(id as u64, &solver.def.rules).expect("family member").to_string()
+}
+
 impl Replies {
     /// The answer as JSON: the run's identity, the most common reply, the top list and
     /// every South choice's best value.
     pub fn to_json(&self, solver: &Solver) -> serde_json::Value {
-        let text = |id: u32| Choice::from_id(id as u64, &solver.def.rules).expect("family member").to_string();
+        let text = |id: u32| choice_text(solver, id);
+        let top: Vec<_> = self
+            .top
+            .iter()
+            .map(|t| serde_json::json!({"id": t.id, "choice": text(t.id), "best_reply_to": t.best_for, "mean_south_payoff": t.mean}))
+            .collect();
         serde_json::json!({
             "identity": solver.identity(),
             "south_choices": self.south.len(),
             "distinct_best_replies": self.distinct,
             "games": self.games,
-            "most_common": self.top.first().map(|t| serde_json::json!({
-                "id": t.id, "choice": text(t.id), "best_reply_to": t.best_for, "mean_south_payoff": t.mean})),
-            "top": self.top.iter().map(|t| serde_json::json!({
-                "id": t.id, "choice": text(t.id), "best_reply_to": t.best_for, "mean_south_payoff": t.mean})).collect::<Vec<_>>(),
+            "most_common": top.first(),
+            "top": top,
             "south": self.south.iter().map(|b| serde_json::json!({
                 "id": b.id, "choice": text(b.id), "value": b.value, "best_replies": b.replies,
                 "first_reply": b.first_reply})).collect::<Vec<_>>(),
@@ -128,7 +136,7 @@ impl Replies {
     /// Writes `replies.json`, `replies-top.csv` and `replies-south.csv` in the run's
     /// directory, each atomically; returns their paths.
     pub fn write(&self, solver: &Solver) -> Result<Vec<PathBuf>, EqError> {
-        let text = |id: u32| Choice::from_id(id as u64, &solver.def.rules).expect("family member").to_string();
+        let text = |id: u32| choice_text(solver, id);
         let rules = format!("# identity: {}\n", solver.identity());
         let mut top = rules.clone() + "north_id,north_choice,best_reply_to,of_south_choices,mean_south_payoff\n";
         for t in &self.top {
