@@ -73,12 +73,46 @@ pub(crate) fn set(b: &mut u128, p: usize, v: u8) {
     *b = (*b & !(0xffu128 << (8 * p))) | (v as u128) << (8 * p);
 }
 
+/// The seeds one lap adds: `n` seeds one per pit into `after+1, after+2, …` (wrapping).
+const fn run_after(after: usize, n: u32) -> u128 {
+    let full = (n / PITS as u32) as u128;
+    let rest = (n % PITS as u32) as usize;
+    full * ONES + RUN[rest].rotate_left(8 * ((after + 1) % PITS) as u32)
+}
+
+/// `LAP[after][n]` = [`run_after`]`(after, n)` for every hand a lap can have (at most the 48
+/// seeds of the game): the hot sowing loop reads a lap's additions instead of computing a
+/// 128-bit rotation (12.5 KB, stays in L1).
+static LAP: [[u128; TOTAL_SEEDS as usize + 1]; PITS] = {
+    let mut t = [[0u128; TOTAL_SEEDS as usize + 1]; PITS];
+    let mut after = 0;
+    while after < PITS {
+        let mut n = 0;
+        while n <= TOTAL_SEEDS as usize {
+            t[after][n] = run_after(after, n as u32);
+            n += 1;
+        }
+        after += 1;
+    }
+    t
+};
+
+/// `CLEAR[p]`: every byte but pit `p`'s (emptying a pit is one AND).
+const CLEAR: [u128; PITS] = {
+    let mut t = [0u128; PITS];
+    let mut p = 0;
+    while p < PITS {
+        t[p] = !(0xffu128 << (8 * p));
+        p += 1;
+    }
+    t
+};
+
 /// Drop `n` seeds one per pit into `after+1, after+2, …` (wrapping, as many laps as needed).
 #[inline(always)]
 pub(crate) fn add_run(b: u128, after: usize, n: u32) -> u128 {
-    let full = (n / PITS as u32) as u128;
-    let rest = (n % PITS as u32) as usize;
-    b + full * ONES + RUN[rest].rotate_left(8 * ((after + 1) % PITS) as u32)
+    debug_assert!(n <= TOTAL_SEEDS);
+    b + LAP[after][n as usize]
 }
 
 /// The absolute pit opposite absolute pit `p` (own index `i` faces opponent index `7-i`).
@@ -298,6 +332,18 @@ pub enum Phase {
     Turn,
 }
 
+impl Phase {
+    /// A lap whose last pit (not a knife) holds at least this many seeds now relays: rule 3,
+    /// less rule 2's new knife at exactly 2 in normal turns.
+    #[inline(always)]
+    pub(crate) fn relay_from(self) -> u8 {
+        match self {
+            Phase::Opening => 2,
+            Phase::Turn => 3,
+        }
+    }
+}
+
 /// How a lap ended (RULES.md rules 1–4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LapEnd {
@@ -370,7 +416,7 @@ pub fn perpetual_stats() -> PerpetualStats {
 #[inline(always)]
 fn relative_lap(b: u128, h: u32) -> (u128, usize) {
     let r = (h % PITS as u32) as usize;
-    ((b + (h / PITS as u32) as u128 * ONES + (RUN[r] << 8)).rotate_right(8 * r as u32), r)
+    ((b + LAP[0][h as usize]).rotate_right(8 * r as u32), r)
 }
 
 /// Relative states `(pits, hand, phase)` known to lie on a perpetual cycle.
@@ -490,6 +536,7 @@ impl Board {
     /// Sow `hand` seeds for `sower` into the pits after `from` (the pit they were lifted
     /// from, or the pit before the first one to receive a seed), lap after lap, until the
     /// sowing ends, or report that it never ends (exact; see the comments inside).
+    #[inline(always)]
     pub fn sow(&mut self, rules: &Rules, sower: Side, from: usize, hand: u8, phase: Phase) -> Sown {
         let mut pos = from;
         let mut hand = hand as u32;
@@ -508,20 +555,41 @@ impl Board {
         //   never stopping. Comparing relative states finds a cycle up to 16 times sooner than
         //   absolute ones (the absolute cycle is a multiple of the relative one; 8 times in
         //   every random perpetual measured, e.g. 19,184,616 absolute laps vs 2,398,077).
-        let check = self.all_knives() == 0;
+        let knives = self.all_knives();
+        let check = knives == 0;
+        // The relay test inlined (rules 1 and 3 of `end_lap`): a lap relays iff its last pit
+        // is not a knife and now holds at least `relay_from`; every other ending is rare
+        // enough to go through `end_lap`.
+        let relay_from = phase.relay_from();
+        let mut b = self.pits;
         loop {
-            self.pits = add_run(self.pits, pos, hand);
+            b += LAP[pos][hand as usize];
             pos = (pos + hand as usize) % PITS;
             laps += 1;
-            match self.end_lap(rules.chain, sower, pos, phase) {
-                LapEnd::Relay(h) => hand = h as u32,
-                how => return Sown::Ended { last: pos as u8, how, laps },
+            let now = get(b, pos);
+            if now < relay_from || knives & (1 << pos) != 0 {
+                self.pits = b;
+                let how = self.end_lap(rules.chain, sower, pos, phase);
+                debug_assert!(!matches!(how, LapEnd::Relay(_)));
+                return Sown::Ended { last: pos as u8, how, laps };
             }
+            b &= CLEAR[pos];
+            hand = now as u32;
             if check && laps == CYCLE_CHECK_AFTER {
                 break;
             }
         }
-        // A long knife-free sowing: go on in the sower's frame, where the key is free.
+        self.pits = b;
+        // Through a copy, for the same reason as in `end_lap`.
+        self.sow_long(rules, sower, pos, hand, laps, phase)
+    }
+
+    /// A long knife-free sowing, after [`CYCLE_CHECK_AFTER`] laps: go on in the sower's frame,
+    /// where the cycle-finding key is free. Out of line so the short sowings' loop stays small
+    /// enough to inline into the game loop.
+    #[cold]
+    #[inline(never)]
+    fn sow_long(&mut self, rules: &Rules, sower: Side, mut pos: usize, mut hand: u32, mut laps: u64, phase: Phase) -> Sown {
         match self.sow_relative(phase, &mut pos, &mut hand, &mut laps) {
             true => Sown::Perpetual { laps },
             false => {
@@ -538,11 +606,7 @@ impl Board {
     /// for a perpetual sowing; false when the lap ending at `pos` (absolute, with the board
     /// turned back) does not relay: the caller applies that ending.
     fn sow_relative(&mut self, phase: Phase, pos: &mut usize, hand: &mut u32, laps: &mut u64) -> bool {
-        // Relay iff the last pit holds at least this many now (rule 2 stops at 2 in turns).
-        let relay_from = match phase {
-            Phase::Opening => 2,
-            Phase::Turn => 3,
-        };
+        let relay_from = phase.relay_from();
         let mut b = self.pits.rotate_right(8 * *pos as u32);
         let mut h = *hand;
         let mut shift = *pos;
