@@ -326,10 +326,7 @@ impl Solver {
                 def.family.text
             )));
         }
-        let choices = ids
-            .iter()
-            .map(|&id| Choice::from_id(id as u64, &def.rules).expect("ids come from a SPEC"))
-            .collect();
+        let choices = super::spec::choices(&ids, &def.rules);
         let identity = def.identity(ids.len());
         let mut solver = Solver {
             def,

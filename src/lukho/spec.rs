@@ -262,9 +262,33 @@ pub fn each_choice(rules: &Rules, lo: u64, hi: u64, mut f: impl FnMut(u64, &Choi
     }
 }
 
+/// The choices of sorted or unsorted `ids`: each run of consecutive ids is walked with
+/// [`next_choice`] (decoding all 6,356,992 ids one by one took 6 % of a one-South sweep).
+pub fn choices(ids: &[u32], rules: &Rules) -> Vec<Choice> {
+    let mut out: Vec<Choice> = Vec::with_capacity(ids.len());
+    for (k, &id) in ids.iter().enumerate() {
+        let c = match (k.checked_sub(1).map(|j| ids[j]), out.last()) {
+            (Some(prev), Some(c)) if prev + 1 == id => next_choice(c, rules).expect("ids come from a SPEC"),
+            _ => Choice::from_id(id as u64, rules).expect("ids come from a SPEC"),
+        };
+        out.push(c);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn choices_of_ids_decode_each_id() {
+        for rules in [R, Rules { keep_one: true, ..R }] {
+            let last = Choice::count(&rules) as u32 - 1;
+            let ids: Vec<u32> = (0..3000).chain([9, 8, 7]).chain(last - 20..=last).chain([5, 6, 100_000, 100_001]).collect();
+            let want: Vec<Choice> = ids.iter().map(|&i| Choice::from_id(i as u64, &rules).unwrap()).collect();
+            assert_eq!(choices(&ids, &rules), want);
+        }
+    }
 
     const R: Rules = Rules { chain: crate::games::lukho::Chain::It, keep_one: false };
 

@@ -57,7 +57,7 @@ pub enum TurnEnd {
 
 impl Position {
     /// Play the forced turn: lift the mover's lowest-index non-empty non-knife pit and sow.
-    #[inline]
+    #[inline(always)]
     pub fn turn(&mut self, rules: &Rules) -> TurnEnd {
         let side = self.to_move;
         let Some(i) = self.board.forced_pit(side) else {
