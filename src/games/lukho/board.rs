@@ -209,6 +209,12 @@ impl Board {
         get(self.pits, p)
     }
 
+    /// Empty pit `p` (one AND).
+    #[inline(always)]
+    pub fn clear_pit(&mut self, p: usize) {
+        self.pits &= CLEAR[p];
+    }
+
     pub fn set_pit(&mut self, p: usize, v: u8) {
         set(&mut self.pits, p, v)
     }
