@@ -495,25 +495,26 @@ impl Board {
         if row_of(x) != sower {
             return 0;
         }
+        // On the packed pits (`get` / `CLEAR`): most empty endings take nothing and leave
+        // after one byte read.
         let knives = self.all_knives();
-        let mut p = self.pits();
-        let takeable = |p: &[u8; PITS], q: usize| p[q] > 0 && knives & (1 << q) == 0;
+        let mut b = self.pits;
+        let takeable = |b: u128, q: usize| get(b, q) > 0 && knives & (1 << q) == 0;
         let opp = opposite(x);
-        if !takeable(&p, opp) {
+        if !takeable(b, opp) {
             return 0;
         }
-        let mut got = p[opp] + 1;
-        p[opp] = 0;
-        p[x] = 0;
+        let mut got = get(b, opp) + 1;
+        b &= CLEAR[opp] & CLEAR[x];
         let i = x % ROW;
         match chain {
             Chain::It => {
                 // Own i+1, i+2, … while empty, not a knife, and facing a takeable pit.
                 for own in x + 1..(s + 1) * ROW {
                     let o = opposite(own);
-                    if p[own] == 0 && knives & (1 << own) == 0 && takeable(&p, o) {
-                        got += p[o];
-                        p[o] = 0;
+                    if get(b, own) == 0 && knives & (1 << own) == 0 && takeable(b, o) {
+                        got += get(b, o);
+                        b &= CLEAR[o];
                     } else {
                         break;
                     }
@@ -524,9 +525,9 @@ impl Board {
                 let opp_base = sower.other().index() * ROW;
                 for j in (ROW - 1 - i) + 1..ROW {
                     let o = opp_base + j;
-                    if takeable(&p, o) {
-                        got += p[o];
-                        p[o] = 0;
+                    if takeable(b, o) {
+                        got += get(b, o);
+                        b &= CLEAR[o];
                     } else {
                         break;
                     }
@@ -534,7 +535,7 @@ impl Board {
             }
             Chain::None => {}
         }
-        self.pits = u128::from_le_bytes(p);
+        self.pits = b;
         self.stores[s] += got;
         got
     }
