@@ -463,6 +463,52 @@ fn publish_cycle(phase: Phase, b: u128, h: u32, lambda: u64, relay_from: u8, met
     }
 }
 
+/// Rule 4 capture at `x` (the last seed of `sower`'s lap just fell there into an empty pit)
+/// and the chain rule, on the packed pits: the pits after it. Nothing is taken when `x` is not
+/// the sower's or the opposite pit is empty or a knife; most empty endings leave after one
+/// byte read.
+#[cold]
+fn captured(mut b: u128, knives: u16, chain: Chain, sower: Side, x: usize) -> u128 {
+    let s = sower.index();
+    if row_of(x) != sower {
+        return b;
+    }
+    let takeable = |b: u128, q: usize| get(b, q) > 0 && knives & (1 << q) == 0;
+    let opp = opposite(x);
+    if !takeable(b, opp) {
+        return b;
+    }
+    b &= CLEAR[opp] & CLEAR[x];
+    let i = x % ROW;
+    match chain {
+        Chain::It => {
+            // Own i+1, i+2, … while empty, not a knife, and facing a takeable pit.
+            for own in x + 1..(s + 1) * ROW {
+                let o = opposite(own);
+                if get(b, own) == 0 && knives & (1 << own) == 0 && takeable(b, o) {
+                    b &= CLEAR[o];
+                } else {
+                    break;
+                }
+            }
+        }
+        Chain::En => {
+            // Opponent j+1, j+2, … (j = 7-i, the pit just taken) while takeable, no wrap.
+            let opp_base = sower.other().index() * ROW;
+            for j in (ROW - 1 - i) + 1..ROW {
+                let o = opp_base + j;
+                if takeable(b, o) {
+                    b &= CLEAR[o];
+                } else {
+                    break;
+                }
+            }
+        }
+        Chain::None => {}
+    }
+    b
+}
+
 /// Laps before cycle finding starts: almost every sowing is shorter, so the common case pays
 /// nothing for it.
 const CYCLE_CHECK_AFTER: u64 = 32;
@@ -483,62 +529,14 @@ impl Board {
             set(&mut self.pits, x, 0);
             return LapEnd::Relay(now);
         }
-        LapEnd::Empty(self.capture(chain, sower, x))
+        // By value: a `&mut self` call would pin the board to memory in the game loop.
+        let after = captured(self.pits, self.all_knives(), chain, sower, x);
+        let got = byte_sum(self.pits - after) as u8;
+        self.pits = after;
+        self.stores[sower.index()] += got;
+        LapEnd::Empty(got)
     }
 
-    /// Rule 4 capture at `x` (the last seed fell there into an empty pit) and the chain rule.
-    /// Returns the seeds captured (0 when `x` is not the sower's or the opposite pit is empty
-    /// or a knife).
-    #[cold]
-    fn capture(&mut self, chain: Chain, sower: Side, x: usize) -> u8 {
-        let s = sower.index();
-        if row_of(x) != sower {
-            return 0;
-        }
-        // On the packed pits (`get` / `CLEAR`): most empty endings take nothing and leave
-        // after one byte read.
-        let knives = self.all_knives();
-        let mut b = self.pits;
-        let takeable = |b: u128, q: usize| get(b, q) > 0 && knives & (1 << q) == 0;
-        let opp = opposite(x);
-        if !takeable(b, opp) {
-            return 0;
-        }
-        let mut got = get(b, opp) + 1;
-        b &= CLEAR[opp] & CLEAR[x];
-        let i = x % ROW;
-        match chain {
-            Chain::It => {
-                // Own i+1, i+2, … while empty, not a knife, and facing a takeable pit.
-                for own in x + 1..(s + 1) * ROW {
-                    let o = opposite(own);
-                    if get(b, own) == 0 && knives & (1 << own) == 0 && takeable(b, o) {
-                        got += get(b, o);
-                        b &= CLEAR[o];
-                    } else {
-                        break;
-                    }
-                }
-            }
-            Chain::En => {
-                // Opponent j+1, j+2, … (j = 7-i, the pit just taken) while takeable, no wrap.
-                let opp_base = sower.other().index() * ROW;
-                for j in (ROW - 1 - i) + 1..ROW {
-                    let o = opp_base + j;
-                    if takeable(b, o) {
-                        got += get(b, o);
-                        b &= CLEAR[o];
-                    } else {
-                        break;
-                    }
-                }
-            }
-            Chain::None => {}
-        }
-        self.pits = b;
-        self.stores[s] += got;
-        got
-    }
 
     /// Sow `hand` seeds for `sower` into the pits after `from` (the pit they were lifted
     /// from, or the pit before the first one to receive a seed), lap after lap, until the
@@ -588,7 +586,10 @@ impl Board {
         }
         self.pits = b;
         // Through a copy, for the same reason as in `end_lap`.
-        self.sow_long(rules, sower, pos, hand, laps, phase)
+        let mut long = *self;
+        let sown = long.sow_long(rules, sower, pos, hand, laps, phase);
+        *self = long;
+        sown
     }
 
     /// A long knife-free sowing, after [`CYCLE_CHECK_AFTER`] laps: go on in the sower's frame,
