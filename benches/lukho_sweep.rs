@@ -1,8 +1,9 @@
 //! Lukho sweep speed (issue 3: "5 million complete games per second for `sequential`"):
 //! whole games, opening sowing to final score, exact cycle and perpetual detection included.
 //!
-//! - `one_south_vs_all_sequential`: the issue's yardstick, one South choice against all
-//!   6,356,992 North choices under both `sequential` outcomes (12,713,984 games), all cores;
+//! - `one_south_*_vs_all_sequential`: the issue's yardstick, one South choice against all
+//!   6,356,992 North choices under both `sequential` outcomes (12,713,984 games), all cores,
+//!   for an easy, a typical and a perpetual-rich South choice;
 //! - `normal_games_one_core` / `perpetual_games_one_core`: games/s on one core for pairs of
 //!   the uniform sample (`lukho sample --seed 1`) split by class, because the rare perpetual
 //!   openings (about 1.7 in 10,000 pairs) cost orders of magnitude more than a normal game.
@@ -10,6 +11,7 @@
 //! Each benchmark asserts its aggregate (games, wins, draws, perpetuals, margin sum), so a
 //! faster but wrong engine fails. Figures: results/BENCHMARKS.md.
 
+use mancala::games::lukho::board::forget_perpetual_cycles;
 use mancala::games::lukho::{play_game, Choice, Class, Race, Rules};
 use mancala::lukho::sample::pair;
 use mancala::lukho::sweep::{sweep, Model};
@@ -73,21 +75,39 @@ fn play_all(pairs: &[(Choice, Choice)]) -> (u64, u64, u64, u64, i64) {
     t
 }
 
-/// South keeps every seed (choice 0) against every North choice, both `sequential` outcomes.
-#[divan::bench(sample_count = 3)]
-fn one_south_vs_all_sequential(bencher: divan::Bencher) {
+/// One South choice against every North choice, both `sequential` outcomes, all cores, each
+/// run from a cold start (no perpetual cycle shared from an earlier run).
+fn one_south(bencher: divan::Bencher, south: u32, expect: (u64, u64, u64, u64, u64, i64)) {
     let north = all_choices();
-    bencher.counter(divan::counter::ItemsCount::new(2 * north.len())).bench(|| {
-        let a = sweep(&RULES, Model::parse("sequential").unwrap(), &[0], north, &|_| {});
-        let a = &a[0];
-        assert_eq!(
-            (a.games, a.wins, a.draws, a.losses, a.perpetual_openings, a.sum_margin2),
-            EXPECT_ONE_SOUTH,
-        );
-    });
+    bencher
+        .counter(divan::counter::ItemsCount::new(2 * north.len()))
+        .with_inputs(forget_perpetual_cycles)
+        .bench_values(|()| {
+            let a = sweep(&RULES, Model::parse("sequential").unwrap(), &[south], north, &|_| {});
+            let a = &a[0];
+            assert_eq!((a.games, a.wins, a.draws, a.losses, a.perpetual_openings, a.sum_margin2), expect);
+        });
 }
 
-const EXPECT_ONE_SOUTH: (u64, u64, u64, u64, u64, i64) = (12_713_984, 5_864_714, 469_996, 6_379_274, 0, -36_273_940);
+/// South keeps every seed (choice 0): he sows nothing, so both outcomes of most pairs leave
+/// the same opening and share one game (the easy case).
+#[divan::bench(sample_count = 3)]
+fn one_south_vs_all_sequential(bencher: divan::Bencher) {
+    one_south(bencher, 0, (12_713_984, 5_864_714, 469_996, 6_379_274, 0, -36_273_940));
+}
+
+/// A typical South choice (`2,1,1,3,3,0,2,3 3@1`, 87 perpetual openings).
+#[divan::bench(sample_count = 3)]
+fn one_south_3456789_vs_all_sequential(bencher: divan::Bencher) {
+    one_south(bencher, 3_456_789, (12_713_984, 6_852_862, 490_157, 5_370_965, 87, 76_530_056));
+}
+
+/// A South choice rich in perpetual openings (2,948: the sample's rate is about 2,200 per
+/// South choice on average).
+#[divan::bench(sample_count = 3)]
+fn one_south_1234567_vs_all_sequential(bencher: divan::Bencher) {
+    one_south(bencher, 1_234_567, (12_713_984, 5_797_106, 505_819, 6_411_059, 2_948, -33_765_610));
+}
 
 /// 200,000 normal pairs (400,000 games), one core.
 #[divan::bench(sample_count = 5)]
@@ -104,9 +124,10 @@ const EXPECT_NORMAL: (u64, u64, u64, u64, i64) = (400_000, 192_195, 15_096, 0, -
 #[divan::bench(sample_count = 3)]
 fn perpetual_games_one_core(bencher: divan::Bencher) {
     let (_, perpetual) = sample_pairs();
-    bencher.counter(divan::counter::ItemsCount::new(2 * perpetual.len())).bench(|| {
-        assert_eq!(play_all(perpetual), EXPECT_PERPETUAL);
-    });
+    bencher
+        .counter(divan::counter::ItemsCount::new(2 * perpetual.len()))
+        .with_inputs(forget_perpetual_cycles)
+        .bench_values(|()| assert_eq!(play_all(perpetual), EXPECT_PERPETUAL));
 }
 
 const EXPECT_PERPETUAL: (u64, u64, u64, u64, i64) = (592, 175, 233, 310, -202);

@@ -416,6 +416,14 @@ pub fn perpetual_stats() -> PerpetualStats {
     }
 }
 
+/// Forget every shared cycle and zero the counts: benchmarks use it so that each run pays
+/// for its own perpetual sowings (a warm set would hide their cost).
+pub fn forget_perpetual_cycles() {
+    perpetual_points().clear();
+    CYCLES_PROVEN.store(0, Ordering::Relaxed);
+    PERPETUAL_HITS.store(0, Ordering::Relaxed);
+}
+
 /// One lap in the sower's frame: sow `h` seeds after byte 0 of `b` (the pit just lifted),
 /// then turn the board so the lap's last pit is byte 0. Returns the board and the turn `r`
 /// (pits), which the caller needs to turn it back.
