@@ -1081,3 +1081,33 @@ fn game_cycles_match_a_brute_force() {
     }
     assert!(cycles >= 3000, "{cycles} cycles");
 }
+
+/// When one player sows nothing (`s = 0`: he keeps all, or drops his whole hand) he finished
+/// at time 0 under every race model, so the other's sowing runs alone and he moves first:
+/// all four race outcomes leave the same opening. This is why the tables against North
+/// keeping all (id 0) and against the common reply `1,3,3,3,3,3,1,2 19@3` (19 lifted, 19
+/// dropped) are identical for `sequential` and `lockstep`.
+#[test]
+fn a_player_who_sows_nothing_makes_the_race_irrelevant() {
+    let keep_all = Choice::from_id(0, &IT).unwrap();
+    let drop_all = Choice::parse("1,3,3,3,3,3,1,2", "19@3", &IT).unwrap();
+    assert_eq!((keep_all.sow_count(), drop_all.sow_count()), (0, 0));
+    let races = [Race::SouthFirst, Race::NorthFirst, Race::LockstepSouth, Race::LockstepNorth];
+    for id in (0..6_356_992).step_by(7_919) {
+        let s = Choice::from_id(id, &IT).unwrap();
+        if s.sow_count() == 0 {
+            // Both sow nothing: the named / in-tick-first player moves first.
+            continue;
+        }
+        for n in [keep_all, drop_all] {
+            let o = opening(&IT, &s, &n, Race::SouthFirst);
+            assert_eq!(o.first_player, Side::North, "south {id}");
+            for r in races {
+                assert_eq!(opening(&IT, &s, &n, r), o, "south {id} {r:?}");
+            }
+        }
+    }
+    // While both sow, the race matters (the symmetric tables differ between the models).
+    let (s, n) = sequential_pair();
+    assert_ne!(opening(&IT, &s, &n, Race::SouthFirst), opening(&IT, &s, &n, Race::NorthFirst));
+}
