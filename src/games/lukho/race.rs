@@ -90,14 +90,13 @@ impl Opening {
 /// The board after both removals and both drops (the drops are additions and commute).
 pub fn setup(south: &Choice, north: &Choice) -> Board {
     let mut b = Board::default();
+    // On the packed pits: a removal is one row subtracted (each pit holds 3 >= r, no borrow),
+    // a drop one byte added.
     for (side, c) in [(Side::South, south), (Side::North, north)] {
         let own = side.index() * ROW;
         let opp = side.other().index() * ROW;
-        for (i, &r) in c.remove.iter().enumerate() {
-            b.set_pit(own + i, b.pit(own + i) - r);
-        }
-        let j = opp + c.pit as usize;
-        b.set_pit(j, b.pit(j) + c.drop);
+        b.pits -= (u64::from_le_bytes(c.remove) as u128) << (8 * own);
+        b.pits += (c.drop as u128) << (8 * (opp + c.pit as usize));
     }
     b
 }
