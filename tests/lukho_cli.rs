@@ -593,3 +593,37 @@ fn replies_small_family_against_direct_games() {
     run(&["--south", "0", "--race", "sequential", "--top", "0"], "--top");
     assert!(!bad.exists());
 }
+
+/// Without the `parquet` feature, `--games parquet` is bad input: refused before anything is
+/// written, in one line naming the flag.
+#[cfg(not(feature = "parquet"))]
+#[test]
+fn games_parquet_without_the_feature_is_exit_2_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("never");
+    let assert = mancala()
+        .args([
+            "lukho",
+            "sweep",
+            "--south",
+            "0..3",
+            "--north",
+            "0..50",
+            "--race",
+            "sequential",
+            "--out",
+            out.to_str().unwrap(),
+            "--games",
+            "parquet",
+        ])
+        .assert()
+        .code(2)
+        .stdout("");
+    let err = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("error: --games: parquet needs a build with `--features parquet`"),
+        "{err}"
+    );
+    assert!(!out.exists());
+}

@@ -168,3 +168,39 @@ fn foreign_truncated_or_corrupt_databases_are_refused() {
     // Too much memory: refused up front with the figure.
     mancala().args(["oware", "db", "build", "--max-stones", "48", "--dir", d]).assert().code(2).stderr(predicate::str::contains("GiB"));
 }
+
+/// Without the `parquet` feature, `db export --format parquet` is bad input: one line naming
+/// the flag, exit 2, no output file (nor its temporary).
+#[cfg(not(feature = "parquet"))]
+#[test]
+fn export_parquet_without_the_feature_is_exit_2_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db");
+    mancala()
+        .args(["oware", "db", "build", "--max-stones", "2", "--dir"])
+        .arg(&db)
+        .assert()
+        .success();
+    let out = dir.path().join("t.parquet");
+    let assert = mancala()
+        .args([
+            "oware", "db", "export", "--stones", "0..=2", "--format", "parquet", "--dir",
+        ])
+        .arg(&db)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stdout("");
+    let err = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("error: --format: parquet needs a build with `--features parquet`"),
+        "{err}"
+    );
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["db"]);
+}

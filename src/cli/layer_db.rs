@@ -57,7 +57,8 @@ pub fn export_layers<G: LayeredGame>(
     let width = schema.len();
     let mut w = match TableWriter::create(out, format, schema, header) {
         Ok(w) => w,
-        Err(e) if e.kind() == std::io::ErrorKind::Unsupported => return usage(e.to_string()),
+        // The writer names the field without its dashes (`format: …`).
+        Err(e) if e.kind() == std::io::ErrorKind::Unsupported => return usage(format!("--{e}")),
         Err(e) => return Err(e).with_context(|| format!("--out: {}", out.display())),
     };
     let total: u64 = layers.clone().map(|n| game.layer_size(n)).sum();
