@@ -571,8 +571,8 @@ impl Board {
         let knives = self.all_knives();
         let check = knives == 0;
         // The relay test inlined (rules 1 and 3 of `end_lap`): a lap relays iff its last pit
-        // is not a knife and now holds at least `relay_from`; every other ending is rare
-        // enough to go through `end_lap`.
+        // is not a knife and now holds at least `relay_from`. The other endings come once per
+        // sowing and go through `end_lap`.
         let relay_from = phase.relay_from();
         let mut b = self.pits;
         loop {
@@ -593,7 +593,7 @@ impl Board {
             }
         }
         self.pits = b;
-        // Through a copy, for the same reason as in `end_lap`.
+        // Through a copy, as in `end_lap`, so the cold call does not take the board's address.
         let mut long = *self;
         let sown = long.sow_long(rules, sower, pos, hand, laps, phase);
         *self = long;
