@@ -248,20 +248,16 @@ fn parquet_lukho_games_equal_the_csv_games() {
     }
 }
 
-#[test]
-fn parquet_oware_db_export_equals_the_csv_export() {
+/// Build a database (`GAME db build BUILD…`), export `RANGE_FLAG RANGE` as Parquet and as CSV,
+/// and check the Parquet file against `cols` (name, type) and, row by row, against the CSV.
+/// Returns the Parquet table for the game's own checks.
+fn db_export_round_trip(game: &str, build: [&str; 2], range: [&str; 2], cols: &[(String, DataType)]) -> Table {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path().to_str().unwrap();
-    mancala()
-        .args(["oware", "db", "build", "--max-stones", "4", "--dir", d])
-        .assert()
-        .success();
+    mancala().args([game, "db", "build", build[0], build[1], "--dir", d]).assert().success();
     let export = |format: &str, out: &Path| {
         mancala()
-            .args([
-                "oware", "db", "export", "--dir", d, "--stones", "0..=4", "--format", format,
-                "--out",
-            ])
+            .args([game, "db", "export", "--dir", d, range[0], range[1], "--format", format, "--out"])
             .arg(out)
             .assert()
             .success();
@@ -270,26 +266,21 @@ fn parquet_oware_db_export_equals_the_csv_export() {
     export("parquet", &pq);
     export("csv", &csv);
     let t = read_parquet(&pq);
+    assert_eq!(t.fields, fields(&cols.iter().map(|(n, t)| (n.as_str(), t.clone())).collect::<Vec<_>>()));
+    assert_same_as_csv(&t, &csv);
+    t
+}
+
+#[test]
+fn parquet_oware_db_export_equals_the_csv_export() {
     let mut cols = vec![("stones".to_string(), DataType::Int64)];
     cols.extend((0..12).map(|i| (format!("p{i}"), DataType::Int64)));
-    cols.extend([
-        ("value".to_string(), DataType::Int64),
-        ("best_move".to_string(), DataType::Int64),
-    ]);
-    assert_eq!(
-        t.fields,
-        fields(
-            &cols
-                .iter()
-                .map(|(n, t)| (n.as_str(), t.clone()))
-                .collect::<Vec<_>>()
-        )
-    );
+    cols.extend([("value".to_string(), DataType::Int64), ("best_move".to_string(), DataType::Int64)]);
+    let t = db_export_round_trip("oware", ["--max-stones", "4"], ["--stones", "0..=4"], &cols);
     assert_eq!(rules_json(&t)["grand_slam"], "no-capture");
     assert_eq!(rules_json(&t)["cycle"], "split");
     // Positions with 0..=4 seeds on 12 pits: C(12,0) + C(12,1) + C(13,2) + C(14,3) + C(15,4).
     assert_eq!(t.rows.len(), 1 + 12 + 78 + 364 + 1365);
-    assert_same_as_csv(&t, &csv);
     // The empty board: value 0, no move (null). One seed in the opponent's pit 5: lost.
     let zeros = |k| vec![Cell::I(0); k];
     assert_eq!(t.rows[0], [zeros(14), vec![Cell::Null]].concat());
@@ -307,53 +298,13 @@ fn parquet_oware_db_export_equals_the_csv_export() {
 
 #[test]
 fn parquet_kiothi_db_export_equals_the_csv_export() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path().to_str().unwrap();
-    mancala()
-        .args(["kiothi", "db", "build", "--max-warriors", "2", "--dir", d])
-        .assert()
-        .success();
-    let export = |format: &str, out: &Path| {
-        mancala()
-            .args([
-                "kiothi",
-                "db",
-                "export",
-                "--dir",
-                d,
-                "--warriors",
-                "0..=2",
-                "--format",
-                format,
-                "--out",
-            ])
-            .arg(out)
-            .assert()
-            .success();
-    };
-    let (pq, csv) = (dir.path().join("t.parquet"), dir.path().join("t.csv"));
-    export("parquet", &pq);
-    export("csv", &csv);
-    let t = read_parquet(&pq);
     let mut cols = vec![("warriors".to_string(), DataType::Int64)];
     cols.extend((0..20).map(|i| (format!("p{i}"), DataType::Int64)));
     cols.extend((0..20).map(|i| (format!("nki{i}"), DataType::Int64)));
-    cols.extend([
-        ("value".to_string(), DataType::Int64),
-        ("best_move".to_string(), DataType::Utf8),
-    ]);
-    assert_eq!(
-        t.fields,
-        fields(
-            &cols
-                .iter()
-                .map(|(n, t)| (n.as_str(), t.clone()))
-                .collect::<Vec<_>>()
-        )
-    );
+    cols.extend([("value".to_string(), DataType::Int64), ("best_move".to_string(), DataType::Utf8)]);
+    let t = db_export_round_trip("kiothi", ["--max-warriors", "2"], ["--warriors", "0..=2"], &cols);
     assert_eq!(rules_json(&t)["game"], "kiothi");
     assert!(t.rows.len() > 1 + 40, "{}", t.rows.len());
-    assert_same_as_csv(&t, &csv);
     // The empty board: no move (K8), value 0. One warrior on own index 0, not nki then nki:
     // 0:1 wins it (tests/kiothi_db.rs).
     let zeros = |k| vec![Cell::I(0); k];
