@@ -537,7 +537,6 @@ impl Board {
             set(&mut self.pits, x, 0);
             return LapEnd::Relay(now);
         }
-        // By value: a `&mut self` call would pin the board to memory in the game loop.
         let after = captured(self.pits, self.all_knives(), chain, sower, x);
         let got = byte_sum(self.pits - after) as u8;
         self.pits = after;
@@ -576,7 +575,7 @@ impl Board {
         let relay_from = phase.relay_from();
         let mut b = self.pits;
         loop {
-            b += LAP[pos][hand as usize];
+            b = add_run(b, pos, hand);
             pos = (pos + hand as usize) % PITS;
             laps += 1;
             let now = get(b, pos);
@@ -593,11 +592,7 @@ impl Board {
             }
         }
         self.pits = b;
-        // Through a copy, as in `end_lap`, so the cold call does not take the board's address.
-        let mut long = *self;
-        let sown = long.sow_long(rules, sower, pos, hand, laps, phase);
-        *self = long;
-        sown
+        self.sow_long(rules, sower, pos, hand, laps, phase)
     }
 
     /// A long knife-free sowing, after [`CYCLE_CHECK_AFTER`] laps: go on in the sower's frame,
