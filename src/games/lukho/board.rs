@@ -63,9 +63,12 @@ pub(crate) fn byte_sum(x: u128) -> u32 {
     (lo + hi) as u32
 }
 
+/// Pit `p` of packed pits `b`. Through the 64-bit half that holds it: a variable 128-bit
+/// shift is about twice the instructions, and this read is on every lap's critical path.
 #[inline(always)]
 pub(crate) fn get(b: u128, p: usize) -> u8 {
-    (b >> (8 * p)) as u8
+    let half = std::hint::select_unpredictable(p < ROW, b as u64, (b >> 64) as u64);
+    (half >> (8 * (p % ROW))) as u8
 }
 
 #[inline(always)]
@@ -80,11 +83,14 @@ const fn run_after(after: usize, n: u32) -> u128 {
     full * ONES + RUN[rest].rotate_left(8 * ((after + 1) % PITS) as u32)
 }
 
-/// `LAP[after][n]` = [`run_after`]`(after, n)` for every hand a lap can have (at most the 48
-/// seeds of the game): the hot sowing loop reads a lap's additions instead of computing a
-/// 128-bit rotation (12.5 KB, stays in L1).
-static LAP: [[u128; TOTAL_SEEDS as usize + 1]; PITS] = {
-    let mut t = [[0u128; TOTAL_SEEDS as usize + 1]; PITS];
+/// Rows of [`LAP`]: every hand a lap can have (at most the 48 seeds of the game), padded to a
+/// power of two so that an index is a shift and a mask proves it in bounds (no check).
+const LAP_ROW: usize = 64;
+
+/// `LAP[after][n]` = [`run_after`]`(after, n)`: the hot sowing loop reads a lap's additions
+/// instead of computing a 128-bit rotation (16 KB, stays in L1).
+static LAP: [[u128; LAP_ROW]; PITS] = {
+    let mut t = [[0u128; LAP_ROW]; PITS];
     let mut after = 0;
     while after < PITS {
         let mut n = 0;
@@ -111,8 +117,8 @@ const CLEAR: [u128; PITS] = {
 /// Drop `n` seeds one per pit into `after+1, after+2, …` (wrapping, as many laps as needed).
 #[inline(always)]
 pub(crate) fn add_run(b: u128, after: usize, n: u32) -> u128 {
-    debug_assert!(n <= TOTAL_SEEDS);
-    b + LAP[after][n as usize]
+    debug_assert!(after < PITS && n <= TOTAL_SEEDS);
+    b + LAP[after % PITS][n as usize % LAP_ROW]
 }
 
 /// The absolute pit opposite absolute pit `p` (own index `i` faces opponent index `7-i`).
@@ -142,8 +148,10 @@ pub fn abs_pit(side: Side, i: usize) -> usize {
 pub struct Board {
     /// Byte `p` = seeds in absolute pit `p`.
     pub(crate) pits: u128,
-    /// Bit `p` of `knives[s]` = absolute pit `p` is a knife of side `s` (either row).
-    pub knives: [u16; 2],
+    /// Bit `16 s + p` = absolute pit `p` is a knife of side `s` (either row). One word, not
+    /// `[u16; 2]`: the game loop writes one owner's half and then compares the whole, and a
+    /// half-word store followed by a whole-word load stalls on a failed store forward.
+    pub(crate) knives: u32,
     /// Captured seeds `[south, north]` (knife seeds are not in the stores until the end).
     pub stores: [u8; 2],
 }
@@ -151,7 +159,7 @@ pub struct Board {
 impl Default for Board {
     /// 3 seeds in every pit, no knives, empty stores.
     fn default() -> Self {
-        Board { pits: ONES * START_SEEDS as u128, knives: [0; 2], stores: [0; 2] }
+        Board { pits: ONES * START_SEEDS as u128, knives: 0, stores: [0; 2] }
     }
 }
 
@@ -189,12 +197,10 @@ impl Board {
     /// A board from absolute pits and knives (`-1` none, `0` South, `1` North), as in the JSON
     /// form. Unchecked (see [`Board::checked`]); the engine relies on at most 48 seeds.
     pub fn new(pits: [u8; PITS], knives: [i8; PITS], stores: [u8; 2]) -> Self {
-        let mut k = [0u16; 2];
+        let mut k = 0u32;
         for (p, &owner) in knives.iter().enumerate() {
-            match owner {
-                0 => k[0] |= 1 << p,
-                1 => k[1] |= 1 << p,
-                _ => {}
+            if let 0 | 1 = owner {
+                k |= 1 << (16 * owner as u32 + p as u32);
             }
         }
         Board { pits: u128::from_le_bytes(pits), knives: k, stores }
@@ -227,9 +233,9 @@ impl Board {
 
     /// Owner of the knife at absolute pit `p`, if any.
     pub fn knife(&self, p: usize) -> Option<Side> {
-        if self.knives[0] & (1 << p) != 0 {
+        if self.side_knives(Side::South) & (1 << p) != 0 {
             Some(Side::South)
-        } else if self.knives[1] & (1 << p) != 0 {
+        } else if self.side_knives(Side::North) & (1 << p) != 0 {
             Some(Side::North)
         } else {
             None
@@ -244,7 +250,13 @@ impl Board {
     /// Every knife, whoever owns it.
     #[inline(always)]
     pub fn all_knives(&self) -> u16 {
-        self.knives[0] | self.knives[1]
+        self.knives as u16 | (self.knives >> 16) as u16
+    }
+
+    /// `side`'s knives (bit `p` = absolute pit `p`).
+    #[inline(always)]
+    pub fn side_knives(&self, side: Side) -> u16 {
+        (self.knives >> (16 * side.index())) as u16
     }
 
     /// Seeds on the board (knives included).
@@ -255,7 +267,7 @@ impl Board {
     /// Seeds in `side`'s knives.
     #[inline]
     pub fn knife_seeds(&self, side: Side) -> u32 {
-        byte_sum(self.pits & byte_mask(self.knives[side.index()]))
+        byte_sum(self.pits & byte_mask(self.side_knives(side)))
     }
 
     /// Seeds that can still move: on the board and not in a knife. Every irreversible event
@@ -272,7 +284,7 @@ impl Board {
         const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
         const HIGH: u64 = 0x8080_8080_8080_8080;
         let s = side.index();
-        let row = (self.pits >> (64 * s)) as u64;
+        let row = if s == 0 { self.pits as u64 } else { (self.pits >> 64) as u64 };
         // High bit of byte i set iff byte i is non-zero (no carries between bytes).
         let nonzero = (((row & LOW7) + LOW7) | row) & HIGH;
         let knives = BYTES[((self.all_knives() >> (8 * s)) & 0xff) as usize];
@@ -430,7 +442,7 @@ pub fn forget_perpetual_cycles() {
 #[inline(always)]
 fn relative_lap(b: u128, h: u32) -> (u128, usize) {
     let r = (h % PITS as u32) as usize;
-    ((b + LAP[0][h as usize]).rotate_right(8 * r as u32), r)
+    ((b + LAP[0][h as usize % LAP_ROW]).rotate_right(8 * r as u32), r)
 }
 
 /// Relative states `(pits, hand, phase)` known to lie on a perpetual cycle.
@@ -525,25 +537,51 @@ impl Board {
     /// The end-of-lap check at absolute pit `x`, where the sower's last seed just fell.
     #[inline(always)]
     pub(crate) fn end_lap(&mut self, chain: Chain, sower: Side, x: usize, phase: Phase) -> LapEnd {
-        if phase == Phase::Turn && self.all_knives() & (1 << x) != 0 {
-            return LapEnd::KnifeStop;
-        }
         let now = get(self.pits, x);
-        if now >= 2 {
-            if phase == Phase::Turn && now == 2 {
-                self.knives[sower.index()] |= 1 << x;
-                return LapEnd::NewKnife;
-            }
+        if now >= phase.relay_from() && self.all_knives() & (1 << x) == 0 {
             set(&mut self.pits, x, 0);
             return LapEnd::Relay(now);
         }
-        let after = captured(self.pits, self.all_knives(), chain, sower, x);
-        let got = byte_sum(self.pits - after) as u8;
-        self.pits = after;
-        self.stores[sower.index()] += got;
-        LapEnd::Empty(got)
+        self.stop_lap(chain, sower, x, phase)
     }
 
+    /// A lap ending that does not relay (rules 1, 2 and 4): the last pit `x` is a knife or now
+    /// holds fewer than [`Phase::relay_from`] seeds. Written without branches but the rare
+    /// capture (11 % of turns): which of the three endings a turn meets is close to random,
+    /// and a mispredicted jump costs as much as the rest of the turn.
+    #[inline(always)]
+    fn stop_lap(&mut self, chain: Chain, sower: Side, x: usize, phase: Phase) -> LapEnd {
+        let knives = self.all_knives();
+        let knife = knives >> x & 1 != 0;
+        let now = get(self.pits, x);
+        // Rule 2 (normal turns): held exactly 1, now 2.
+        let new_knife = phase == Phase::Turn && !knife && now == 2;
+        self.knives |= (new_knife as u32) << (16 * sower.index() + x);
+        let south = sower == Side::South;
+        // Rule 4: was empty (now 1). Capture only from the sower's row, facing a pit that
+        // holds seeds and is not a knife; `captured` applies the chain rule.
+        let opp = opposite(x);
+        let capture = !knife
+            & (now == 1)
+            & (row_of(x) == sower)
+            & (get(self.pits, opp) != 0)
+            & (knives >> opp & 1 == 0);
+        let mut got = 0;
+        if capture {
+            let after = captured(self.pits, knives, chain, sower, x);
+            got = byte_sum(self.pits - after) as u8;
+            self.pits = after;
+            self.stores[0] += if south { got } else { 0 };
+            self.stores[1] += if south { 0 } else { got };
+        }
+        if knife {
+            LapEnd::KnifeStop
+        } else if new_knife {
+            LapEnd::NewKnife
+        } else {
+            LapEnd::Empty(got)
+        }
+    }
 
     /// Sow `hand` seeds for `sower` into the pits after `from` (the pit they were lifted
     /// from, or the pit before the first one to receive a seed), lap after lap, until the
@@ -581,8 +619,7 @@ impl Board {
             let now = get(b, pos);
             if now < relay_from || knives & (1 << pos) != 0 {
                 self.pits = b;
-                let how = self.end_lap(rules.chain, sower, pos, phase);
-                debug_assert!(!matches!(how, LapEnd::Relay(_)));
+                let how = self.stop_lap(rules.chain, sower, pos, phase);
                 return Sown::Ended { last: pos as u8, how, laps };
             }
             b &= CLEAR[pos];
@@ -604,8 +641,7 @@ impl Board {
         match self.sow_relative(phase, &mut pos, &mut hand, &mut laps) {
             true => Sown::Perpetual { laps },
             false => {
-                let how = self.end_lap(rules.chain, sower, pos, phase);
-                debug_assert!(!matches!(how, LapEnd::Relay(_)));
+                let how = self.stop_lap(rules.chain, sower, pos, phase);
                 Sown::Ended { last: pos as u8, how, laps }
             }
         }
