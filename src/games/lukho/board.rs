@@ -402,8 +402,8 @@ const DP_BITS: u32 = 12;
 const DP_CAP: usize = 1 << 23;
 
 #[inline(always)]
-fn distinguished(b: u128, h: u32) -> bool {
-    let x = (b as u64) ^ ((b >> 64) as u64).rotate_left(29) ^ h as u64;
+fn distinguished(s: u128) -> bool {
+    let x = (s as u64) ^ ((s >> 64) as u64).rotate_left(29);
     x.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - DP_BITS) == 0
 }
 
@@ -436,50 +436,78 @@ pub fn forget_perpetual_cycles() {
     PERPETUAL_HITS.store(0, Ordering::Relaxed);
 }
 
-/// One lap in the sower's frame: sow `h` seeds after byte 0 of `b` (the pit just lifted),
-/// then turn the board so the lap's last pit is byte 0. Returns the board and the turn `r`
-/// (pits), which the caller needs to turn it back.
+/// `LAP_FROM_HAND[h]`: what one lap of a packed relative state (below) adds when its hand is
+/// `h`: the run of `h` seeds after byte 0, less the hand itself in byte 0 (wrapping: byte 0
+/// holds exactly `h`, so the sum never borrows across bytes).
+static LAP_FROM_HAND: [u128; LAP_ROW] = {
+    let mut t = [0u128; LAP_ROW];
+    let mut h = 0;
+    while h <= TOTAL_SEEDS as usize {
+        t[h] = run_after(0, h as u32).wrapping_sub(h as u128);
+        h += 1;
+    }
+    t
+};
+
+/// One lap of a packed relative state: the pits in the sower's frame (byte 0 = the pit just
+/// lifted, so empty) with the hand written into byte 0. The lap sows the hand after byte 0
+/// and turns the board so its last pit is byte 0; if that pit relays, lifting it into the
+/// hand leaves the state as it is, so a relaying lap is one add and one rotation, and the
+/// state is one `u128` for cycle finding. Returns the new state (byte 0: the last pit's
+/// count now) and how far the frame turned.
 #[inline(always)]
-fn relative_lap(b: u128, h: u32) -> (u128, usize) {
-    let r = (h % PITS as u32) as usize;
-    ((b + LAP[0][h as usize % LAP_ROW]).rotate_right(8 * r as u32), r)
+fn relative_lap(s: u128) -> (u128, usize) {
+    let h = s as u8 as usize;
+    let r = h % PITS;
+    ((s + LAP_FROM_HAND[h % LAP_ROW]).rotate_right(8 * r as u32), r)
 }
 
-/// Relative states `(pits, hand, phase)` known to lie on a perpetual cycle.
-fn perpetual_points() -> &'static dashmap::DashMap<(u128, u32, u8), ()> {
-    static SET: std::sync::OnceLock<dashmap::DashMap<(u128, u32, u8), ()>> = std::sync::OnceLock::new();
+/// Packed relative states (see [`relative_lap`]) and phase known to lie on a perpetual cycle.
+fn perpetual_points() -> &'static dashmap::DashMap<(u128, u8), ()> {
+    static SET: std::sync::OnceLock<dashmap::DashMap<(u128, u8), ()>> = std::sync::OnceLock::new();
     SET.get_or_init(dashmap::DashMap::new)
 }
 
-/// Publish the distinguished points of a cycle of length `lambda` through `(b, h)`. When the
+/// A distinguished state `s` met on a walk: true if it lies on a cycle proven earlier (the
+/// sowing never ends either); else it is remembered in `points`. Out of line: it runs once
+/// in 4,096 laps, and inlined it crowded the lap loop's registers.
+#[cold]
+#[inline(never)]
+fn met_proven_cycle(s: u128, phase: Phase, points: &mut Vec<u128>) -> bool {
+    if perpetual_points().contains_key(&(s, phase as u8)) {
+        PERPETUAL_HITS.fetch_add(1, Ordering::Relaxed);
+        return true;
+    }
+    points.push(s);
+    false
+}
+
+/// Publish the distinguished points of a cycle of length `lambda` through state `s`. When the
 /// cycle closed on the walk's first state, every point met on the walk lies on it; otherwise
 /// (Brent found a cycle entered later) walk the cycle once more to collect them.
 #[cold]
-fn publish_cycle(phase: Phase, b: u128, h: u32, lambda: u64, relay_from: u8, met: &[(u128, u32)], through_first: bool) {
+fn publish_cycle(phase: Phase, s: u128, lambda: u64, met: &[u128], through_first: bool) {
     CYCLES_PROVEN.fetch_add(1, Ordering::Relaxed);
     let set = perpetual_points();
     if set.len() >= DP_CAP {
         return;
     }
     let mut points = Vec::new();
-    let pts: &[(u128, u32)] = if through_first {
+    let pts: &[u128] = if through_first {
         met
     } else {
-        let (mut b, mut h) = (b, h);
+        let mut s = s;
         for _ in 0..lambda {
-            b = relative_lap(b, h).0;
-            let now = b as u8;
-            debug_assert!(now >= relay_from, "a proven cycle never stops");
-            b &= !0xff;
-            h = now as u32;
-            if distinguished(b, h) {
-                points.push((b, h));
+            s = relative_lap(s).0;
+            debug_assert!(s as u8 >= phase.relay_from(), "a proven cycle never stops");
+            if distinguished(s) {
+                points.push(s);
             }
         }
         &points
     };
-    for &(b, h) in pts {
-        set.insert((b, h, phase as u8), ());
+    for &s in pts {
+        set.insert((s, phase as u8), ());
     }
 }
 
@@ -647,46 +675,42 @@ impl Board {
         }
     }
 
-    /// The laps of a knife-free sowing kept in the sower's frame: the pits turned so that the
-    /// pit just lifted is byte 0. A lap then adds a fixed run after byte 0 and turns the board
-    /// by the hand, and the cycle-finding key `(pits, hand)` needs no extra work. Returns true
-    /// for a perpetual sowing; false when the lap ending at `pos` (absolute, with the board
-    /// turned back) does not relay: the caller applies that ending.
+    /// The laps of a knife-free sowing kept in the sower's frame, as a packed relative state
+    /// ([`relative_lap`]): the cycle-finding key costs nothing and a lap is a handful of
+    /// instructions. Returns true for a perpetual sowing; false when the lap ending at `pos`
+    /// (absolute, with the board turned back) does not relay: the caller applies that ending.
     fn sow_relative(&mut self, phase: Phase, pos: &mut usize, hand: &mut u32, laps: &mut u64) -> bool {
         let relay_from = phase.relay_from();
-        let mut b = self.pits.rotate_right(8 * *pos as u32);
-        let mut h = *hand;
+        // Byte `pos` (the pit just lifted) is empty: the hand goes there.
+        let mut s = self.pits.rotate_right(8 * *pos as u32) | *hand as u128;
         let mut shift = *pos;
-        let mut cycles = Cycles::new((b, h));
+        let mut n = 0u64;
+        let mut cycles = Cycles::new(s);
         // Distinguished states met on this walk (see [`perpetual_points`]).
-        let mut points: Vec<(u128, u32)> = Vec::new();
+        let mut points: Vec<u128> = Vec::new();
         let perpetual = loop {
-            let (next, r) = relative_lap(b, h);
-            b = next;
-            shift = (shift + r) % PITS;
-            *laps += 1;
-            let now = b as u8;
-            if now < relay_from {
+            let (next, r) = relative_lap(s);
+            s = next;
+            shift += r;
+            n += 1;
+            if (s as u8) < relay_from {
                 break false;
             }
-            b &= !0xff;
-            h = now as u32;
-            if let Some(lambda) = cycles.next((b, h)) {
-                publish_cycle(phase, b, h, lambda, relay_from, &points, (b, h) == cycles.anchor());
+            if let Some(lambda) = cycles.next(s) {
+                publish_cycle(phase, s, lambda, &points, s == cycles.anchor());
                 break true;
             }
-            if distinguished(b, h) {
-                if perpetual_points().contains_key(&(b, h, phase as u8)) {
-                    // On a cycle proven by an earlier sowing: this one never ends either.
-                    PERPETUAL_HITS.fetch_add(1, Ordering::Relaxed);
-                    break true;
-                }
-                points.push((b, h));
+            if distinguished(s) && met_proven_cycle(s, phase, &mut points) {
+                break true;
             }
         };
-        self.pits = b.rotate_left(8 * shift as u32);
+        *laps += n;
+        shift %= PITS;
         *pos = shift;
-        *hand = h;
+        *hand = s as u8 as u32;
+        // Perpetual: the hand in byte 0 goes back to the caller, the pit it came from is empty.
+        let pits = if perpetual { s & !0xff } else { s };
+        self.pits = pits.rotate_left(8 * shift as u32);
         perpetual
     }
 }
