@@ -6,7 +6,6 @@
 //! instructions whatever its length, which is what makes millions of games per second and
 //! the 10^7-lap perpetual checks affordable.
 
-use super::cycle::Cycles;
 use super::{Chain, Rules};
 use crate::side::Side;
 use std::fmt;
@@ -436,14 +435,13 @@ pub fn forget_perpetual_cycles() {
     PERPETUAL_HITS.store(0, Ordering::Relaxed);
 }
 
-/// `LAP_FROM_HAND[h]`: what one lap of a packed relative state (below) adds when its hand is
-/// `h`: the run of `h` seeds after byte 0, less the hand itself in byte 0 (wrapping: byte 0
-/// holds exactly `h`, so the sum never borrows across bytes).
-static LAP_FROM_HAND: [u128; LAP_ROW] = {
+/// `TURNED_LAP[h]`: the run of `h` seeds after byte 0 (one lap of hand `h` in the sower's
+/// frame), already turned by the `h % 16` pits the frame turns in that lap.
+static TURNED_LAP: [u128; LAP_ROW] = {
     let mut t = [0u128; LAP_ROW];
     let mut h = 0;
     while h <= TOTAL_SEEDS as usize {
-        t[h] = run_after(0, h as u32).wrapping_sub(h as u128);
+        t[h] = run_after(0, h as u32).rotate_right(8 * (h % PITS) as u32);
         h += 1;
     }
     t
@@ -452,14 +450,18 @@ static LAP_FROM_HAND: [u128; LAP_ROW] = {
 /// One lap of a packed relative state: the pits in the sower's frame (byte 0 = the pit just
 /// lifted, so empty) with the hand written into byte 0. The lap sows the hand after byte 0
 /// and turns the board so its last pit is byte 0; if that pit relays, lifting it into the
-/// hand leaves the state as it is, so a relaying lap is one add and one rotation, and the
+/// hand leaves the state as it is, so a relaying lap is one rotation and one add, and the
 /// state is one `u128` for cycle finding. Returns the new state (byte 0: the last pit's
 /// count now) and how far the frame turned.
+///
+/// The board is turned before the seeds are added (no sum of bytes carries, so turning
+/// commutes with adding): the rotation then runs while the table entry is loaded, instead of
+/// waiting for it, which shortens the lap's chain of dependent instructions.
 #[inline(always)]
 fn relative_lap(s: u128) -> (u128, usize) {
     let h = s as u8 as usize;
     let r = h % PITS;
-    ((s + LAP_FROM_HAND[h % LAP_ROW]).rotate_right(8 * r as u32), r)
+    ((s & !0xff).rotate_right(8 * r as u32) + TURNED_LAP[h % LAP_ROW], r)
 }
 
 /// Packed relative states (see [`relative_lap`]) and phase known to lie on a perpetual cycle.
@@ -684,25 +686,39 @@ impl Board {
         // Byte `pos` (the pit just lifted) is empty: the hand goes there.
         let mut s = self.pits.rotate_right(8 * *pos as u32) | *hand as u128;
         let mut shift = *pos;
-        let mut n = 0u64;
-        let mut cycles = Cycles::new(s);
+        // Cycle finding as in [`Cycles`] (Brent plus an anchor, the first state), written out
+        // so that the window bookkeeping runs once per window, not once per lap.
+        let anchor = s;
+        let mut saved = s;
+        let mut window = 1u64;
+        let mut n = 0u64; // laps before the current window
         // Distinguished states met on this walk (see [`perpetual_points`]).
         let mut points: Vec<u128> = Vec::new();
-        let perpetual = loop {
-            let (next, r) = relative_lap(s);
-            s = next;
-            shift += r;
-            n += 1;
-            if (s as u8) < relay_from {
-                break false;
+        let perpetual = 'walk: loop {
+            for lam in 1..=window {
+                let (next, r) = relative_lap(s);
+                s = next;
+                shift += r;
+                if (s as u8) < relay_from {
+                    n += lam;
+                    break 'walk false;
+                }
+                if s == saved || s == anchor {
+                    // The anchor repeats after exactly λ laps; `saved` (the window's first
+                    // state) after λ = `lam`.
+                    let lambda = if s == saved { lam } else { n + lam };
+                    n += lam;
+                    publish_cycle(phase, s, lambda, &points, s == anchor);
+                    break 'walk true;
+                }
+                if distinguished(s) && met_proven_cycle(s, phase, &mut points) {
+                    n += lam;
+                    break 'walk true;
+                }
             }
-            if let Some(lambda) = cycles.next(s) {
-                publish_cycle(phase, s, lambda, &points, s == cycles.anchor());
-                break true;
-            }
-            if distinguished(s) && met_proven_cycle(s, phase, &mut points) {
-                break true;
-            }
+            n += window;
+            saved = s;
+            window *= 2;
         };
         *laps += n;
         shift %= PITS;

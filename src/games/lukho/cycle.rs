@@ -23,11 +23,6 @@ impl<K: Copy + PartialEq> Cycles<K> {
         Cycles { anchor: first, saved: first, steps: 0, power: 1, lam: 0 }
     }
 
-    /// The first state fed in.
-    pub(crate) fn anchor(&self) -> K {
-        self.anchor
-    }
-
     /// Feed the next state. Returns the cycle length λ when `key` repeats a compared state.
     #[inline(always)]
     pub(crate) fn next(&mut self, key: K) -> Option<u64> {
