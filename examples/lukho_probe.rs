@@ -4,6 +4,7 @@
 //! cargo run --release --example lukho_probe -- bench 2000000      # games/s per race outcome, 1 and 2 threads
 //! cargo run --release --example lukho_probe -- perpetual          # detection time of long perpetual sowings
 //! cargo run --release --example lukho_probe -- cycles 10          # every knife-free board with <= N seeds
+//! cargo run --release --example lukho_probe -- turns 3456789 16    # turns, laps and lap endings of one South choice
 //! ```
 use mancala::games::lukho::*;
 use mancala::side::Side;
@@ -111,6 +112,61 @@ fn cycles(max: u8) {
     }
 }
 
+/// What the game loop of a sweep does: one South choice against every `step`-th North choice
+/// under both `sequential` outcomes; turns per game, laps per turn, how turns end, classes.
+fn turns(south: u64, step: u64) {
+    let rules = Rules::default();
+    let south = Choice::from_id(south, &rules).expect("a choice id");
+    let (mut games, mut turns, mut laps) = (0u64, 0u64, 0u64);
+    let mut ends = std::collections::BTreeMap::new();
+    let mut classes = std::collections::BTreeMap::new();
+    let mut by_turns = vec![0u64; 1000];
+    let mut id = 0;
+    while id < Choice::count(&rules) {
+        let north = Choice::from_id(id, &rules).unwrap();
+        for race in [Race::SouthFirst, Race::NorthFirst] {
+            let o = opening(&rules, &south, &north, race);
+            let g = play_after(&rules, &o);
+            *classes.entry(g.class.name()).or_insert(0u64) += 1;
+            games += 1;
+            if o.perpetual {
+                continue;
+            }
+            // Replay the turns the game played, to see each one.
+            let mut p = Position { board: o.board, to_move: o.first_player };
+            for _ in 0..g.turns {
+                if let TurnEnd::Played { how, laps: l, .. } = p.turn(&rules) {
+                    laps += l;
+                    let end = match how {
+                        LapEnd::KnifeStop => "knife-stop",
+                        LapEnd::NewKnife => "new-knife",
+                        LapEnd::Empty(0) => "empty",
+                        LapEnd::Empty(_) => "capture",
+                        LapEnd::Relay(_) => unreachable!("a sowing never ends on a relay"),
+                    };
+                    *ends.entry(end).or_insert(0u64) += 1;
+                }
+            }
+            turns += g.turns as u64;
+            by_turns[(g.turns as usize).min(999)] += 1;
+        }
+        id += step;
+    }
+    println!("{games} games: {:.2} turns per game, {:.2} laps per turn", turns as f64 / games as f64, laps as f64 / turns as f64);
+    for (end, n) in &ends {
+        println!("  turns ending {end}: {:.1} %", 100.0 * *n as f64 / turns as f64);
+    }
+    println!("  classes: {classes:?}");
+    let mut done = 0;
+    for (t, n) in by_turns.iter().enumerate() {
+        done += n;
+        if t % 5 == 0 && *n > 0 {
+            print!("<= {t} turns: {:.1} %; ", 100.0 * done as f64 / games as f64);
+        }
+    }
+    println!();
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let n = |d: u64| args.get(2).map_or(d, |s| s.parse().expect("a number"));
@@ -118,6 +174,7 @@ fn main() {
         Some("bench") => bench(n(1_000_000)),
         Some("perpetual") => perpetual(),
         Some("cycles") => cycles(n(8) as u8),
-        _ => eprintln!("usage: lukho_probe bench [N] | perpetual | cycles [MAX_SEEDS]"),
+        Some("turns") => turns(n(3_456_789), args.get(3).map_or(16, |s| s.parse().expect("a number"))),
+        _ => eprintln!("usage: lukho_probe bench [N] | perpetual | cycles [MAX_SEEDS] | turns [SOUTH_ID] [STEP]"),
     }
 }
