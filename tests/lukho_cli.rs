@@ -389,6 +389,8 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
         (sweep(&["--shard", "3/3"]), "--shard"),
         (sweep(&["--shard", "1"]), "--shard"),
         (sweep(&["--chain", "xx"]), "--chain"),
+        (sweep(&["--dry-run", "--calibrate", "0"]), "--calibrate"),
+        (sweep(&["--dry-run", "--calibrate", "soon"]), "--calibrate"),
         (big, "--games"),
     ];
     for (args, field) in cases {
@@ -407,14 +409,14 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
 fn dry_run_projects_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("dry");
-    let v = json_out(&["lukho", "sweep", "--south", "0..4", "--north", "all:drop=0", "--race", "sequential", "--dry-run", "--json", "--out", out.to_str().unwrap()]);
+    let v = json_out(&["lukho", "sweep", "--south", "0..4", "--north", "all:drop=0", "--race", "sequential", "--dry-run", "--calibrate", "0.3", "--json", "--out", out.to_str().unwrap()]);
     assert_eq!(v["pairs"], 4 * 65_536);
     assert_eq!(v["games"].as_f64().unwrap(), 2.0 * 4.0 * 65_536.0);
     assert!(v["games_per_core_second"].as_f64().unwrap() > 0.0);
     assert!(v["core_hours"].as_f64().unwrap() > 0.0);
     assert!(!out.exists());
     // --symmetric plays each South choice against the same choice by North: 9 pairs.
-    let v = json_out(&["lukho", "sweep", "--south", "0..9", "--symmetric", "--race", "speeds", "--dry-run", "--json"]);
+    let v = json_out(&["lukho", "sweep", "--south", "0..9", "--symmetric", "--race", "speeds", "--dry-run", "--calibrate", "0.3", "--json"]);
     assert_eq!(v["pairs"], 9);
     assert_eq!(v["games_exact"], false);
 }

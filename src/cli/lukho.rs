@@ -164,6 +164,12 @@ mancala lukho sweep --south 0 --north all --race sequential --dry-run")]
         /// Print the games and the projected core-hours (timed on a sample here); write nothing.
         #[arg(long)]
         dry_run: bool,
+        /// With --dry-run: seconds of timing on one core. A perpetual opening (about 3 pairs
+        /// in 10,000) costs as much as thousands of normal games, so a longer sample meets
+        /// enough of them to give a steadier rate. The sample starts cold (no perpetual cycle
+        /// shared yet), so it overstates a long sweep, where games share proven cycles.
+        #[arg(long, default_value = "2", value_name = "SECONDS")]
+        calibrate: String,
         #[arg(long, required_unless_present = "dry_run")]
         out: Option<PathBuf>,
         /// Also write one row per game (small products only).
@@ -304,10 +310,10 @@ pub fn run(a: LukhoArgs) -> Result<()> {
         Cmd::Play { pair, race, trace, json, jsonl, rules } => play(&pair, &race, trace, json, jsonl, &rules.rules()?),
         Cmd::Opening { id, remove, drop, json, rules } => opening_cmd(id, remove, drop, json, &rules.rules()?),
         Cmd::Races { pair, json, jsonl, rules } => races(&pair, json, jsonl, &rules.rules()?),
-        Cmd::Sweep { south, north, symmetric, race, shard, dry_run, out, games, json, threads, rules } => {
+        Cmd::Sweep { south, north, symmetric, race, shard, dry_run, calibrate, out, games, json, threads, rules } => {
             let rules = rules.rules()?;
             set_threads(threads);
-            sweep_cmd(SweepArgs { south, north, symmetric, race, shard, dry_run, out, games, json }, rules)
+            sweep_cmd(SweepArgs { south, north, symmetric, race, shard, dry_run, calibrate, out, games, json }, rules)
         }
         Cmd::Merge { out, parts, json } => merge(&out, &parts, json),
         Cmd::Sample { pairs, seed, race, out, json, rules } => sample_cmd(pairs, seed, &race, &out, json, &rules.rules()?),
@@ -578,6 +584,7 @@ struct SweepArgs {
     race: String,
     shard: Option<String>,
     dry_run: bool,
+    calibrate: String,
     out: Option<PathBuf>,
     games: Option<Format>,
     json: bool,
@@ -609,8 +616,12 @@ fn sweep_cmd(a: SweepArgs, rules: Rules) -> Result<()> {
     let south_ids = &sets.south[lo as usize..hi as usize];
     let pairs = south_ids.len() as u64 * sets.north_per_south() as u64;
 
+    let calibrate = match a.calibrate.trim().parse::<f64>() {
+        Ok(x) if x > 0.0 && x <= 3600.0 => x,
+        _ => return usage(format!("--calibrate: `{}` is not a number of seconds in (0, 3600]", a.calibrate)),
+    };
     if a.dry_run {
-        return dry_run(&def, &sets, south_ids, pairs, shard, a.json);
+        return dry_run(&def, &sets, south_ids, pairs, shard, calibrate, a.json);
     }
     let outcomes = model.outcomes().map(|o| o.len() as u64);
     if a.games.is_some() {
@@ -719,7 +730,7 @@ fn sweep_cmd(a: SweepArgs, rules: Rules) -> Result<()> {
     Ok(())
 }
 
-fn dry_run(def: &SweepDef, sets: &sweep::Sets, south_ids: &[u32], pairs: u64, shard: Option<Shard>, json: bool) -> Result<()> {
+fn dry_run(def: &SweepDef, sets: &sweep::Sets, south_ids: &[u32], pairs: u64, shard: Option<Shard>, seconds: f64, json: bool) -> Result<()> {
     // Time a sample spread over the whole product (not only this shard) on one thread.
     // A symmetric sweep is timed on South × a sample of its own choices (same kind of games).
     let sample: Vec<Choice>;
@@ -730,7 +741,7 @@ fn dry_run(def: &SweepDef, sets: &sweep::Sets, south_ids: &[u32], pairs: u64, sh
     } else {
         &sets.north
     };
-    let cal = calibrate(&def.rules, def.model, &sets.south, north, 20_000, 0.3);
+    let cal = calibrate(&def.rules, def.model, &sets.south, north, 20_000, seconds);
     let per_pair = def.model.outcomes().map_or(cal.games_per_pair(), |o| o.len() as f64);
     let games = pairs as f64 * per_pair;
     let rate = cal.games_per_core_second();

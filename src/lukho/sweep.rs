@@ -292,9 +292,6 @@ pub fn calibrate(rules: &Rules, model: Model, south: &[u32], north: &[Choice], t
                 break;
             }
         }
-        if pairs >= 50 * target_pairs {
-            break;
-        }
     }
     std::hint::black_box(sink);
     Calibration { pairs, games, seconds: start.elapsed().as_secs_f64() }
