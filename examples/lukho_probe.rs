@@ -5,6 +5,7 @@
 //! cargo run --release --example lukho_probe -- perpetual          # detection time of long perpetual sowings
 //! cargo run --release --example lukho_probe -- cycles 10          # every knife-free board with <= N seeds
 //! cargo run --release --example lukho_probe -- turns 3456789 16    # turns, laps and lap endings of one South choice
+//! cargo run --release --example lukho_probe -- uniform 12          # blocks of 2,000,000 uniform pairs: rate, shared cycles
 //! ```
 use mancala::games::lukho::*;
 use mancala::side::Side;
@@ -167,6 +168,48 @@ fn turns(south: u64, step: u64) {
     println!();
 }
 
+/// How a long run over uniform pairs (a shard of the full joint sweep) behaves as proven
+/// perpetual cycles accumulate: `blocks` blocks of 2,000,000 pairs (both `sequential`
+/// outcomes), all cores; per block the games per core-second and the perpetual openings that
+/// walked their cycle (`proven`) or met one proven before (`hits`).
+fn uniform(blocks: u64) {
+    use mancala::games::lukho::board::perpetual_stats;
+    use mancala::lukho::sweep::{play_pair, Model};
+    let rules = Rules::default();
+    let n = Choice::count(&rules);
+    let model = Model::Fixed(RaceModel::Sequential);
+    let mut last = perpetual_stats();
+    let cores = rayon::current_num_threads() as f64;
+    for block in 0..blocks {
+        let t = Instant::now();
+        let games: u64 = (0..2_000_000u64)
+            .into_par_iter()
+            .map(|i| {
+                // splitmix64 of the pair's index: reproducible, independent of the threads.
+                let mut x = (block * 2_000_000 + i).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x1234_5678;
+                x ^= x >> 31;
+                x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+                x ^= x >> 29;
+                let s = Choice::from_id(x % n, &rules).unwrap();
+                let t = Choice::from_id((x >> 32) % n, &rules).unwrap();
+                let mut g = 0u64;
+                play_pair(&rules, model, &s, &t, |_, _| g += 1);
+                g
+            })
+            .sum();
+        let dt = t.elapsed().as_secs_f64();
+        let st = perpetual_stats();
+        println!(
+            "block {block}: {games} games in {dt:.2} s = {:.2} M games/core-s; perpetual openings proven {}, hits {}; {} points shared",
+            games as f64 / dt / cores / 1e6,
+            st.proven - last.proven,
+            st.hits - last.hits,
+            st.points
+        );
+        last = st;
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let n = |d: u64| args.get(2).map_or(d, |s| s.parse().expect("a number"));
@@ -174,7 +217,8 @@ fn main() {
         Some("bench") => bench(n(1_000_000)),
         Some("perpetual") => perpetual(),
         Some("cycles") => cycles(n(8) as u8),
+        Some("uniform") => uniform(n(12)),
         Some("turns") => turns(n(3_456_789), args.get(3).map_or(16, |s| s.parse().expect("a number"))),
-        _ => eprintln!("usage: lukho_probe bench [N] | perpetual | cycles [MAX_SEEDS] | turns [SOUTH_ID] [STEP]"),
+        _ => eprintln!("usage: lukho_probe bench [N] | perpetual | cycles [MAX_SEEDS] | turns [SOUTH_ID] [STEP] | uniform [BLOCKS]"),
     }
 }
