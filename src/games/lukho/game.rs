@@ -59,7 +59,17 @@ impl Position {
     /// Play the forced turn: lift the mover's lowest-index non-empty non-knife pit and sow.
     #[inline(always)]
     pub fn turn(&mut self, rules: &Rules) -> TurnEnd {
-        let side = self.to_move;
+        // One copy of the turn per mover, each compiled for a known side (its row, its
+        // knives, its captures are then constants); the sides alternate, so the choice
+        // between the copies is always predicted.
+        match self.to_move {
+            Side::South => self.turn_of(rules, Side::South),
+            Side::North => self.turn_of(rules, Side::North),
+        }
+    }
+
+    #[inline(always)]
+    fn turn_of(&mut self, rules: &Rules, side: Side) -> TurnEnd {
         let Some(i) = self.board.forced_pit(side) else {
             return TurnEnd::NoMove;
         };
