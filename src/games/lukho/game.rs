@@ -73,7 +73,10 @@ impl Position {
         let Some(i) = self.board.forced_pit(side) else {
             return TurnEnd::NoMove;
         };
-        let before = self.board;
+        // A perpetual sowing changes only the pits (a knife would stop it; no capture happens
+        // before it stops). Only they are kept: copying the whole board here would reload
+        // the knives just stored by the turn before, as part of a wider load, which stalls.
+        let before = self.board.pits;
         let p = abs_pit(side, i);
         let hand = self.board.pit(p);
         self.board.clear_pit(p);
@@ -83,7 +86,7 @@ impl Position {
                 TurnEnd::Played { pit: p as u8, last, how, laps }
             }
             Sown::Perpetual { .. } => {
-                self.board = before;
+                self.board.pits = before;
                 TurnEnd::Perpetual
             }
         }
