@@ -515,9 +515,9 @@ fn publish_cycle(phase: Phase, s: u128, lambda: u64, met: &[u128], through_first
 
 /// Rule 4 capture at `x` (the last seed of `sower`'s lap just fell there into an empty pit)
 /// and the chain rule, on the packed pits: the pits after it. Nothing is taken when `x` is not
-/// the sower's or the opposite pit is empty or a knife; most empty endings leave after one
-/// byte read.
-#[cold]
+/// the sower's or the opposite pit is empty or a knife. Inlined: each mover's copy of the
+/// turn then knows its row (see `Position::turn`).
+#[inline(always)]
 fn captured(mut b: u128, knives: u16, chain: Chain, sower: Side, x: usize) -> u128 {
     let s = sower.index();
     if row_of(x) != sower {
