@@ -695,7 +695,7 @@ impl Board {
         // Distinguished states met on this walk (see [`perpetual_points`]).
         let mut points: Vec<u128> = Vec::new();
         let perpetual = 'walk: loop {
-            for lam in 1..=window {
+            for lam in 1..window + 1 {
                 let (next, r) = relative_lap(s);
                 s = next;
                 shift += r;
