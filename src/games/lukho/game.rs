@@ -181,7 +181,8 @@ pub fn play_after(rules: &Rules, o: &Opening) -> GameOutcome {
     play_from(rules, Position { board: o.board, to_move: o.first_player })
 }
 
-/// Turns before Brent's check starts: most games end within 25 turns, so many never pay for it.
+/// Turns before Brent's check starts: 99.8 % of a typical South choice's games end within 30
+/// turns (`examples/lukho_probe turns`), so almost none pay for it.
 const CYCLE_CHECK_AFTER: u32 = 32;
 
 /// Play the forced turns from `start` (the position right after the opening) to the end.
@@ -195,9 +196,10 @@ pub fn play_from(rules: &Rules, start: Position) -> GameOutcome {
     // cycle within about μ + 2λ turns; and when the key (pits, knives, side to move)
     // repeats, the stores are equal too (every capture takes seeds off the board for good),
     // so the repeat is of the whole state. Restarting the search after each irreversible
-    // event (a capture, a new knife, a seed sown into a knife) would find cycles sooner, but
-    // recognising those events cost a handful of unpredictable branches every turn, for
-    // cycles that almost never happen (none in 794,624 games of a typical South choice).
+    // event (a capture, a new knife, a seed sown into a knife) finds cycles sooner, but
+    // recognising those events takes data-dependent branches every turn, for cycles that
+    // almost never happen (none in 794,624 games of a typical South choice); without them
+    // the game loop measured no slower, with less code.
     let mut cycles: Option<Cycles<(u128, u32, Side)>> = None;
     loop {
         match pos.turn(rules) {
