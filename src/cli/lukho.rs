@@ -164,12 +164,15 @@ mancala lukho sweep --south 0 --north all --race sequential --dry-run")]
         /// Print the games and the projected core-hours (timed on a sample here); write nothing.
         #[arg(long)]
         dry_run: bool,
-        /// With --dry-run: seconds of timing on one core. A perpetual opening (about 3 pairs
-        /// in 10,000) costs as much as thousands of normal games, so a longer sample meets
-        /// enough of them to give a steadier rate. The sample starts cold (no perpetual cycle
-        /// shared yet), so it overstates a long sweep, where games share proven cycles.
-        #[arg(long, default_value = "2", value_name = "SECONDS")]
-        calibrate: String,
+        /// With --dry-run: seconds of timing on one core (default 2; 0.3 for speeds). A perpetual
+        /// opening (about 3.5 pairs in 10,000) costs as much as thousands of normal games, so a
+        /// longer sample meets enough of them to give a steadier rate. The sample starts cold
+        /// (no perpetual cycle shared yet), so it overstates a long sweep, where games share
+        /// proven cycles. Under speeds a pair whose sowing never ends can have 10^7 outcomes
+        /// (South 1687463 vs North 3349489: 37,699,575, ten minutes), so its projection is a
+        /// lower bound and a longer sample may wait on one such pair.
+        #[arg(long, value_name = "SECONDS")]
+        calibrate: Option<String>,
         #[arg(long, required_unless_present = "dry_run")]
         out: Option<PathBuf>,
         /// Also write one row per game (small products only).
@@ -584,7 +587,7 @@ struct SweepArgs {
     race: String,
     shard: Option<String>,
     dry_run: bool,
-    calibrate: String,
+    calibrate: Option<String>,
     out: Option<PathBuf>,
     games: Option<Format>,
     json: bool,
@@ -616,9 +619,11 @@ fn sweep_cmd(a: SweepArgs, rules: Rules) -> Result<()> {
     let south_ids = &sets.south[lo as usize..hi as usize];
     let pairs = south_ids.len() as u64 * sets.north_per_south() as u64;
 
-    let calibrate = match a.calibrate.trim().parse::<f64>() {
-        Ok(x) if x > 0.0 && x <= 3600.0 => x,
-        _ => return usage(format!("--calibrate: `{}` is not a number of seconds in (0, 3600]", a.calibrate)),
+    let calibrate = match a.calibrate.as_deref().map(|c| (c, c.trim().parse::<f64>())) {
+        None if model == Model::Speeds => 0.3,
+        None => 2.0,
+        Some((_, Ok(x))) if x > 0.0 && x <= 3600.0 => x,
+        Some((c, _)) => return usage(format!("--calibrate: `{c}` is not a number of seconds in (0, 3600]")),
     };
     if a.dry_run {
         return dry_run(&def, &sets, south_ids, pairs, shard, calibrate, a.json);
