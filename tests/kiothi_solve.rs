@@ -1,7 +1,6 @@
 //! `kiothi solve`: hand-worked endgames, the search against an independent minimax on random
 //! small positions, honest bounds under limits, and the CLI contract (JSON, bad input).
 
-use assert_cmd::Command;
 use mancala::games::kiothi::{NkiClear, Position, Rules, SowMove};
 use mancala::search::component::ComponentSolver;
 use mancala::search::{Limits, SearchGame};
@@ -260,9 +259,8 @@ fn depth_limits_give_bounds_containing_the_value() {
 
 // ---- CLI -------------------------------------------------------------------------------------
 
-fn mancala() -> Command {
-    Command::cargo_bin("mancala").unwrap()
-}
+mod common;
+use common::{mancala, usage_error};
 
 fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> std::path::PathBuf {
     let f = dir.path().join(name);
@@ -297,9 +295,7 @@ fn cli_solve_bad_input_is_one_line_exit_2() {
     let start = Rules::default().start().to_json().to_string();
     let f = write(&dir, "t1.json", &start);
     let check = |args: &[&str], field: &str| {
-        let a = mancala().args(["kiothi", "solve"]).args(args).assert().code(2).stdout("");
-        let err = String::from_utf8_lossy(&a.get_output().stderr).to_string();
-        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        let err = usage_error(mancala().args(["kiothi", "solve"]).args(args));
         assert!(err.contains(field), "{field}: {err}");
     };
     check(&["--position", f.to_str().unwrap()], "turn >= 3");

@@ -7,9 +7,8 @@ use predicates::prelude::*;
 use serde_json::{json, Value};
 use std::path::Path;
 
-fn mancala() -> Command {
-    Command::cargo_bin("mancala").unwrap()
-}
+mod common;
+use common::{mancala, usage_error};
 
 fn stdout(args: &[&str]) -> String {
     let out = mancala().args(args).assert().success().get_output().stdout.clone();
@@ -321,10 +320,8 @@ fn merge_refuses_overlaps_gaps_and_foreign_parts() {
     for (parts, what) in cases {
         let mut args = vec!["lukho".to_string(), "merge".into(), "--out".into(), out.clone()];
         args.extend(parts);
-        let assert = mancala().args(&args).assert().code(2).stdout("");
-        let err = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+        let err = usage_error(mancala().args(&args));
         assert!(err.contains(what), "{what}: {err}");
-        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
         assert!(!Path::new(&out).exists());
     }
     // A corrupted part is refused by its checksum.
@@ -394,10 +391,8 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
         (big, "--games"),
     ];
     for (args, field) in cases {
-        let assert = mancala().args(&args).assert().code(2).stdout("");
-        let err = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+        let err = usage_error(mancala().args(&args));
         assert!(err.contains(field), "{args:?}: {err}");
-        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
         assert!(!out.exists(), "{args:?} wrote {o}");
     }
     // The shard can come from a Kubernetes Indexed Job; a malformed one is refused.
@@ -603,26 +598,20 @@ fn replies_small_family_against_direct_games() {
 fn games_parquet_without_the_feature_is_exit_2_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("never");
-    let assert = mancala()
-        .args([
-            "lukho",
-            "sweep",
-            "--south",
-            "0..3",
-            "--north",
-            "0..50",
-            "--race",
-            "sequential",
-            "--out",
-            out.to_str().unwrap(),
-            "--games",
-            "parquet",
-        ])
-        .assert()
-        .code(2)
-        .stdout("");
-    let err = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
-    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    let err = usage_error(mancala().args([
+        "lukho",
+        "sweep",
+        "--south",
+        "0..3",
+        "--north",
+        "0..50",
+        "--race",
+        "sequential",
+        "--out",
+        out.to_str().unwrap(),
+        "--games",
+        "parquet",
+    ]));
     assert!(
         err.starts_with("error: --games: parquet needs a build with `--features parquet`"),
         "{err}"

@@ -1,12 +1,10 @@
 //! The command-line contract (DESIGN.md): traces, errors, database commands.
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
 
-fn mancala() -> Command {
-    Command::cargo_bin("mancala").unwrap()
-}
+mod common;
+use common::{mancala, usage_error};
 
 fn lines(out: &[u8]) -> Vec<Value> {
     String::from_utf8_lossy(out).lines().map(|l| serde_json::from_str(l).unwrap()).collect()
@@ -182,18 +180,13 @@ fn export_parquet_without_the_feature_is_exit_2_and_writes_nothing() {
         .assert()
         .success();
     let out = dir.path().join("t.parquet");
-    let assert = mancala()
-        .args([
-            "oware", "db", "export", "--stones", "0..=2", "--format", "parquet", "--dir",
-        ])
-        .arg(&db)
-        .arg("--out")
-        .arg(&out)
-        .assert()
-        .code(2)
-        .stdout("");
-    let err = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
-    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    let err = usage_error(
+        mancala()
+            .args(["oware", "db", "export", "--stones", "0..=2", "--format", "parquet", "--dir"])
+            .arg(&db)
+            .arg("--out")
+            .arg(&out),
+    );
     assert!(
         err.starts_with("error: --format: parquet needs a build with `--features parquet`"),
         "{err}"
