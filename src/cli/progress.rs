@@ -24,6 +24,7 @@ impl Progress for LayerBar {
         self.pb.inc(done);
     }
     fn threshold(&self, t: i32, decided: u64) {
-        self.pb.set_message(format!("threshold {t}/{}: {decided} decided", self.n));
+        self.pb
+            .set_message(format!("threshold {t}/{}: {decided} decided", self.n));
     }
 }

@@ -1,0 +1,52 @@
+use mancala::games::lukho::*;
+use std::time::Instant;
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let south: u64 = args.get(1).map(|s| s.parse().unwrap()).unwrap_or(3456789);
+    let n: u64 = args.get(2).map(|s| s.parse().unwrap()).unwrap_or(200000);
+    for chain in [Chain::It, Chain::En, Chain::None] {
+        let rules = Rules {
+            chain,
+            ..Rules::default()
+        };
+        let s = Choice::from_id(south, &rules).unwrap();
+        let mut starts = Vec::new();
+        for nid in 0..n {
+            let c = Choice::from_id(nid, &rules).unwrap();
+            for race in [Race::SouthFirst, Race::NorthFirst] {
+                let o = opening(&rules, &s, &c, race);
+                if !o.perpetual {
+                    starts.push(Position {
+                        board: o.board,
+                        to_move: o.first_player,
+                    });
+                }
+            }
+        }
+        let blank = play_from(&rules, starts[0]);
+        let mut a = vec![blank; starts.len()];
+        let mut b = vec![blank; starts.len()];
+        let (mut ts, mut tv) = (std::time::Duration::MAX, std::time::Duration::MAX);
+        for _ in 0..5 {
+            let t = Instant::now();
+            play_batch_scalar(&rules, &starts, &mut a);
+            ts = ts.min(t.elapsed());
+            let t = Instant::now();
+            play_batch(&rules, &starts, &mut b);
+            tv = tv.min(t.elapsed());
+        }
+        let bad = a.iter().zip(&b).filter(|(x, y)| x != y).count();
+        println!(
+            "{chain:?}: {} games, scalar {:.3?} lanes {:.3?}, {bad} differ",
+            starts.len(),
+            ts,
+            tv
+        );
+        if let Some(i) = a.iter().zip(&b).position(|(x, y)| x != y) {
+            println!(
+                "first diff {i}: {:?}\nscalar {:?}\nlanes  {:?}",
+                starts[i], a[i], b[i]
+            );
+        }
+    }
+}
