@@ -6,13 +6,17 @@
 //!   for an easy, a typical and a perpetual-rich South choice;
 //! - `normal_games_one_core` / `perpetual_games_one_core`: games/s on one core for pairs of
 //!   the uniform sample (`lukho sample --seed 1`) split by class, because the rare perpetual
-//!   openings (about 1.7 in 10,000 pairs) cost orders of magnitude more than a normal game.
+//!   openings (about 1.7 in 10,000 pairs) cost orders of magnitude more than a normal game;
+//!   `normal_games_one_core_batched`: the same normal games through `play_batch`, as the
+//!   sweep plays them.
 //!
 //! Each benchmark asserts its aggregate (games, wins, draws, perpetuals, margin sum), so a
 //! faster but wrong engine fails. Figures: results/BENCHMARKS.md.
 
 use mancala::games::lukho::board::forget_perpetual_cycles;
-use mancala::games::lukho::{play_game, Choice, Class, Race, Rules};
+use mancala::games::lukho::{
+    opening, play_after, play_batch, play_game, Choice, Class, Position, Race, Rules,
+};
 use mancala::lukho::sample::pair;
 use mancala::lukho::sweep::{sweep, Model};
 use std::sync::OnceLock;
@@ -160,6 +164,48 @@ fn normal_games_one_core(bencher: divan::Bencher) {
         .counter(divan::counter::ItemsCount::new(2 * normal.len()))
         .bench(|| {
             assert_eq!(play_all(normal), EXPECT_NORMAL);
+        });
+}
+
+/// The same 400,000 games, the games after the openings played by `play_batch` (AVX-512
+/// lanes where the CPU has them), one core: what the sweep does.
+#[divan::bench(sample_count = 5)]
+fn normal_games_one_core_batched(bencher: divan::Bencher) {
+    let (normal, _) = sample_pairs();
+    bencher
+        .counter(divan::counter::ItemsCount::new(2 * normal.len()))
+        .bench(|| {
+            let mut starts = Vec::with_capacity(1024);
+            let mut outs = Vec::with_capacity(1024);
+            let mut t = (0, 0, 0, 0, 0);
+            for batch in normal.chunks(512) {
+                starts.clear();
+                for (s, n) in batch {
+                    for r in [Race::SouthFirst, Race::NorthFirst] {
+                        let o = opening(&RULES, s, n, r);
+                        assert!(!o.perpetual);
+                        starts.push(Position {
+                            board: o.board,
+                            to_move: o.first_player,
+                        });
+                    }
+                }
+                outs.resize(
+                    starts.len(),
+                    play_after(
+                        &RULES,
+                        &opening(&RULES, &batch[0].0, &batch[0].1, Race::SouthFirst),
+                    ),
+                );
+                play_batch(&RULES, &starts, &mut outs);
+                for o in &outs {
+                    t.0 += 1;
+                    t.1 += (o.margin2 > 0) as u64;
+                    t.2 += (o.margin2 == 0) as u64;
+                    t.4 += o.margin2 as i64;
+                }
+            }
+            assert_eq!(t, EXPECT_NORMAL);
         });
 }
 

@@ -251,15 +251,27 @@ const BATCH: usize = 512;
 /// The same games as [`play_pair`]: an opening equal to the pair's previous one is played
 /// once and counted again, a perpetual opening is scored without a game.
 fn agg_batched(rules: &Rules, races: &[Race], south: &Choice, north: &[Choice]) -> Agg {
+    let pairs: Vec<(&Choice, &Choice)> = north.iter().map(|n| (south, n)).collect();
+    agg_pairs_batched(rules, races, &pairs)
+}
+
+/// [`agg_pairs_batched`] over owned pairs (the dry-run's sample).
+fn agg_owned_pairs(rules: &Rules, races: &[Race], pairs: &[(Choice, Choice)]) -> Agg {
+    let pairs: Vec<(&Choice, &Choice)> = pairs.iter().map(|(s, n)| (s, n)).collect();
+    agg_pairs_batched(rules, races, &pairs)
+}
+
+/// [`agg_batched`] over any pairs (South, North).
+fn agg_pairs_batched(rules: &Rules, races: &[Race], pairs: &[(&Choice, &Choice)]) -> Agg {
     let mut a = Agg::default();
     let blank = GameOutcome::new(Side::South, [0, 0], Class::Normal, 0);
     let mut starts: Vec<Position> = Vec::with_capacity(BATCH * races.len());
     let mut counts: Vec<u8> = Vec::with_capacity(BATCH * races.len());
     let mut outs = vec![blank; BATCH * races.len()];
-    for batch in north.chunks(BATCH) {
+    for batch in pairs.chunks(BATCH) {
         starts.clear();
         counts.clear();
-        for n in batch {
+        for &(south, n) in batch {
             let mut last: Option<Opening> = None;
             for &r in races {
                 let o = opening(rules, south, n, r);
@@ -391,6 +403,7 @@ pub fn calibrate(
     let start = Instant::now();
     let (mut pairs, mut games, mut k) = (0u64, 0u64, 0u64);
     let mut sink = 0i64;
+    let mut batch: Vec<(Choice, Choice)> = Vec::with_capacity(BATCH);
     loop {
         let i = k % total;
         let (si, ni) = (
@@ -398,13 +411,25 @@ pub fn calibrate(
             (i % north.len() as u64) as usize,
         );
         let s = Choice::from_id(south[si] as u64, rules).unwrap();
-        play_pair(rules, model, &s, &north[ni], |_, o| {
-            games += 1;
-            sink += o.margin2 as i64;
-        });
+        match model.outcomes() {
+            // As the sweep plays them: the games in batches ([`agg_batched`]).
+            Some(races) => {
+                batch.push((s, north[ni]));
+                if batch.len() == BATCH {
+                    let a = agg_owned_pairs(rules, races, &batch);
+                    games += a.games;
+                    sink += a.sum_margin2;
+                    batch.clear();
+                }
+            }
+            None => play_pair(rules, model, &s, &north[ni], |_, o| {
+                games += 1;
+                sink += o.margin2 as i64;
+            }),
+        }
         pairs += 1;
         k += step;
-        if pairs % 64 == 0 || pairs >= target_pairs {
+        if (pairs % 64 == 0 && batch.is_empty()) || pairs >= target_pairs {
             let t = start.elapsed().as_secs_f64();
             // Enough pairs and time; or (slow models such as `speeds`) a second past the
             // minimum with a few hundred pairs timed.
@@ -414,6 +439,11 @@ pub fn calibrate(
                 break;
             }
         }
+    }
+    if let (Some(races), false) = (model.outcomes(), batch.is_empty()) {
+        let a = agg_owned_pairs(rules, races, &batch);
+        games += a.games;
+        sink += a.sum_margin2;
     }
     std::hint::black_box(sink);
     Calibration {
