@@ -20,11 +20,9 @@ fn build_one_layer(bencher: divan::Bencher, n: usize) {
     let lower = tables_in_memory(rules, n - 1);
     let game = KiothiLayers::new(rules);
     let want = CRC.iter().find(|c| c.0 == n).unwrap().1;
-    bencher
-        .counter(divan::counter::ItemsCount::new(game.layer_size(n)))
-        .bench(|| {
-            let layer = build_layer(&game, lower.as_slice(), n, &Silent);
-            assert_eq!(checksum(as_bytes(&layer)), want, "layer {n} checksum");
-            layer
-        });
+    bencher.counter(divan::counter::ItemsCount::new(game.layer_size(n))).bench(|| {
+        let layer = build_layer(&game, lower.as_slice(), n, &Silent);
+        assert_eq!(checksum(as_bytes(&layer)), want, "layer {n} checksum");
+        layer
+    });
 }

@@ -22,33 +22,23 @@ fn midgame() -> Position {
 /// 20 warriors with nki marks left, captures, bonuses and K4 in reach (tests.rs `endgame`).
 fn endgame() -> Position {
     let boma = [2, 0, 1, 3, 0, 1, 0, 2, 0, 1, 1, 2, 0, 0, 3, 1, 0, 1, 2, 0];
-    Position {
-        boma,
-        prisons: [20, 23],
-        nki: 1 << 10 | 1 << 14 | 1 << 3,
-        to_move: Side::South,
-        turn: 21,
-    }
+    Position { boma, prisons: [20, 23], nki: 1 << 10 | 1 << 14 | 1 << 3, to_move: Side::South, turn: 21 }
 }
 
 /// Midgame (60 warriors, turn 3), depth 4: 115,017 leaves.
 #[divan::bench(sample_count = 5)]
 fn perft_midgame_depth4(bencher: divan::Bencher) {
     let p = midgame();
-    bencher
-        .counter(divan::counter::ItemsCount::new(115_017u64))
-        .bench(|| {
-            assert_eq!(perft(&p, &Rules::default(), 4), 115_017);
-        });
+    bencher.counter(divan::counter::ItemsCount::new(115_017u64)).bench(|| {
+        assert_eq!(perft(&p, &Rules::default(), 4), 115_017);
+    });
 }
 
 /// Endgame (20 warriors), depth 8: 191,979 leaves.
 #[divan::bench(sample_count = 5)]
 fn perft_endgame_depth8(bencher: divan::Bencher) {
     let p = endgame();
-    bencher
-        .counter(divan::counter::ItemsCount::new(191_979u64))
-        .bench(|| {
-            assert_eq!(perft(&p, &Rules::default(), 8), 191_979);
-        });
+    bencher.counter(divan::counter::ItemsCount::new(191_979u64)).bench(|| {
+        assert_eq!(perft(&p, &Rules::default(), 8), 191_979);
+    });
 }

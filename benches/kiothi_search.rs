@@ -19,9 +19,7 @@ fn main() {
 }
 
 fn midgames() -> Vec<Position> {
-    (0..6)
-        .map(|i| random_midgame(&Rules::default(), 1, i, 6))
-        .collect()
+    (0..6).map(|i| random_midgame(&Rules::default(), 1, i, 6)).collect()
 }
 
 /// Depth-4 capture balance and depth-4 proven interval of the six midgames.
@@ -33,23 +31,9 @@ fn midgame_depth4(bencher: divan::Bencher) {
         let game = KiothiSearch::new(Rules::default(), None);
         let mut sig = (0i32, 0i32, 0i32, 0u64);
         for p in &set {
-            let h = horizon(
-                &game,
-                p,
-                Limits {
-                    depth: Some(4),
-                    ..Limits::default()
-                },
-                20,
-            );
+            let h = horizon(&game, p, Limits { depth: Some(4), ..Limits::default() }, 20);
             let mut s = Searcher::new(&game, 20);
-            let a = s.analyse(
-                p,
-                Limits {
-                    depth: Some(4),
-                    ..Limits::default()
-                },
-            );
+            let a = s.analyse(p, Limits { depth: Some(4), ..Limits::default() });
             sig.0 += h.value;
             sig.1 += a.bounds.lo;
             sig.2 += a.bounds.hi;
@@ -75,22 +59,9 @@ fn endgames() -> Vec<Position> {
             for _ in 0..8 {
                 boma[(next() % 20) as usize] += 1;
             }
-            let occ = boma
-                .iter()
-                .enumerate()
-                .fold(0u32, |m, (a, &c)| m | ((c > 0) as u32) << a);
-            let to_move = if next() % 2 == 0 {
-                Side::South
-            } else {
-                Side::North
-            };
-            Position {
-                boma,
-                prisons: [0, 0],
-                nki: occ & next() as u32 & next() as u32,
-                to_move,
-                turn: 9,
-            }
+            let occ = boma.iter().enumerate().fold(0u32, |m, (a, &c)| m | ((c > 0) as u32) << a);
+            let to_move = if next() % 2 == 0 { Side::South } else { Side::North };
+            Position { boma, prisons: [0, 0], nki: occ & next() as u32 & next() as u32, to_move, turn: 9 }
         })
         .collect()
 }

@@ -14,9 +14,7 @@
 //! faster but wrong engine fails. Figures: results/BENCHMARKS.md.
 
 use mancala::games::lukho::board::forget_perpetual_cycles;
-use mancala::games::lukho::{
-    opening, play_after, play_batch, play_game, Choice, Class, Position, Race, Rules,
-};
+use mancala::games::lukho::{opening, play_after, play_batch, play_game, Choice, Class, Position, Race, Rules};
 use mancala::lukho::sample::pair;
 use mancala::lukho::sweep::{sweep, Model};
 use std::sync::OnceLock;
@@ -25,17 +23,12 @@ fn main() {
     divan::main();
 }
 
-const RULES: Rules = Rules {
-    chain: mancala::games::lukho::Chain::It,
-    keep_one: false,
-};
+const RULES: Rules = Rules { chain: mancala::games::lukho::Chain::It, keep_one: false };
 
 fn all_choices() -> &'static [Choice] {
     static ALL: OnceLock<Vec<Choice>> = OnceLock::new();
     ALL.get_or_init(|| {
-        (0..Choice::count(&RULES))
-            .map(|id| Choice::from_id(id, &RULES).unwrap())
-            .collect()
+        (0..Choice::count(&RULES)).map(|id| Choice::from_id(id, &RULES).unwrap()).collect()
     })
 }
 
@@ -50,10 +43,7 @@ fn sample_pairs() -> &'static (Pairs, Pairs) {
         let n = Choice::count(&RULES);
         for i in 0..SCANNED {
             let (s, t) = pair(1, i, n);
-            let (s, t) = (
-                Choice::from_id(s, &RULES).unwrap(),
-                Choice::from_id(t, &RULES).unwrap(),
-            );
+            let (s, t) = (Choice::from_id(s, &RULES).unwrap(), Choice::from_id(t, &RULES).unwrap());
             let p = [Race::SouthFirst, Race::NorthFirst]
                 .iter()
                 .any(|&r| play_game(&RULES, &s, &t, r).class == Class::PerpetualOpening);
@@ -95,25 +85,9 @@ fn one_south(bencher: divan::Bencher, south: u32, expect: (u64, u64, u64, u64, u
         .counter(divan::counter::ItemsCount::new(2 * north.len()))
         .with_inputs(forget_perpetual_cycles)
         .bench_values(|()| {
-            let a = sweep(
-                &RULES,
-                Model::parse("sequential").unwrap(),
-                &[south],
-                north,
-                &|_| {},
-            );
+            let a = sweep(&RULES, Model::parse("sequential").unwrap(), &[south], north, &|_| {});
             let a = &a[0];
-            assert_eq!(
-                (
-                    a.games,
-                    a.wins,
-                    a.draws,
-                    a.losses,
-                    a.perpetual_openings,
-                    a.sum_margin2
-                ),
-                expect
-            );
+            assert_eq!((a.games, a.wins, a.draws, a.losses, a.perpetual_openings, a.sum_margin2), expect);
         });
 }
 
@@ -121,50 +95,29 @@ fn one_south(bencher: divan::Bencher, south: u32, expect: (u64, u64, u64, u64, u
 /// the same opening and share one game (the easy case).
 #[divan::bench(sample_count = 3)]
 fn one_south_vs_all_sequential(bencher: divan::Bencher) {
-    one_south(
-        bencher,
-        0,
-        (12_713_984, 5_864_714, 469_996, 6_379_274, 0, -36_273_940),
-    );
+    one_south(bencher, 0, (12_713_984, 5_864_714, 469_996, 6_379_274, 0, -36_273_940));
 }
 
 /// A typical South choice (`2,1,1,3,3,0,2,3 3@1`, 87 perpetual openings).
 #[divan::bench(sample_count = 3)]
 fn one_south_3456789_vs_all_sequential(bencher: divan::Bencher) {
-    one_south(
-        bencher,
-        3_456_789,
-        (12_713_984, 6_852_862, 490_157, 5_370_965, 87, 76_530_056),
-    );
+    one_south(bencher, 3_456_789, (12_713_984, 6_852_862, 490_157, 5_370_965, 87, 76_530_056));
 }
 
 /// A South choice rich in perpetual openings (2,948: the sample's rate is about 2,200 per
 /// South choice on average).
 #[divan::bench(sample_count = 3)]
 fn one_south_1234567_vs_all_sequential(bencher: divan::Bencher) {
-    one_south(
-        bencher,
-        1_234_567,
-        (
-            12_713_984,
-            5_797_106,
-            505_819,
-            6_411_059,
-            2_948,
-            -33_765_610,
-        ),
-    );
+    one_south(bencher, 1_234_567, (12_713_984, 5_797_106, 505_819, 6_411_059, 2_948, -33_765_610));
 }
 
 /// 200,000 normal pairs (400,000 games), one core.
 #[divan::bench(sample_count = 5)]
 fn normal_games_one_core(bencher: divan::Bencher) {
     let (normal, _) = sample_pairs();
-    bencher
-        .counter(divan::counter::ItemsCount::new(2 * normal.len()))
-        .bench(|| {
-            assert_eq!(play_all(normal), EXPECT_NORMAL);
-        });
+    bencher.counter(divan::counter::ItemsCount::new(2 * normal.len())).bench(|| {
+        assert_eq!(play_all(normal), EXPECT_NORMAL);
+    });
 }
 
 /// The same 400,000 games, the games after the openings played by `play_batch` (AVX-512
@@ -172,41 +125,31 @@ fn normal_games_one_core(bencher: divan::Bencher) {
 #[divan::bench(sample_count = 5)]
 fn normal_games_one_core_batched(bencher: divan::Bencher) {
     let (normal, _) = sample_pairs();
-    bencher
-        .counter(divan::counter::ItemsCount::new(2 * normal.len()))
-        .bench(|| {
-            let mut starts = Vec::with_capacity(1024);
-            let mut outs = Vec::with_capacity(1024);
-            let mut t = (0, 0, 0, 0, 0);
-            for batch in normal.chunks(512) {
-                starts.clear();
-                for (s, n) in batch {
-                    for r in [Race::SouthFirst, Race::NorthFirst] {
-                        let o = opening(&RULES, s, n, r);
-                        assert!(!o.perpetual);
-                        starts.push(Position {
-                            board: o.board,
-                            to_move: o.first_player,
-                        });
-                    }
-                }
-                outs.resize(
-                    starts.len(),
-                    play_after(
-                        &RULES,
-                        &opening(&RULES, &batch[0].0, &batch[0].1, Race::SouthFirst),
-                    ),
-                );
-                play_batch(&RULES, &starts, &mut outs);
-                for o in &outs {
-                    t.0 += 1;
-                    t.1 += (o.margin2 > 0) as u64;
-                    t.2 += (o.margin2 == 0) as u64;
-                    t.4 += o.margin2 as i64;
+    bencher.counter(divan::counter::ItemsCount::new(2 * normal.len())).bench(|| {
+        let mut starts = Vec::with_capacity(1024);
+        let mut outs = Vec::with_capacity(1024);
+        let mut t = (0, 0, 0, 0, 0);
+        for batch in normal.chunks(512) {
+            starts.clear();
+            for (s, n) in batch {
+                for r in [Race::SouthFirst, Race::NorthFirst] {
+                    let o = opening(&RULES, s, n, r);
+                    assert!(!o.perpetual);
+                    starts.push(Position { board: o.board, to_move: o.first_player });
                 }
             }
-            assert_eq!(t, EXPECT_NORMAL);
-        });
+            let (s, n) = &batch[0];
+            outs.resize(starts.len(), play_after(&RULES, &opening(&RULES, s, n, Race::SouthFirst)));
+            play_batch(&RULES, &starts, &mut outs);
+            for o in &outs {
+                t.0 += 1;
+                t.1 += (o.margin2 > 0) as u64;
+                t.2 += (o.margin2 == 0) as u64;
+                t.4 += o.margin2 as i64;
+            }
+        }
+        assert_eq!(t, EXPECT_NORMAL);
+    });
 }
 
 const EXPECT_NORMAL: (u64, u64, u64, u64, i64) = (400_000, 192_195, 15_096, 0, -31_004);

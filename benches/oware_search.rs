@@ -28,25 +28,11 @@ fn fixture() -> &'static Fixture {
     F.get_or_init(|| {
         let rules = Rules::default();
         let dir = tempfile::tempdir().unwrap();
-        db::build(
-            dir.path(),
-            rules,
-            DB_MAX,
-            &|_, _| Box::new(mancala::retro::builder::Silent),
-            &mut |_, _, _| {},
-        )
-        .unwrap();
+        db::build(dir.path(), rules, DB_MAX, &|_, _| Box::new(mancala::retro::builder::Silent), &mut |_, _, _| {}).unwrap();
         let full = db::tables_in_memory(rules, TOP);
         let g = OwareLayers::new(rules);
-        let set = (0..g.layer_size(TOP))
-            .step_by(10007)
-            .map(|r| (g.unrank(TOP, r), full[TOP][r as usize] as i32))
-            .collect();
-        Fixture {
-            db: Database::open(dir.path(), rules).unwrap(),
-            _dir: dir,
-            set,
-        }
+        let set = (0..g.layer_size(TOP)).step_by(10007).map(|r| (g.unrank(TOP, r), full[TOP][r as usize] as i32)).collect();
+        Fixture { db: Database::open(dir.path(), rules).unwrap(), _dir: dir, set }
     })
 }
 
@@ -59,13 +45,7 @@ fn alpha_beta_13_seeds_over_db12(bencher: divan::Bencher) {
         let mut s = Searcher::new(&game, 20);
         let mut proved = 0;
         for (v, want) in &f.set {
-            let a = s.analyse(
-                v,
-                Limits {
-                    nodes: Some(20_000),
-                    ..Limits::default()
-                },
-            );
+            let a = s.analyse(v, Limits { nodes: Some(20_000), ..Limits::default() });
             assert!(a.bounds.lo <= *want && *want <= a.bounds.hi);
             proved += a.bounds.is_exact() as usize;
         }
@@ -81,8 +61,7 @@ fn exact_solve_13_seeds_over_db12(bencher: divan::Bencher) {
     let f = fixture();
     bencher.bench(|| {
         for (v, want) in f.set.iter().step_by(25) {
-            let s =
-                mancala::solve::oware::solve(Rules::default(), Some(&f.db), v, Limits::default());
+            let s = mancala::solve::oware::solve(Rules::default(), Some(&f.db), v, Limits::default());
             assert_eq!(s.bounds.lo, *want);
             assert!(s.bounds.is_exact());
         }

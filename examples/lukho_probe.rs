@@ -23,12 +23,7 @@ impl Rng {
     }
 }
 
-const RACES: [Race; 4] = [
-    Race::SouthFirst,
-    Race::NorthFirst,
-    Race::LockstepSouth,
-    Race::LockstepNorth,
-];
+const RACES: [Race; 4] = [Race::SouthFirst, Race::NorthFirst, Race::LockstepSouth, Race::LockstepNorth];
 
 fn bench(n: u64) {
     let rules = Rules::default();
@@ -36,10 +31,7 @@ fn bench(n: u64) {
     let count = Choice::count(&rules);
     let pairs: Vec<(Choice, Choice)> = (0..n)
         .map(|_| {
-            (
-                Choice::from_id(rng.below(count), &rules).unwrap(),
-                Choice::from_id(rng.below(count), &rules).unwrap(),
-            )
+            (Choice::from_id(rng.below(count), &rules).unwrap(), Choice::from_id(rng.below(count), &rules).unwrap())
         })
         .collect();
     for race in RACES {
@@ -67,12 +59,7 @@ fn bench(n: u64) {
     let t = Instant::now();
     let turns: u64 = pairs
         .par_iter()
-        .map(|(s, nn)| {
-            RACES
-                .iter()
-                .map(|&r| play_game(&rules, s, nn, r).turns as u64)
-                .sum::<u64>()
-        })
+        .map(|(s, nn)| RACES.iter().map(|&r| play_game(&rules, s, nn, r).turns as u64).sum::<u64>())
         .sum();
     let dt = t.elapsed();
     let games = 4 * n;
@@ -87,21 +74,14 @@ fn perpetual() {
     let rules = Rules::default();
     // Found by random search; absolute periods 19,184,616 / 37,821,920 / 85,731,712 laps.
     for (pits, from, hand) in [
-        (
-            [0u8, 2, 1, 2, 3, 2, 1, 2, 5, 5, 0, 1, 4, 1, 2, 1],
-            8usize,
-            16u8,
-        ),
+        ([0u8, 2, 1, 2, 3, 2, 1, 2, 5, 5, 0, 1, 4, 1, 2, 1], 8usize, 16u8),
         ([4, 3, 3, 2, 3, 2, 7, 2, 3, 2, 8, 2, 1, 0, 2, 1], 1, 3),
         ([1, 4, 1, 2, 1, 3, 2, 3, 4, 6, 3, 0, 5, 6, 1, 4], 8, 2),
     ] {
         let mut b = Board::new(pits, [-1; 16], [0, 0]);
         let t = Instant::now();
         let r = b.sow(&rules, Side::South, from, hand, Phase::Opening);
-        println!(
-            "{pits:?} from {from} hand {hand}: {r:?} in {:.2?}",
-            t.elapsed()
-        );
+        println!("{pits:?} from {from} hand {hand}: {r:?} in {:.2?}", t.elapsed());
     }
 }
 
@@ -124,13 +104,7 @@ fn cycles(max: u8) {
         boards(&mut [0; 16], 0, seeds, &mut |pits| {
             for side in [Side::South, Side::North] {
                 let b = Board::new(*pits, [-1; 16], [48 - seeds, 0]);
-                let o = play_from(
-                    &rules,
-                    Position {
-                        board: b,
-                        to_move: side,
-                    },
-                );
+                let o = play_from(&rules, Position { board: b, to_move: side });
                 *classes.entry(o.class.name()).or_insert(0u64) += 1;
                 longest = longest.max(o.turns);
             }
@@ -160,10 +134,7 @@ fn turns(south: u64, step: u64) {
                 continue;
             }
             // Replay the turns the game played, to see each one.
-            let mut p = Position {
-                board: o.board,
-                to_move: o.first_player,
-            };
+            let mut p = Position { board: o.board, to_move: o.first_player };
             for _ in 0..g.turns {
                 if let TurnEnd::Played { how, laps: l, .. } = p.turn(&rules) {
                     laps += l;
@@ -182,26 +153,16 @@ fn turns(south: u64, step: u64) {
         }
         id += step;
     }
-    println!(
-        "{games} games: {:.2} turns per game, {:.2} laps per turn",
-        turns as f64 / games as f64,
-        laps as f64 / turns as f64
-    );
+    println!("{games} games: {:.2} turns per game, {:.2} laps per turn", turns as f64 / games as f64, laps as f64 / turns as f64);
     for (end, n) in &ends {
-        println!(
-            "  turns ending {end}: {:.1} %",
-            100.0 * *n as f64 / turns as f64
-        );
+        println!("  turns ending {end}: {:.1} %", 100.0 * *n as f64 / turns as f64);
     }
     println!("  classes: {classes:?}");
     let mut done = 0;
     for (t, n) in by_turns.iter().enumerate() {
         done += n;
         if t % 5 == 0 && *n > 0 {
-            print!(
-                "<= {t} turns: {:.1} %; ",
-                100.0 * done as f64 / games as f64
-            );
+            print!("<= {t} turns: {:.1} %; ", 100.0 * done as f64 / games as f64);
         }
     }
     println!();
@@ -225,8 +186,7 @@ fn uniform(blocks: u64) {
             .into_par_iter()
             .map(|i| {
                 // splitmix64 of the pair's index: reproducible, independent of the threads.
-                let mut x =
-                    (block * 2_000_000 + i).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x1234_5678;
+                let mut x = (block * 2_000_000 + i).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x1234_5678;
                 x ^= x >> 31;
                 x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
                 x ^= x >> 29;

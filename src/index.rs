@@ -45,11 +45,7 @@ pub struct Compositions {
 
 impl fmt::Debug for Compositions {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "Compositions({} pits, <= {} seeds)",
-            self.pits, self.max_seeds
-        )
+        write!(f, "Compositions({} pits, <= {} seeds)", self.pits, self.max_seeds)
     }
 }
 
@@ -62,11 +58,7 @@ impl Compositions {
                 choose[a * pits + k] = binomial((a + k) as u64, k as u64);
             }
         }
-        Compositions {
-            pits,
-            max_seeds,
-            choose,
-        }
+        Compositions { pits, max_seeds, choose }
     }
 
     pub fn pits(&self) -> usize {
@@ -98,10 +90,7 @@ impl Compositions {
         debug_assert_eq!(pits.len(), self.pits);
         let mut r: usize = pits.iter().map(|&x| x as usize).sum();
         // Keeps every table lookup below in bounds (see `c`).
-        assert!(
-            r <= self.max_seeds && pits.len() == self.pits,
-            "distribution outside the table"
-        );
+        assert!(r <= self.max_seeds && pits.len() == self.pits, "distribution outside the table");
         let mut rank = 0u64;
         let last = self.pits - 1;
         for (i, &p) in pits[..last].iter().enumerate() {
@@ -116,10 +105,7 @@ impl Compositions {
 
     /// The distribution of `n` seeds with the given rank (`rank < layer_size(n)`).
     pub fn unrank(&self, n: usize, mut rank: u64, out: &mut [u8]) {
-        assert!(
-            n <= self.max_seeds && out.len() == self.pits,
-            "distribution outside the table"
-        );
+        assert!(n <= self.max_seeds && out.len() == self.pits, "distribution outside the table");
         debug_assert!(rank < self.layer_size(n));
         let mut r = n;
         let last = self.pits - 1;
@@ -180,14 +166,7 @@ mod tests {
         // 2 seeds in 3 pits, lexicographic with p0 most significant:
         // 002 011 020 101 110 200
         let c = Compositions::new(3, 2);
-        let expect = [
-            [0, 0, 2],
-            [0, 1, 1],
-            [0, 2, 0],
-            [1, 0, 1],
-            [1, 1, 0],
-            [2, 0, 0],
-        ];
+        let expect = [[0, 0, 2], [0, 1, 1], [0, 2, 0], [1, 0, 1], [1, 1, 0], [2, 0, 0]];
         assert_eq!(c.layer_size(2), 6);
         let mut p = [0u8, 0, 2];
         for (r, e) in expect.iter().enumerate() {

@@ -23,44 +23,17 @@ fn one_line_error(out: &std::process::Output) -> String {
 fn build_resume_verify_stats_export_probe() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path().to_str().unwrap();
-    mancala()
-        .args(["kiothi", "db", "build", "--max-warriors", "3", "--dir", d])
-        .assert()
-        .success();
+    mancala().args(["kiothi", "db", "build", "--max-warriors", "3", "--dir", d]).assert().success();
     // Resumable: a second build keeps every finished layer.
     mancala()
-        .args([
-            "kiothi",
-            "db",
-            "build",
-            "--max-warriors",
-            "4",
-            "--dir",
-            d,
-            "--threads",
-            "2",
-        ])
+        .args(["kiothi", "db", "build", "--max-warriors", "4", "--dir", d, "--threads", "2"])
         .assert()
         .success()
-        .stderr(predicate::str::contains(
-            "layer  3:         10680 positions already built, crc32 9230587d",
-        ))
-        .stderr(predicate::str::contains(
-            "layer  4:        107200 positions in",
-        ))
+        .stderr(predicate::str::contains("layer  3:         10680 positions already built, crc32 9230587d"))
+        .stderr(predicate::str::contains("layer  4:        107200 positions in"))
         .stderr(predicate::str::contains("crc32 46ad8865"));
-    mancala()
-        .args(["kiothi", "db", "verify", "--dir", d])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("verified layers 0..=4"));
-    let out = mancala()
-        .args(["kiothi", "db", "stats", "--dir", d, "--json"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
+    mancala().args(["kiothi", "db", "verify", "--dir", d]).assert().success().stdout(predicate::str::contains("verified layers 0..=4"));
+    let out = mancala().args(["kiothi", "db", "stats", "--dir", d, "--json"]).assert().success().get_output().stdout.clone();
     let s: Value = serde_json::from_slice(&out).unwrap();
     assert_eq!(s["rules"]["nki_clear"], "lift");
     assert_eq!(s["rules"]["repetition"], "split");
@@ -68,21 +41,9 @@ fn build_resume_verify_stats_export_probe() {
     // (he steps it forward, the opponent is stuck) and loses it otherwise (index 9 hands it
     // over; on the opponent's side he is stuck at once): 9 × 2 wins, 11 × 2 losses.
     let l1 = &s["layers"][1];
-    assert_eq!(
-        (
-            l1["positions"].as_u64(),
-            l1["wins"].as_u64(),
-            l1["draws"].as_u64(),
-            l1["losses"].as_u64()
-        ),
-        (Some(40), Some(18), Some(0), Some(22))
-    );
+    assert_eq!((l1["positions"].as_u64(), l1["wins"].as_u64(), l1["draws"].as_u64(), l1["losses"].as_u64()), (Some(40), Some(18), Some(0), Some(22)));
     assert_eq!(s["layers"][4]["checksum"], "46ad8865");
-    let (csv, hist, svg) = (
-        dir.path().join("l.csv"),
-        dir.path().join("h.csv"),
-        dir.path().join("w.svg"),
-    );
+    let (csv, hist, svg) = (dir.path().join("l.csv"), dir.path().join("h.csv"), dir.path().join("w.svg"));
     mancala()
         .args(["kiothi", "db", "stats", "--dir", d, "--csv"])
         .arg(&csv)
@@ -95,28 +56,11 @@ fn build_resume_verify_stats_export_probe() {
     let c = std::fs::read_to_string(&csv).unwrap();
     assert!(c.lines().nth(1).unwrap() == "warriors,positions,wins,draws,losses,crc32");
     assert!(c.contains("\n1,40,18,0,22,d77ce7e4\n"));
-    assert!(std::fs::read_to_string(&hist)
-        .unwrap()
-        .contains("\n1,-1,22\n"));
+    assert!(std::fs::read_to_string(&hist).unwrap().contains("\n1,-1,22\n"));
     assert!(std::fs::read_to_string(&svg).unwrap().starts_with("<svg"));
 
     let out = dir.path().join("t.csv");
-    mancala()
-        .args([
-            "kiothi",
-            "db",
-            "export",
-            "--dir",
-            d,
-            "--warriors",
-            "0..=1",
-            "--format",
-            "csv",
-            "--out",
-        ])
-        .arg(&out)
-        .assert()
-        .success();
+    mancala().args(["kiothi", "db", "export", "--dir", d, "--warriors", "0..=1", "--format", "csv", "--out"]).arg(&out).assert().success();
     let text = std::fs::read_to_string(&out).unwrap();
     let rows: Vec<&str> = text.lines().collect();
     assert!(rows[0].starts_with("# rules: "));
@@ -136,61 +80,25 @@ fn build_resume_verify_stats_export_probe() {
     assert_eq!(rows[3], format!("1,1,{}{}1,0:1", zeros(19), zeros(20)));
     assert_eq!(rows[4], format!("1,1,{}1,{}1,0:1", zeros(19), zeros(19)));
     let jl = dir.path().join("t.jsonl");
-    mancala()
-        .args([
-            "kiothi",
-            "db",
-            "export",
-            "--dir",
-            d,
-            "--warriors",
-            "1",
-            "--format",
-            "jsonl",
-            "--out",
-        ])
-        .arg(&jl)
-        .assert()
-        .success();
-    let j: Vec<Value> = std::fs::read_to_string(&jl)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    mancala().args(["kiothi", "db", "export", "--dir", d, "--warriors", "1", "--format", "jsonl", "--out"]).arg(&jl).assert().success();
+    let j: Vec<Value> = std::fs::read_to_string(&jl).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(j.len(), 41);
     assert_eq!(j[0]["rules"]["game"], "kiothi");
     // The last rows: the warrior on the opponent's index 9 (boma 19): the mover is stuck.
-    assert_eq!(
-        (
-            j[40]["p19"].as_i64(),
-            j[40]["nki19"].as_i64(),
-            j[40]["value"].as_i64()
-        ),
-        (Some(1), Some(1), Some(-1))
-    );
+    assert_eq!((j[40]["p19"].as_i64(), j[40]["nki19"].as_i64(), j[40]["value"].as_i64()), (Some(1), Some(1), Some(-1)));
     assert!(j[40]["best_move"].is_null());
 
     // Probe API: a position after the opening, either side to move.
     let db = Database::open(dir.path(), Rules::default()).unwrap();
     assert_eq!(db.max_warriors(), 4);
-    let mut p = Position {
-        boma: [0; 20],
-        prisons: [20, 30],
-        nki: 0,
-        to_move: Side::North,
-        turn: 17,
-    };
+    let mut p = Position { boma: [0; 20], prisons: [20, 30], nki: 0, to_move: Side::North, turn: 17 };
     p.boma[13] = 1; // North's own index 3
     assert_eq!(db.probe(&p), Some(1));
     p.to_move = Side::South; // South has nothing
     assert_eq!(db.probe(&p), Some(-1));
     let v = View::of(&p).unwrap();
     assert_eq!(v.boma[13], 1); // South's view: the warrior is on the opponent's index 3
-    let north = View::of(&Position {
-        to_move: Side::North,
-        ..p
-    })
-    .unwrap();
+    let north = View::of(&Position { to_move: Side::North, ..p }).unwrap();
     assert_eq!(db.best_move(&north), Some(("3:1".parse().unwrap(), 1)));
     assert_eq!(db.best_move(&v), None);
     p.turn = 2;
@@ -213,23 +121,13 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
     let ds = d.to_str().unwrap();
     // Rules without tables, unknown values, too many warriors, too little memory: nothing built.
     for (args, needle) in [
-        (
-            vec!["--max-warriors", "2", "--nki-clear", "pass"],
-            "--nki-clear",
-        ),
-        (
-            vec!["--max-warriors", "2", "--max-relays", "100"],
-            "--max-relays",
-        ),
+        (vec!["--max-warriors", "2", "--nki-clear", "pass"], "--nki-clear"),
+        (vec!["--max-warriors", "2", "--max-relays", "100"], "--max-relays"),
         (vec!["--max-warriors", "11"], "--max-warriors"),
         (vec!["--max-warriors", "two"], "--max-warriors"),
         (vec!["--max-warriors", "2", "--threads", "0"], "--threads"),
     ] {
-        let out = mancala()
-            .args(["kiothi", "db", "build", "--dir", ds])
-            .args(&args)
-            .output()
-            .unwrap();
+        let out = mancala().args(["kiothi", "db", "build", "--dir", ds]).args(&args).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         if needle != "--max-warriors" || args[1] != "two" {
             assert!(one_line_error(&out).contains(needle), "{args:?}");
@@ -237,20 +135,7 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
         assert!(!d.exists(), "{args:?} wrote {}", d.display());
         assert!(out.stdout.is_empty());
     }
-    mancala()
-        .args([
-            "kiothi",
-            "db",
-            "build",
-            "--dir",
-            ds,
-            "--max-warriors",
-            "2",
-            "--nki-clear",
-            "often",
-        ])
-        .assert()
-        .code(2);
+    mancala().args(["kiothi", "db", "build", "--dir", ds, "--max-warriors", "2", "--nki-clear", "often"]).assert().code(2);
     let out = mancala()
         .env("MANCALA_MEMORY_LIMIT_GIB", "1")
         .args(["kiothi", "db", "build", "--dir", ds, "--max-warriors", "9"])
@@ -261,41 +146,17 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
     assert!(!d.exists());
 
     // No tables at all, or other commands under rules without tables.
-    let out = mancala()
-        .args(["kiothi", "db", "stats", "--dir", ds])
-        .output()
-        .unwrap();
+    let out = mancala().args(["kiothi", "db", "stats", "--dir", ds]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(one_line_error(&out).contains("no Kiothi tables"));
-    let out = mancala()
-        .args(["kiothi", "db", "verify", "--dir", ds, "--nki-clear", "pass"])
-        .output()
-        .unwrap();
+    let out = mancala().args(["kiothi", "db", "verify", "--dir", ds, "--nki-clear", "pass"]).output().unwrap();
     assert!(one_line_error(&out).contains("--nki-clear"));
 
-    mancala()
-        .args(["kiothi", "db", "build", "--max-warriors", "3", "--dir", ds])
-        .assert()
-        .success();
+    mancala().args(["kiothi", "db", "build", "--max-warriors", "3", "--dir", ds]).assert().success();
     // A bad range for export: nothing written.
     let x = dir.path().join("x.csv");
     for w in ["3..=1", "0..=11", "5", "a"] {
-        let out = mancala()
-            .args([
-                "kiothi",
-                "db",
-                "export",
-                "--dir",
-                ds,
-                "--warriors",
-                w,
-                "--format",
-                "csv",
-                "--out",
-            ])
-            .arg(&x)
-            .output()
-            .unwrap();
+        let out = mancala().args(["kiothi", "db", "export", "--dir", ds, "--warriors", w, "--format", "csv", "--out"]).arg(&x).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{w}");
         assert!(one_line_error(&out).contains("--warriors"), "{w}");
         assert!(!x.exists());
@@ -307,70 +168,35 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
     let header = Header {
         format_version: FORMAT_VERSION,
         game: "kiothi".into(),
-        rules: r#"{"game":"kiothi","max_relays":null,"nki_clear":"pass","repetition":"split"}"#
-            .into(),
+        rules: r#"{"game":"kiothi","max_relays":null,"nki_clear":"pass","repetition":"split"}"#.into(),
         index_order: INDEX_ORDER.into(),
         stones: 3,
         entries: 0,
         checksum: 0,
     };
     write_layer(&f, header, &vec![0i8; 10680]).unwrap();
-    let out = mancala()
-        .args(["kiothi", "db", "stats", "--dir", ds])
-        .output()
-        .unwrap();
+    let out = mancala().args(["kiothi", "db", "stats", "--dir", ds]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     let e = one_line_error(&out);
-    assert!(
-        e.contains("built for") && e.contains("\"pass\"") && e.contains("\"lift\""),
-        "{e}"
-    );
+    assert!(e.contains("built for") && e.contains("\"pass\"") && e.contains("\"lift\""), "{e}");
     // Corrupt one payload byte: verify names the checksum (after the layers that passed).
     let mut bytes = good.clone();
     let k = bytes.len() - 7;
     bytes[k] ^= 1;
     std::fs::write(&f, &bytes).unwrap();
-    let out = mancala()
-        .args(["kiothi", "db", "verify", "--dir", ds])
-        .output()
-        .unwrap();
+    let out = mancala().args(["kiothi", "db", "verify", "--dir", ds]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(one_line_error(&out).contains("checksum"));
     // Truncated: every command refuses it; a resumed build does not overwrite it.
     std::fs::write(&f, &good[..good.len() - 5]).unwrap();
-    for args in [
-        vec!["stats"],
-        vec!["verify"],
-        vec!["build", "--max-warriors", "4"],
-    ] {
-        let out = mancala()
-            .args(["kiothi", "db"])
-            .args(&args)
-            .args(["--dir", ds])
-            .output()
-            .unwrap();
+    for args in [vec!["stats"], vec!["verify"], vec!["build", "--max-warriors", "4"]] {
+        let out = mancala().args(["kiothi", "db"]).args(&args).args(["--dir", ds]).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");
-        assert!(
-            String::from_utf8_lossy(&out.stderr)
-                .lines()
-                .last()
-                .unwrap()
-                .contains("truncated"),
-            "{args:?}"
-        );
+        assert!(String::from_utf8_lossy(&out.stderr).lines().last().unwrap().contains("truncated"), "{args:?}");
     }
     assert!(!layer_path(&d, &Rules::default(), 4).exists());
     // An Oware directory is not a Kiothi one.
     let o = dir.path().join("oware");
-    mancala()
-        .args(["oware", "db", "build", "--max-stones", "2", "--dir"])
-        .arg(&o)
-        .assert()
-        .success();
-    mancala()
-        .args(["kiothi", "db", "stats", "--dir"])
-        .arg(&o)
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("no Kiothi tables"));
+    mancala().args(["oware", "db", "build", "--max-stones", "2", "--dir"]).arg(&o).assert().success();
+    mancala().args(["kiothi", "db", "stats", "--dir"]).arg(&o).assert().code(2).stderr(predicate::str::contains("no Kiothi tables"));
 }

@@ -34,10 +34,7 @@ use mancala::retro::LayeredGame;
 const MAX_N: usize = 6;
 
 fn max_n() -> usize {
-    std::env::var("KIOTHI_BF_MAX")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(MAX_N)
+    std::env::var("KIOTHI_BF_MAX").ok().and_then(|s| s.parse().ok()).unwrap_or(MAX_N)
 }
 
 // ------------------------------------------------------------------------------------------
@@ -117,11 +114,7 @@ fn positions(n: u8) -> Vec<(Board, u32)> {
             cur[19] = left;
             let occ: Vec<usize> = (0..20).filter(|&a| cur[a] > 0).collect();
             for s in 0u32..1 << occ.len() {
-                let nki = occ
-                    .iter()
-                    .enumerate()
-                    .filter(|(j, _)| s >> j & 1 == 1)
-                    .fold(0u32, |m, (_, &a)| m | 1 << a);
+                let nki = occ.iter().enumerate().filter(|(j, _)| s >> j & 1 == 1).fold(0u32, |m, (_, &a)| m | 1 << a);
                 out.push((*cur, nki));
             }
             return;
@@ -144,11 +137,7 @@ fn brute_force(max: usize) -> Vec<HashMap<(Board, u32), i32>> {
     let mut solved: Vec<HashMap<(Board, u32), i32>> = Vec::new();
     for n in 0..=max {
         let all = positions(n as u8);
-        let at: HashMap<(Board, u32), u32> = all
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (*p, i as u32))
-            .collect();
+        let at: HashMap<(Board, u32), u32> = all.iter().enumerate().map(|(i, p)| (*p, i as u32)).collect();
         // Move graph: per position an ending value, or edges (pay, child) where pay = STAY
         // for a move in the layer.
         let mut ending: Vec<Option<i32>> = Vec::with_capacity(all.len());
@@ -171,11 +160,7 @@ fn brute_force(max: usize) -> Vec<HashMap<(Board, u32), i32>> {
                 }
             }
             // K8: no legal move, the opponent takes the board.
-            ending.push(if edges.len() == before {
-                Some(-(n as i32))
-            } else {
-                None
-            });
+            ending.push(if edges.len() == before { Some(-(n as i32)) } else { None });
         }
         start.push(edges.len() as u32);
         let size = all.len();
@@ -192,15 +177,11 @@ fn brute_force(max: usize) -> Vec<HashMap<(Board, u32), i32>> {
                     let es = &edges[start[i] as usize..start[i + 1] as usize];
                     let w = match ending[i] {
                         Some(v) => v >= t,
-                        None => es
-                            .iter()
-                            .any(|&(p, c)| if p == STAY { loss[c as usize] } else { p >= t }),
+                        None => es.iter().any(|&(p, c)| if p == STAY { loss[c as usize] } else { p >= t }),
                     };
                     let l = match ending[i] {
                         Some(v) => v <= -t,
-                        None => es
-                            .iter()
-                            .all(|&(p, c)| if p == STAY { win[c as usize] } else { p <= -t }),
+                        None => es.iter().all(|&(p, c)| if p == STAY { win[c as usize] } else { p <= -t }),
                     };
                     if w && !win[i] {
                         win[i] = true;
@@ -243,9 +224,7 @@ fn every_table_entry_matches_the_brute_force() {
             let got = tables[n][r as usize] as i32;
             if got != want {
                 if bad < 5 {
-                    eprintln!(
-                        "layer {n}: {boma:?} nki {nki:#07x}: table {got}, brute force {want}"
-                    );
+                    eprintln!("layer {n}: {boma:?} nki {nki:#07x}: table {got}, brute force {want}");
                 }
                 bad += 1;
             }

@@ -15,13 +15,7 @@ fn pos(south: [u8; 10], north: [u8; 10], nki: &[usize], to_move: Side, turn: u32
     let mut boma = [0u8; 20];
     boma[..10].copy_from_slice(&south);
     boma[10..].copy_from_slice(&north);
-    Position {
-        boma,
-        prisons: [0, 0],
-        nki: nki.iter().fold(0, |m, &a| m | 1 << a),
-        to_move,
-        turn,
-    }
+    Position { boma, prisons: [0, 0], nki: nki.iter().fold(0, |m, &a| m | 1 << a), to_move, turn }
 }
 
 fn mv(s: &str) -> SowMove {
@@ -35,10 +29,7 @@ fn exact(p: &Position, rules: Rules) -> Solution {
 }
 
 fn line(v: &[SowMove]) -> String {
-    v.iter()
-        .map(|m| m.to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
+    v.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" ")
 }
 
 // ---- hand-worked endgames ------------------------------------------------------------------
@@ -48,13 +39,7 @@ fn one_warrior_each_captured_at_once() {
     // S3 = 1, N5 = 1, South to move. South's only move 3:1 drops into the empty S4: own index 4,
     // opposite opponent index 9-4 = 5, occupied and not nki: South captures N5's warrior and the
     // capturing one (2). The board is empty, North has no move (K8 gives him nothing): +2.
-    let p = pos(
-        [0, 0, 0, 1, 0, 0, 0, 0, 0, 0],
-        [0, 0, 0, 0, 0, 1, 0, 0, 0, 0],
-        &[],
-        S,
-        7,
-    );
+    let p = pos([0, 0, 0, 1, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 1, 0, 0, 0, 0], &[], S, 7);
     let s = exact(&p, Rules::default());
     assert_eq!(s.bounds.lo, 2);
     assert_eq!(line(&s.best_moves), "3:1");
@@ -69,13 +54,7 @@ fn one_warrior_each_nki_blocks_the_capture_then_k8() {
     // the warrior is now in South's row). North's row is empty: whatever South plays next
     // (0:1 or 8:1, neither captures), North is to move with no warrior: K8, South takes both: +2.
     // Plies: 3:1 5:1 4:1 6:1 5:1 7:1 6:1 8:1 7:1 9:1, then 0:1 (the lowest of the two best), North stuck.
-    let p = pos(
-        [0, 0, 0, 1, 0, 0, 0, 0, 0, 0],
-        [0, 0, 0, 0, 0, 1, 0, 0, 0, 0],
-        &[15],
-        S,
-        7,
-    );
+    let p = pos([0, 0, 0, 1, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 1, 0, 0, 0, 0], &[15], S, 7);
     let s = exact(&p, Rules::default());
     assert_eq!(s.bounds.lo, 2);
     assert_eq!(line(&s.pv), "3:1 5:1 4:1 6:1 5:1 7:1 6:1 8:1 7:1 9:1 0:1");
@@ -90,20 +69,11 @@ fn triple_bonus_capture_and_the_reply() {
     // North's 0:1 … 3:1 end their first lap in an occupied own boma (K4, illegal); 4:1 drops
     // into the empty N5 (the opposite S4 is empty: no capture). Then South has no warrior:
     // K8, North takes the 5. So after 9:6 North's value is +5 and 9:6 is worth 5 − 5 = 0.
-    let p = pos(
-        [0, 0, 0, 0, 0, 0, 0, 0, 0, 6],
-        [0, 0, 0, 0, 0, 4, 0, 0, 0, 0],
-        &[],
-        S,
-        9,
-    );
+    let p = pos([0, 0, 0, 0, 0, 0, 0, 0, 0, 6], [0, 0, 0, 0, 0, 4, 0, 0, 0, 0], &[], S, 9);
     let c = p.sow(&Rules::default(), mv("9:6")).unwrap();
     assert_eq!(c.captured, 5);
     let after = exact(&c.position, Rules::default());
-    assert_eq!(
-        (after.bounds.lo, line(&after.best_moves), line(&after.pv)),
-        (5, "4:1".into(), "4:1".into())
-    );
+    assert_eq!((after.bounds.lo, line(&after.best_moves), line(&after.pv)), (5, "4:1".into(), "4:1".into()));
     assert_eq!(after.moves.len(), 1);
     let s = exact(&p, Rules::default());
     let (_, b) = s.moves.iter().find(|(m, _)| *m == mv("9:6")).unwrap();
@@ -116,23 +86,11 @@ fn a_mover_without_legal_move_loses_every_board_warrior() {
     // South to move with an empty row, North N8 = 1, N9 = 3: K8, North takes the 4: −4.
     let p = pos([0; 10], [0, 0, 0, 0, 0, 0, 0, 0, 1, 3], &[], S, 40);
     let s = exact(&p, Rules::default());
-    assert_eq!(
-        (s.bounds.lo, s.best_moves.len(), s.pv.len(), s.depth),
-        (-4, 0, 0, 0)
-    );
+    assert_eq!((s.bounds.lo, s.best_moves.len(), s.pv.len(), s.depth), (-4, 0, 0, 0));
     // Warriors but no legal move: S8 = 1, S9 = 1, N0 = 1 under max-relays 0. 8:1 lands in the
     // occupied own S9 (K4); 9:1 lands in the occupied N0 and would need a relay. −3.
-    let p = pos(
-        [0, 0, 0, 0, 0, 0, 0, 0, 1, 1],
-        [1, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-        &[],
-        S,
-        9,
-    );
-    let bounded = Rules {
-        max_relays: Some(0),
-        ..Rules::default()
-    };
+    let p = pos([0, 0, 0, 0, 0, 0, 0, 0, 1, 1], [1, 0, 0, 0, 0, 0, 0, 0, 0, 0], &[], S, 9);
+    let bounded = Rules { max_relays: Some(0), ..Rules::default() };
     assert_eq!(exact(&p, bounded).bounds.lo, -3);
 }
 
@@ -140,28 +98,10 @@ fn a_mover_without_legal_move_loses_every_board_warrior() {
 fn perpetual_moves_are_left_out_exactly() {
     // The rules module's K7 position: 8:2 and 9:1 never end. The search never offers them, and
     // its value agrees with the independent minimax (which uses the rules' generator directly).
-    let p = pos(
-        [1, 0, 1, 0, 1, 0, 2, 1, 2, 2],
-        [1, 0, 1, 0, 1, 0, 1, 0, 1, 2],
-        &[],
-        S,
-        3,
-    );
+    let p = pos([1, 0, 1, 0, 1, 0, 2, 1, 2, 2], [1, 0, 1, 0, 1, 0, 1, 0, 1, 2], &[], S, 3);
     let rules = Rules::default();
-    let s = solve(
-        rules,
-        None,
-        &p,
-        Limits {
-            depth: Some(4),
-            ..Limits::default()
-        },
-    )
-    .unwrap();
-    assert!(!s
-        .moves
-        .iter()
-        .any(|(m, _)| *m == mv("8:2") || *m == mv("9:1")));
+    let s = solve(rules, None, &p, Limits { depth: Some(4), ..Limits::default() }).unwrap();
+    assert!(!s.moves.iter().any(|(m, _)| *m == mv("8:2") || *m == mv("9:1")));
     assert_eq!(s.moves.len(), 4);
     assert!(s.expand.perpetual_moves >= 2, "{:?}", s.expand);
     // A second expansion of the position comes from the cache, not from new K7 proofs.
@@ -169,27 +109,10 @@ fn perpetual_moves_are_left_out_exactly() {
     let (mut a, mut b) = (Vec::new(), Vec::new());
     assert_eq!(game.expand(&p, &mut a), None);
     let first = game.stats();
-    assert_eq!(
-        (
-            first.costly_positions,
-            first.perpetual_moves,
-            first.cache_hits
-        ),
-        (1, 2, 0)
-    );
+    assert_eq!((first.costly_positions, first.perpetual_moves, first.cache_hits), (1, 2, 0));
     assert_eq!(game.expand(&p, &mut b), None);
-    assert_eq!(
-        (game.stats().perpetual_moves, game.stats().cache_hits),
-        (2, 1)
-    );
-    assert_eq!(
-        a.iter()
-            .map(|c| (c.mv, c.gain, c.child))
-            .collect::<Vec<_>>(),
-        b.iter()
-            .map(|c| (c.mv, c.gain, c.child))
-            .collect::<Vec<_>>()
-    );
+    assert_eq!((game.stats().perpetual_moves, game.stats().cache_hits), (2, 1));
+    assert_eq!(a.iter().map(|c| (c.mv, c.gain, c.child)).collect::<Vec<_>>(), b.iter().map(|c| (c.mv, c.gain, c.child)).collect::<Vec<_>>());
 }
 
 // ---- an independent minimax ----------------------------------------------------------------
@@ -200,13 +123,7 @@ fn perpetual_moves_are_left_out_exactly() {
 /// (No random position here actually repeats: a capture-free DFS from 3000 random positions of
 /// 3–12 warriors with random nki found no move cycle, like `explore_find_repetition` in the
 /// rules tests; the search's repetition handling is the shared code Oware exercises.)
-fn minimax(
-    p: &Position,
-    rules: &Rules,
-    path: &mut Vec<Position>,
-    mut alpha: i32,
-    beta: i32,
-) -> i32 {
+fn minimax(p: &Position, rules: &Rules, path: &mut Vec<Position>, mut alpha: i32, beta: i32) -> i32 {
     let mut kids = Vec::new();
     p.children(rules, &mut kids);
     if kids.is_empty() {
@@ -215,28 +132,13 @@ fn minimax(
     let mut best = i32::MIN;
     for c in &kids {
         let q = c.position;
-        let v = if c.captured == 0
-            && path
-                .iter()
-                .any(|r| r.boma == q.boma && r.nki == q.nki && r.to_move == q.to_move)
-        {
+        let v = if c.captured == 0 && path.iter().any(|r| r.boma == q.boma && r.nki == q.nki && r.to_move == q.to_move) {
             0
         } else {
             let mut fresh = Vec::new();
-            let path2 = if c.captured > 0 {
-                &mut fresh
-            } else {
-                &mut *path
-            };
+            let path2 = if c.captured > 0 { &mut fresh } else { &mut *path };
             path2.push(q);
-            let v = c.captured as i32
-                - minimax(
-                    &q,
-                    rules,
-                    path2,
-                    c.captured as i32 - beta,
-                    c.captured as i32 - alpha,
-                );
+            let v = c.captured as i32 - minimax(&q, rules, path2, c.captured as i32 - beta, c.captured as i32 - alpha);
             path2.pop();
             v
         };
@@ -275,19 +177,10 @@ fn random_position(rng: &mut Rng, max: u64) -> Position {
     for _ in 0..1 + rng.below(max) {
         boma[rng.below(20) as usize] += 1;
     }
-    let occupied = boma
-        .iter()
-        .enumerate()
-        .fold(0u32, |m, (a, &x)| m | ((x > 0) as u32) << a);
+    let occupied = boma.iter().enumerate().fold(0u32, |m, (a, &x)| m | ((x > 0) as u32) << a);
     let nki = occupied & rng.next() as u32 & rng.next() as u32; // about one in four
     let to_move = if rng.below(2) == 0 { S } else { N };
-    Position {
-        boma,
-        prisons: [0, 0],
-        nki,
-        to_move,
-        turn: 3 + rng.below(50) as u32,
-    }
+    Position { boma, prisons: [0, 0], nki, to_move, turn: 3 + rng.below(50) as u32 }
 }
 
 #[test]
@@ -296,14 +189,7 @@ fn search_equals_minimax_on_random_small_positions() {
     let mut checked = 0;
     for i in 0..300 {
         let p = random_position(&mut rng, 6);
-        let rules = if i % 5 == 4 {
-            Rules {
-                nki_clear: NkiClear::Pass,
-                ..Rules::default()
-            }
-        } else {
-            Rules::default()
-        };
+        let rules = if i % 5 == 4 { Rules { nki_clear: NkiClear::Pass, ..Rules::default() } } else { Rules::default() };
         let want = minimax_root(&p, &rules);
         let s = exact(&p, rules);
         assert_eq!(s.bounds.lo, want, "{p}\n{:?}", rules);
@@ -311,11 +197,7 @@ fn search_equals_minimax_on_random_small_positions() {
         for m in &s.best_moves {
             let c = p.sow(&rules, *m).unwrap();
             let n = c.position.warriors_on_board() as i32;
-            let mut path = if c.captured > 0 {
-                vec![c.position]
-            } else {
-                vec![p, c.position]
-            };
+            let mut path = if c.captured > 0 { vec![c.position] } else { vec![p, c.position] };
             let v = c.captured as i32 - minimax(&c.position, &rules, &mut path, -n - 1, n + 1);
             assert_eq!(v, want, "{p}: best move {m}");
         }
@@ -333,19 +215,14 @@ fn component_retrograde_equals_minimax() {
     let mut comp = ComponentSolver::new(&game, 1 << 20);
     for _ in 0..100 {
         let p = random_position(&mut rng, 6);
-        assert_eq!(
-            comp.value(&p).unwrap(),
-            minimax_root(&p, &Rules::default()),
-            "{p}"
-        );
+        assert_eq!(comp.value(&p).unwrap(), minimax_root(&p, &Rules::default()), "{p}");
     }
 }
 
 #[test]
 fn a_table_probe_plugs_in() {
     // Stand-in for `retro::kiothi::Database::probe`: exact values of boards with <= 3 warriors.
-    let probe =
-        |p: &Position| (p.warriors_on_board() <= 3).then(|| minimax_root(p, &Rules::default()));
+    let probe = |p: &Position| (p.warriors_on_board() <= 3).then(|| minimax_root(p, &Rules::default()));
     let mut rng = Rng(99);
     for _ in 0..40 {
         let p = random_position(&mut rng, 6);
@@ -353,12 +230,7 @@ fn a_table_probe_plugs_in() {
         let with = solve(Rules::default(), Some(&probe), &p, Limits::default()).unwrap();
         assert_eq!(with.bounds, plain.bounds, "{p}");
         assert_eq!(with.best_moves, plain.best_moves, "{p}");
-        assert!(
-            with.nodes <= plain.nodes,
-            "{p}: {} > {}",
-            with.nodes,
-            plain.nodes
-        );
+        assert!(with.nodes <= plain.nodes, "{p}: {} > {}", with.nodes, plain.nodes);
         if p.warriors_on_board() <= 3 {
             assert_eq!(with.method, Method::Db);
         }
@@ -373,41 +245,15 @@ fn depth_limits_give_bounds_containing_the_value() {
         let rules = Rules::default();
         let want = minimax_root(&p, &rules);
         for d in [1, 2, 4] {
-            let s = solve(
-                rules,
-                None,
-                &p,
-                Limits {
-                    depth: Some(d),
-                    ..Limits::default()
-                },
-            )
-            .unwrap();
-            assert!(
-                s.bounds.lo <= want && want <= s.bounds.hi,
-                "{p} depth {d}: {:?} vs {want}",
-                s.bounds
-            );
+            let s = solve(rules, None, &p, Limits { depth: Some(d), ..Limits::default() }).unwrap();
+            assert!(s.bounds.lo <= want && want <= s.bounds.hi, "{p} depth {d}: {:?} vs {want}", s.bounds);
             assert!(s.depth <= d);
             for (m, b) in &s.moves {
                 assert!(b.lo <= b.hi, "{m}");
             }
         }
-        let s = solve(
-            rules,
-            None,
-            &p,
-            Limits {
-                nodes: Some(50),
-                ..Limits::default()
-            },
-        )
-        .unwrap();
-        assert!(
-            s.bounds.lo <= want && want <= s.bounds.hi,
-            "{p} 50 nodes: {:?} vs {want}",
-            s.bounds
-        );
+        let s = solve(rules, None, &p, Limits { nodes: Some(50), ..Limits::default() }).unwrap();
+        assert!(s.bounds.lo <= want && want <= s.bounds.hi, "{p} 50 nodes: {:?} vs {want}", s.bounds);
     }
 }
 
@@ -424,72 +270,22 @@ fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> std::path::PathBuf 
 
 #[test]
 fn cli_solve_json_exact_and_bounded() {
-    let p = pos(
-        [0, 0, 0, 1, 0, 0, 0, 0, 0, 0],
-        [0, 0, 0, 0, 0, 1, 0, 0, 0, 0],
-        &[15],
-        S,
-        7,
-    );
-    let out = mancala()
-        .args(["kiothi", "solve", "--json", "--position", "-"])
-        .write_stdin(p.to_json().to_string())
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
+    let p = pos([0, 0, 0, 1, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 1, 0, 0, 0, 0], &[15], S, 7);
+    let out = mancala().args(["kiothi", "solve", "--json", "--position", "-"]).write_stdin(p.to_json().to_string()).assert().success().get_output().stdout.clone();
     let v: Value = serde_json::from_slice(&out).unwrap();
-    assert_eq!(
-        (
-            v["value"].clone(),
-            v["exact"].clone(),
-            v["lower"].clone(),
-            v["upper"].clone()
-        ),
-        (2.into(), true.into(), 2.into(), 2.into())
-    );
+    assert_eq!((v["value"].clone(), v["exact"].clone(), v["lower"].clone(), v["upper"].clone()), (2.into(), true.into(), 2.into(), 2.into()));
     assert_eq!(v["best_moves"], serde_json::json!(["3:1"]));
     assert_eq!(v["pv"].as_array().unwrap().len(), 11);
     assert_eq!(v["rules"]["nki_clear"], "lift");
     // Prisons 0 / 0, South takes both board warriors.
-    assert_eq!(
-        (v["score"].clone(), v["winner"].clone()),
-        (serde_json::json!([2.0, 0.0]), "south".into())
-    );
-    for k in [
-        "depth",
-        "nodes",
-        "seconds",
-        "nodes_per_second",
-        "moves",
-        "sowings",
-        "method",
-    ] {
+    assert_eq!((v["score"].clone(), v["winner"].clone()), (serde_json::json!([2.0, 0.0]), "south".into()));
+    for k in ["depth", "nodes", "seconds", "nodes_per_second", "moves", "sowings", "method"] {
         assert!(v.get(k).is_some(), "{k}");
     }
     // Depth 1 cannot see the K8 ending 11 plies away: honest bounds.
-    let out = mancala()
-        .args([
-            "kiothi",
-            "solve",
-            "--json",
-            "--depth",
-            "1",
-            "--position",
-            "-",
-        ])
-        .write_stdin(p.to_json().to_string())
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
+    let out = mancala().args(["kiothi", "solve", "--json", "--depth", "1", "--position", "-"]).write_stdin(p.to_json().to_string()).assert().success().get_output().stdout.clone();
     let v: Value = serde_json::from_slice(&out).unwrap();
-    assert_eq!(
-        (v["exact"].clone(), v["value"].clone(), v["depth"].clone()),
-        (false.into(), Value::Null, 1.into())
-    );
+    assert_eq!((v["exact"].clone(), v["value"].clone(), v["depth"].clone()), (false.into(), Value::Null, 1.into()));
     assert!(v["lower"].as_i64().unwrap() <= 2 && 2 <= v["upper"].as_i64().unwrap());
 }
 
@@ -505,20 +301,12 @@ fn cli_solve_bad_input_is_one_line_exit_2() {
     check(&["--position", f.to_str().unwrap()], "turn >= 3");
     let f = write(&dir, "bad.json", "{\"game\":\"kiothi\",\"pits\":[1,2");
     check(&["--position", f.to_str().unwrap()], "not JSON");
-    let mut v: Value =
-        serde_json::from_str(&pos([1; 10], [0; 10], &[], S, 5).to_json().to_string()).unwrap();
+    let mut v: Value = serde_json::from_str(&pos([1; 10], [0; 10], &[], S, 5).to_json().to_string()).unwrap();
     v["nki"][12] = true.into();
     let f = write(&dir, "nki.json", &v.to_string());
     check(&["--position", f.to_str().unwrap()], "nki");
-    let f = write(
-        &dir,
-        "ok.json",
-        &pos([1; 10], [1; 10], &[], S, 5).to_json().to_string(),
-    );
-    check(
-        &["--position", f.to_str().unwrap(), "--time", "0"],
-        "--time",
-    );
+    let f = write(&dir, "ok.json", &pos([1; 10], [1; 10], &[], S, 5).to_json().to_string());
+    check(&["--position", f.to_str().unwrap(), "--time", "0"], "--time");
     check(&["--position", "/nonexistent.json"], "--position");
     let _ = N;
 }
@@ -529,20 +317,7 @@ fn cli_openings_sample_is_seeded_and_writes_rows() {
     let run = |name: &str, seed: &str| {
         let f = dir.path().join(name);
         let out = mancala()
-            .args([
-                "kiothi",
-                "openings",
-                "--sample",
-                "2",
-                "--replies",
-                "2",
-                "--depth",
-                "2",
-                "--json",
-                "--seed",
-                seed,
-                "--out",
-            ])
+            .args(["kiothi", "openings", "--sample", "2", "--replies", "2", "--depth", "2", "--json", "--seed", seed, "--out"])
             .arg(&f)
             .assert()
             .success()
@@ -556,12 +331,7 @@ fn cli_openings_sample_is_seeded_and_writes_rows() {
     let (v, a) = run("a.csv", "5");
     let (_, b) = run("b.csv", "5");
     let (_, c) = run("c.csv", "6");
-    let rows = |t: &str| {
-        t.lines()
-            .skip(2)
-            .map(|l| l.rsplit_once(',').unwrap().0.to_string())
-            .collect::<Vec<_>>()
-    };
+    let rows = |t: &str| t.lines().skip(2).map(|l| l.rsplit_once(',').unwrap().0.to_string()).collect::<Vec<_>>();
     // Same seed, same rows (the seconds column aside); another seed, other openings.
     assert_eq!(rows(&a), rows(&b));
     assert_ne!(rows(&a), rows(&c));
@@ -572,10 +342,7 @@ fn cli_openings_sample_is_seeded_and_writes_rows() {
     // Every drawn move is legal: replaying the first row's two moves succeeds.
     let first = a.lines().nth(2).unwrap();
     let moves: Vec<&str> = first.split('"').skip(1).step_by(2).take(2).collect();
-    mancala()
-        .args(["kiothi", "replay", "--moves", &moves.join(" ")])
-        .assert()
-        .success();
+    mancala().args(["kiothi", "replay", "--moves", &moves.join(" ")]).assert().success();
     mancala().args(["kiothi", "openings"]).assert().code(2);
 }
 
@@ -585,36 +352,12 @@ fn cli_solve_reads_the_tables_with_db() {
     // 6-warrior one is searched with probes. Both values equal the table-free solve.
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("t");
-    mancala()
-        .args(["kiothi", "db", "build", "--max-warriors", "4", "--dir"])
-        .arg(&db)
-        .assert()
-        .success();
-    let small = pos(
-        [0, 2, 0, 1, 0, 0, 0, 0, 0, 0],
-        [0, 0, 0, 0, 0, 1, 0, 0, 0, 0],
-        &[15, 3],
-        S,
-        7,
-    );
-    let big = pos(
-        [0, 2, 0, 1, 0, 0, 0, 1, 0, 0],
-        [0, 1, 0, 0, 0, 1, 0, 0, 0, 0],
-        &[15],
-        S,
-        7,
-    );
+    mancala().args(["kiothi", "db", "build", "--max-warriors", "4", "--dir"]).arg(&db).assert().success();
+    let small = pos([0, 2, 0, 1, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 1, 0, 0, 0, 0], &[15, 3], S, 7);
+    let big = pos([0, 2, 0, 1, 0, 0, 0, 1, 0, 0], [0, 1, 0, 0, 0, 1, 0, 0, 0, 0], &[15], S, 7);
     for (p, method) in [(small, "db"), (big, "search")] {
         let run = |extra: &[&std::ffi::OsStr]| {
-            let out = mancala()
-                .args(["kiothi", "solve", "--json", "--position", "-"])
-                .args(extra)
-                .write_stdin(p.to_json().to_string())
-                .assert()
-                .success()
-                .get_output()
-                .stdout
-                .clone();
+            let out = mancala().args(["kiothi", "solve", "--json", "--position", "-"]).args(extra).write_stdin(p.to_json().to_string()).assert().success().get_output().stdout.clone();
             serde_json::from_slice::<Value>(&out).unwrap()
         };
         let plain = run(&[]);
@@ -624,16 +367,7 @@ fn cli_solve_reads_the_tables_with_db() {
         assert_eq!(with["method"], method, "{p}");
     }
     // A directory without tables: one line naming the flag, exit 2.
-    let a = mancala()
-        .args(["kiothi", "solve", "--position", "-", "--db"])
-        .arg(dir.path())
-        .write_stdin(small.to_json().to_string())
-        .assert()
-        .code(2)
-        .stdout("");
+    let a = mancala().args(["kiothi", "solve", "--position", "-", "--db"]).arg(dir.path()).write_stdin(small.to_json().to_string()).assert().code(2).stdout("");
     let err = String::from_utf8_lossy(&a.get_output().stderr).to_string();
-    assert!(
-        err.starts_with("error: --db:") && err.lines().count() == 1,
-        "{err}"
-    );
+    assert!(err.starts_with("error: --db:") && err.lines().count() == 1, "{err}");
 }

@@ -11,13 +11,7 @@ mod common;
 use common::{mancala, usage_error};
 
 fn stdout(args: &[&str]) -> String {
-    let out = mancala()
-        .args(args)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
+    let out = mancala().args(args).assert().success().get_output().stdout.clone();
     String::from_utf8(out).unwrap()
 }
 
@@ -25,10 +19,7 @@ fn json_out(args: &[&str]) -> Value {
     serde_json::from_str(stdout(args).trim()).unwrap()
 }
 
-const R: Rules = Rules {
-    chain: mancala::games::lukho::Chain::It,
-    keep_one: false,
-};
+const R: Rules = Rules { chain: mancala::games::lukho::Chain::It, keep_one: false };
 
 /// South lifts one seed from his own pit 7 and sows it; North does nothing.
 /// South's seed goes to North 0 (absolute 8: 3 -> 4, relay 4) -> 9..12, pit 12 had 3: relay 4
@@ -53,10 +44,7 @@ fn play_json_on_a_hand_checked_opening() {
     args.extend(HAND);
     args.extend(["--race", "south-first", "--json"]);
     let v = json_out(&args);
-    assert_eq!(
-        v["rules"],
-        json!({"game": "lukho", "chain": "it", "keep_one": false})
-    );
+    assert_eq!(v["rules"], json!({"game": "lukho", "chain": "it", "keep_one": false}));
     assert_eq!(v["first_player"], "north");
     assert_eq!(v["south"]["id"], 1);
     assert_eq!(v["north"]["id"], 0);
@@ -65,29 +53,14 @@ fn play_json_on_a_hand_checked_opening() {
     let n = Choice::from_id(0, &R).unwrap();
     let o = play_game(&R, &s, &n, Race::SouthFirst);
     let t = o.totals();
-    assert_eq!(
-        [
-            v["stores"][0].as_f64().unwrap(),
-            v["stores"][1].as_f64().unwrap()
-        ],
-        t
-    );
+    assert_eq!([v["stores"][0].as_f64().unwrap(), v["stores"][1].as_f64().unwrap()], t);
     assert_eq!(v["margin"].as_f64().unwrap(), o.margin());
     assert_eq!(v["turns"], o.turns);
     assert_eq!(v["class"], o.class.name());
     assert_eq!(v["winner"], o.winner.map_or("draw", |w| w.name()));
     assert_eq!(v["points_first_game"], o.points_first_game);
     assert_eq!(v["points_later_game"], o.points_later_game);
-    for k in [
-        "first_player",
-        "stores",
-        "winner",
-        "margin",
-        "class",
-        "turns",
-        "points_first_game",
-        "points_later_game",
-    ] {
+    for k in ["first_player", "stores", "winner", "margin", "class", "turns", "points_first_game", "points_later_game"] {
         assert!(v.get(k).is_some(), "{k}");
     }
 
@@ -96,18 +69,12 @@ fn play_json_on_a_hand_checked_opening() {
     args.extend(HAND);
     args.extend(["--race", "south-first", "--trace", "--jsonl"]);
     let text = stdout(&args);
-    let lines: Vec<Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(lines.len() as u32, o.turns + 1);
     let first = &lines[0];
     assert_eq!(first["game"], "lukho");
     assert_eq!(first["rules"]["chain"], "it");
-    assert_eq!(
-        first["pits"],
-        json!([0, 4, 4, 4, 0, 4, 4, 3, 1, 4, 4, 4, 0, 4, 4, 4])
-    );
+    assert_eq!(first["pits"], json!([0, 4, 4, 4, 0, 4, 4, 3, 1, 4, 4, 4, 0, 4, 4, 4]));
     assert_eq!(first["stores"], json!([0, 0]));
     assert_eq!(first["to_move"], "north");
     assert_eq!(first["knives"], json!([-1i8; 16].to_vec()));
@@ -121,23 +88,10 @@ fn play_json_on_a_hand_checked_opening() {
     args.extend(HAND);
     args.extend(["--race", "south-first", "--trace"]);
     let text = stdout(&args);
-    assert!(
-        text.contains("turn 0: after the opening, north to move (lifts own pit 0)"),
-        "{text}"
-    );
-    assert!(
-        text.contains("  North  0 | 4  4  4  0  4  4  4  1  |"),
-        "{text}"
-    );
-    if lines
-        .iter()
-        .any(|l| l["knives"].as_array().unwrap().iter().any(|k| k != -1))
-    {
-        let marked = text.lines().any(|l| {
-            l.split('|')
-                .nth(1)
-                .is_some_and(|cells| cells.contains(['s', 'n']))
-        });
+    assert!(text.contains("turn 0: after the opening, north to move (lifts own pit 0)"), "{text}");
+    assert!(text.contains("  North  0 | 4  4  4  0  4  4  4  1  |"), "{text}");
+    if lines.iter().any(|l| l["knives"].as_array().unwrap().iter().any(|k| k != -1)) {
+        let marked = text.lines().any(|l| l.split('|').nth(1).is_some_and(|cells| cells.contains(['s', 'n'])));
         assert!(marked, "{text}");
     }
 }
@@ -146,19 +100,9 @@ fn play_json_on_a_hand_checked_opening() {
 fn play_variants_are_flags_in_the_output() {
     let mut args = vec!["lukho", "play"];
     args.extend(HAND);
-    args.extend([
-        "--race",
-        "lockstep-north",
-        "--chain",
-        "en",
-        "--keep-one",
-        "--json",
-    ]);
+    args.extend(["--race", "lockstep-north", "--chain", "en", "--keep-one", "--json"]);
     let v = json_out(&args);
-    assert_eq!(
-        v["rules"],
-        json!({"game": "lukho", "chain": "en", "keep_one": true})
-    );
+    assert_eq!(v["rules"], json!({"game": "lukho", "chain": "en", "keep_one": true}));
     assert_eq!(v["race"], "lockstep-north");
 }
 
@@ -169,22 +113,14 @@ fn opening_id_round_trip() {
         assert_eq!(v["id"], id);
         let remove = v["text"]["remove"].as_str().unwrap().to_string();
         let drop = v["text"]["drop"].as_str().unwrap().to_string();
-        let w = json_out(&[
-            "lukho", "opening", "--remove", &remove, "--drop", &drop, "--json",
-        ]);
+        let w = json_out(&["lukho", "opening", "--remove", &remove, "--drop", &drop, "--json"]);
         assert_eq!(w["id"], id, "{remove} {drop}");
         assert_eq!(w["pits"], v["pits"]);
     }
     // Id 1 is the removal 0,…,0,1 with no drop; the diagram shows South's pit 7 at 2.
     let text = stdout(&["lukho", "opening", "--id", "1"]);
-    assert!(
-        text.contains("--remove 0,0,0,0,0,0,0,1 --drop 0@0"),
-        "{text}"
-    );
-    assert!(
-        text.contains("  South  0 | 3  3  3  3  3  3  3  2  |"),
-        "{text}"
-    );
+    assert!(text.contains("--remove 0,0,0,0,0,0,0,1 --drop 0@0"), "{text}");
+    assert!(text.contains("  South  0 | 3  3  3  3  3  3  3  2  |"), "{text}");
     // keep-one renumbers.
     let v = json_out(&["lukho", "opening", "--id", "0", "--keep-one", "--json"]);
     assert_eq!(v["of"], 5_832_712);
@@ -192,16 +128,7 @@ fn opening_id_round_trip() {
 
 #[test]
 fn races_lists_the_speeds_outcomes() {
-    let pair = [
-        "--south-remove",
-        "1,1,1,1,1,1,1,1",
-        "--south-drop",
-        "0@0",
-        "--north-remove",
-        "0,0,0,0,0,0,1,2",
-        "--north-drop",
-        "1@4",
-    ];
+    let pair = ["--south-remove", "1,1,1,1,1,1,1,1", "--south-drop", "0@0", "--north-remove", "0,0,0,0,0,0,1,2", "--north-drop", "1@4"];
     let mut args = vec!["lukho", "races"];
     args.extend(pair);
     args.push("--json");
@@ -233,12 +160,7 @@ fn races_lists_the_speeds_outcomes() {
     args.extend(pair);
     let race = format!("speeds:{}", all.len());
     args.extend(["--race", &race]);
-    mancala()
-        .args(&args)
-        .assert()
-        .code(2)
-        .stdout("")
-        .stderr(predicate::str::contains("--race"));
+    mancala().args(&args).assert().code(2).stdout("").stderr(predicate::str::contains("--race"));
 }
 
 /// The per-South rows of summary.jsonl, keyed by id.
@@ -254,20 +176,7 @@ fn summary_rows(dir: &Path) -> Vec<Value> {
 fn sweep_summary_equals_a_direct_loop() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("sw");
-    stdout(&[
-        "lukho",
-        "sweep",
-        "--south",
-        "0,77,4000",
-        "--north",
-        "0..40",
-        "--race",
-        "sequential",
-        "--out",
-        out.to_str().unwrap(),
-        "--games",
-        "jsonl",
-    ]);
+    stdout(&["lukho", "sweep", "--south", "0,77,4000", "--north", "0..40", "--race", "sequential", "--out", out.to_str().unwrap(), "--games", "jsonl"]);
     let rows = summary_rows(&out);
     assert_eq!(rows.len(), 3);
     let mut total = Agg::default();
@@ -297,22 +206,11 @@ fn sweep_summary_equals_a_direct_loop() {
         ] {
             assert_eq!(row[k], want, "{sid} {k}");
         }
-        assert_eq!(
-            row["min_margin"].as_f64().unwrap(),
-            a.min_margin2 as f64 / 2.0
-        );
-        assert_eq!(
-            row["max_margin"].as_f64().unwrap(),
-            a.max_margin2 as f64 / 2.0
-        );
-        assert!(
-            (row["mean_margin"].as_f64().unwrap() - a.sum_margin2 as f64 / 2.0 / a.games as f64)
-                .abs()
-                < 1e-9
-        );
+        assert_eq!(row["min_margin"].as_f64().unwrap(), a.min_margin2 as f64 / 2.0);
+        assert_eq!(row["max_margin"].as_f64().unwrap(), a.max_margin2 as f64 / 2.0);
+        assert!((row["mean_margin"].as_f64().unwrap() - a.sum_margin2 as f64 / 2.0 / a.games as f64).abs() < 1e-9);
     }
-    let g: Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let g: Value = serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
     assert_eq!(g["games"], total.games);
     assert_eq!(g["wins"], total.wins);
     assert_eq!(g["pairs"], 120);
@@ -329,16 +227,7 @@ fn sweep_summary_equals_a_direct_loop() {
 fn shards_merged_equal_an_unsharded_run_and_rerun_is_a_no_op() {
     let dir = tempfile::tempdir().unwrap();
     let d = |s: &str| dir.path().join(s).to_str().unwrap().to_string();
-    let sweep = [
-        "lukho",
-        "sweep",
-        "--south",
-        "all:remove=333333*3:drop=0..2",
-        "--north",
-        "0..30",
-        "--race",
-        "lockstep",
-    ];
+    let sweep = ["lukho", "sweep", "--south", "all:remove=333333*3:drop=0..2", "--north", "0..30", "--race", "lockstep"];
     let mut args = sweep.to_vec();
     let whole = d("whole");
     args.extend(["--out", &whole]);
@@ -364,18 +253,12 @@ fn shards_merged_equal_an_unsharded_run_and_rerun_is_a_no_op() {
         .stderr(predicate::str::contains("nothing to do"));
     assert_eq!(std::fs::metadata(&p1).unwrap().modified().unwrap(), before);
     let merged = d("merged");
-    let part_files: Vec<String> = (0..3)
-        .map(|k| format!("{parts}/part-0000{k}-of-00003.lukho"))
-        .collect();
+    let part_files: Vec<String> = (0..3).map(|k| format!("{parts}/part-0000{k}-of-00003.lukho")).collect();
     let mut args = vec!["lukho", "merge", "--out", &merged];
     args.extend(part_files.iter().map(String::as_str).rev());
     stdout(&args);
     for f in ["summary.csv", "summary.jsonl", "summary.json"] {
-        assert_eq!(
-            std::fs::read(Path::new(&whole).join(f)).unwrap(),
-            std::fs::read(Path::new(&merged).join(f)).unwrap(),
-            "{f}"
-        );
+        assert_eq!(std::fs::read(Path::new(&whole).join(f)).unwrap(), std::fs::read(Path::new(&merged).join(f)).unwrap(), "{f}");
     }
 }
 
@@ -384,14 +267,7 @@ fn local_shards_script_equals_an_unsharded_run() {
     let dir = tempfile::tempdir().unwrap();
     let whole = dir.path().join("whole");
     let sharded = dir.path().join("sharded");
-    let sweep = [
-        "--south",
-        "0..7",
-        "--north",
-        "all:remove=333*****:drop=1",
-        "--race",
-        "sequential",
-    ];
+    let sweep = ["--south", "0..7", "--north", "all:remove=333*****:drop=1", "--race", "sequential"];
     let mut args = vec!["lukho", "sweep"];
     args.extend(sweep);
     args.extend(["--out", whole.to_str().unwrap()]);
@@ -408,11 +284,7 @@ fn local_shards_script_equals_an_unsharded_run() {
         .unwrap();
     assert!(status.success());
     for f in ["summary.csv", "summary.jsonl", "summary.json"] {
-        assert_eq!(
-            std::fs::read(whole.join(f)).unwrap(),
-            std::fs::read(sharded.join(f)).unwrap(),
-            "{f}"
-        );
+        assert_eq!(std::fs::read(whole.join(f)).unwrap(), std::fs::read(sharded.join(f)).unwrap(), "{f}");
     }
     assert!(sharded.join("parts/part-00002-of-00003.lukho").exists());
 }
@@ -422,20 +294,7 @@ fn merge_refuses_overlaps_gaps_and_foreign_parts() {
     let dir = tempfile::tempdir().unwrap();
     let d = |s: &str| dir.path().join(s).to_str().unwrap().to_string();
     let run = |shard: &str, out: &str, extra: &[&str]| {
-        let mut args = vec![
-            "lukho",
-            "sweep",
-            "--south",
-            "0..12",
-            "--north",
-            "0..10",
-            "--race",
-            "sequential",
-            "--shard",
-            shard,
-            "--out",
-            out,
-        ];
+        let mut args = vec!["lukho", "sweep", "--south", "0..12", "--north", "0..10", "--race", "sequential", "--shard", shard, "--out", out];
         args.extend(extra);
         stdout(&args);
     };
@@ -449,10 +308,7 @@ fn merge_refuses_overlaps_gaps_and_foreign_parts() {
     let out = d("out");
     let cases: Vec<(Vec<String>, &str)> = vec![
         // 0/3 covers positions 0..4, 0/2 covers 0..6: overlap.
-        (
-            vec![part(&a, 0, 2), part(&a, 0, 3), part(&a, 1, 2)],
-            "overlaps",
-        ),
+        (vec![part(&a, 0, 2), part(&a, 0, 3), part(&a, 1, 2)], "overlaps"),
         // 6..12 missing.
         (vec![part(&a, 0, 2)], "are in no part"),
         // 0..4 then 6..12: gap.
@@ -462,12 +318,7 @@ fn merge_refuses_overlaps_gaps_and_foreign_parts() {
         (vec![d("nope.lukho")], "nope.lukho"),
     ];
     for (parts, what) in cases {
-        let mut args = vec![
-            "lukho".to_string(),
-            "merge".into(),
-            "--out".into(),
-            out.clone(),
-        ];
+        let mut args = vec!["lukho".to_string(), "merge".into(), "--out".into(), out.clone()];
         args.extend(parts);
         let err = usage_error(mancala().args(&args));
         assert!(err.contains(what), "{what}: {err}");
@@ -479,31 +330,10 @@ fn merge_refuses_overlaps_gaps_and_foreign_parts() {
     let last = bytes.len() - 2;
     bytes[last] = if bytes[last] == b'1' { b'2' } else { b'1' };
     std::fs::write(&p, bytes).unwrap();
-    mancala()
-        .args(["lukho", "merge", "--out", &out, &part(&a, 0, 2), &p])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("crc32"));
+    mancala().args(["lukho", "merge", "--out", &out, &part(&a, 0, 2), &p]).assert().code(2).stderr(predicate::str::contains("crc32"));
     // Another sweep's part in the way of a shard is not overwritten.
-    let args = [
-        "lukho",
-        "sweep",
-        "--south",
-        "0..12",
-        "--north",
-        "0..11",
-        "--race",
-        "sequential",
-        "--shard",
-        "0/2",
-        "--out",
-        &a,
-    ];
-    mancala()
-        .args(args)
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("different sweep"));
+    let args = ["lukho", "sweep", "--south", "0..12", "--north", "0..11", "--race", "sequential", "--shard", "0/2", "--out", &a];
+    mancala().args(args).assert().code(2).stderr(predicate::str::contains("different sweep"));
 }
 
 #[test]
@@ -524,18 +354,7 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
         a
     };
     let sweep = |extra: &[&str]| {
-        let mut a = vec![
-            "lukho",
-            "sweep",
-            "--south",
-            "0..3",
-            "--north",
-            "0..3",
-            "--race",
-            "sequential",
-            "--out",
-            o,
-        ];
+        let mut a = vec!["lukho", "sweep", "--south", "0..3", "--north", "0..3", "--race", "sequential", "--out", o];
         a.extend(extra);
         a.iter().map(|s| s.to_string()).collect::<Vec<_>>()
     };
@@ -557,26 +376,8 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
         (play(&["--race", "sideways"]), "--race"),
         (play(&["--race", "speeds:x"]), "--race"),
         (play(&["--race", "south-first", "--chain", "fr"]), "--chain"),
-        (
-            vec![
-                "lukho".into(),
-                "opening".into(),
-                "--id".into(),
-                "6356992".into(),
-            ],
-            "--id",
-        ),
-        (
-            vec![
-                "lukho".into(),
-                "opening".into(),
-                "--remove".into(),
-                "3,3,3,3,3,3,3,3".into(),
-                "--drop".into(),
-                "25@0".into(),
-            ],
-            "--drop",
-        ),
+        (vec!["lukho".into(), "opening".into(), "--id".into(), "6356992".into()], "--id"),
+        (vec!["lukho".into(), "opening".into(), "--remove".into(), "3,3,3,3,3,3,3,3".into(), "--drop".into(), "25@0".into()], "--drop"),
         (set("--race", "random"), "--race"),
         (set("--south", "0..x"), "--south"),
         (set("--north", "all:pit=9"), "--north"),
@@ -595,12 +396,7 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
         assert!(!out.exists(), "{args:?} wrote {o}");
     }
     // The shard can come from a Kubernetes Indexed Job; a malformed one is refused.
-    mancala()
-        .args(sweep(&[]))
-        .env("JOB_COMPLETION_INDEX", "2")
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("JOB_COMPLETIONS"));
+    mancala().args(sweep(&[])).env("JOB_COMPLETION_INDEX", "2").assert().code(2).stderr(predicate::str::contains("JOB_COMPLETIONS"));
     assert!(!out.exists());
 }
 
@@ -608,41 +404,14 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
 fn dry_run_projects_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("dry");
-    let v = json_out(&[
-        "lukho",
-        "sweep",
-        "--south",
-        "0..4",
-        "--north",
-        "all:drop=0",
-        "--race",
-        "sequential",
-        "--dry-run",
-        "--calibrate",
-        "0.3",
-        "--json",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let v = json_out(&["lukho", "sweep", "--south", "0..4", "--north", "all:drop=0", "--race", "sequential", "--dry-run", "--calibrate", "0.3", "--json", "--out", out.to_str().unwrap()]);
     assert_eq!(v["pairs"], 4 * 65_536);
     assert_eq!(v["games"].as_f64().unwrap(), 2.0 * 4.0 * 65_536.0);
     assert!(v["games_per_core_second"].as_f64().unwrap() > 0.0);
     assert!(v["core_hours"].as_f64().unwrap() > 0.0);
     assert!(!out.exists());
     // --symmetric plays each South choice against the same choice by North: 9 pairs.
-    let v = json_out(&[
-        "lukho",
-        "sweep",
-        "--south",
-        "0..9",
-        "--symmetric",
-        "--race",
-        "speeds",
-        "--dry-run",
-        "--calibrate",
-        "0.3",
-        "--json",
-    ]);
+    let v = json_out(&["lukho", "sweep", "--south", "0..9", "--symmetric", "--race", "speeds", "--dry-run", "--calibrate", "0.3", "--json"]);
     assert_eq!(v["pairs"], 9);
     assert_eq!(v["games_exact"], false);
 }
@@ -654,18 +423,7 @@ fn sample_is_reproducible_and_writes_its_files() {
         let out = dir.path().join(name);
         Command::cargo_bin("mancala")
             .unwrap()
-            .args([
-                "lukho",
-                "sample",
-                "--pairs",
-                "5000",
-                "--seed",
-                seed,
-                "--race",
-                "sequential",
-                "--json",
-                "--out",
-            ])
+            .args(["lukho", "sample", "--pairs", "5000", "--seed", seed, "--race", "sequential", "--json", "--out"])
             .arg(&out)
             .assert()
             .success();
@@ -687,15 +445,7 @@ fn sample_is_reproducible_and_writes_its_files() {
     // An existing, non-empty output directory is refused and left alone.
     Command::cargo_bin("mancala")
         .unwrap()
-        .args([
-            "lukho",
-            "sample",
-            "--pairs",
-            "10",
-            "--race",
-            "sequential",
-            "--out",
-        ])
+        .args(["lukho", "sample", "--pairs", "10", "--race", "sequential", "--out"])
         .arg(dir.path().join("a"))
         .assert()
         .code(2)
@@ -711,84 +461,36 @@ fn equilibrium_small_family_answer_and_resume() {
     let out = dir.path().join("eq");
     let o = out.to_str().unwrap();
     let fam = "all:remove=0000000*";
-    let base = [
-        "lukho",
-        "equilibrium",
-        "--race",
-        "south-first",
-        "--payoff",
-        "margin",
-        "--family",
-        fam,
-        "--json",
-    ];
+    let base = ["lukho", "equilibrium", "--race", "south-first", "--payoff", "margin", "--family", fam, "--json"];
     let a = json_out(&[&base[..], &["--out", o, "--exploit", "0"]].concat());
-    for f in [
-        "value",
-        "lower",
-        "upper",
-        "exact",
-        "south",
-        "north",
-        "iterations",
-        "games",
-        "seconds",
-    ] {
+    for f in ["value", "lower", "upper", "exact", "south", "north", "iterations", "games", "seconds"] {
         assert!(a.get(f).is_some(), "{f} missing: {a}");
     }
     assert_eq!(a["exact"], true);
-    let (v, lo, hi) = (
-        a["value"].as_f64().unwrap(),
-        a["lower"].as_f64().unwrap(),
-        a["upper"].as_f64().unwrap(),
-    );
+    let (v, lo, hi) = (a["value"].as_f64().unwrap(), a["lower"].as_f64().unwrap(), a["upper"].as_f64().unwrap());
     assert!(lo - 1e-9 <= v && v <= hi + 1e-9 && hi - lo <= 1e-6, "{a}");
     for side in ["south", "north"] {
         let s = a[side].as_array().unwrap();
         let total: f64 = s.iter().map(|e| e["weight"].as_f64().unwrap()).sum();
         assert!((total - 1.0).abs() < 1e-9);
-        assert!(s
-            .iter()
-            .all(|e| e["id"].is_u64() && e["choice"].is_string()));
+        assert!(s.iter().all(|e| e["id"].is_u64() && e["choice"].is_string()));
     }
     // Keeping everything can be exploited at least as much as the value says.
     assert!(a["exploit"][0]["as_south"].as_f64().unwrap() <= lo + 1e-9);
-    let file: Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("equilibrium.json")).unwrap())
-            .unwrap();
+    let file: Value = serde_json::from_str(&std::fs::read_to_string(out.join("equilibrium.json")).unwrap()).unwrap();
     assert_eq!(file["value"], a["value"]);
-    assert_eq!(
-        file["log"].as_array().unwrap().len() as u64,
-        a["iterations"].as_u64().unwrap()
-    );
+    assert_eq!(file["log"].as_array().unwrap().len() as u64, a["iterations"].as_u64().unwrap());
     // Rerun: nothing more to do, same answer.
     let b = json_out(&[&base[..], &["--out", o]].concat());
-    assert_eq!(
-        (
-            b["iterations"].clone(),
-            b["games"].clone(),
-            b["value"].clone()
-        ),
-        (
-            a["iterations"].clone(),
-            a["games"].clone(),
-            a["value"].clone()
-        )
-    );
+    assert_eq!((b["iterations"].clone(), b["games"].clone(), b["value"].clone()), (a["iterations"].clone(), a["games"].clone(), a["value"].clone()));
 
     // Two iterations, then resume: same number of iterations and games as one run.
     let out2 = dir.path().join("eq2");
     let o2 = out2.to_str().unwrap();
     let p = json_out(&[&base[..], &["--out", o2, "--max-iterations", "2"]].concat());
-    assert_eq!(
-        (p["iterations"].as_u64(), p["exact"].as_bool()),
-        (Some(2), Some(false))
-    );
+    assert_eq!((p["iterations"].as_u64(), p["exact"].as_bool()), (Some(2), Some(false)));
     let r = json_out(&[&base[..], &["--out", o2]].concat());
-    assert_eq!(
-        (r["iterations"].clone(), r["games"].clone()),
-        (a["iterations"].clone(), a["games"].clone())
-    );
+    assert_eq!((r["iterations"].clone(), r["games"].clone()), (a["iterations"].clone(), a["games"].clone()));
     assert!((r["value"].as_f64().unwrap() - v).abs() < 1e-9);
 }
 
@@ -797,19 +499,7 @@ fn equilibrium_small_family_answer_and_resume() {
 fn equilibrium_symmetric_model_has_value_zero() {
     let dir = tempfile::tempdir().unwrap();
     let o = dir.path().join("eq");
-    let a = json_out(&[
-        "lukho",
-        "equilibrium",
-        "--race",
-        "sequential",
-        "--payoff",
-        "result",
-        "--family",
-        "0..60",
-        "--out",
-        o.to_str().unwrap(),
-        "--json",
-    ]);
+    let a = json_out(&["lukho", "equilibrium", "--race", "sequential", "--payoff", "result", "--family", "0..60", "--out", o.to_str().unwrap(), "--json"]);
     assert_eq!(a["value"].as_f64(), Some(0.0));
     assert_eq!(a["symmetric"], true);
     assert_eq!(a["south"], a["north"]);
@@ -826,93 +516,26 @@ fn equilibrium_bad_input_is_one_line_exit_2_and_overwrites_nothing() {
     let run = |args: &[&str], field: &str| {
         let mut all = vec!["lukho", "equilibrium", "--out", o];
         all.extend_from_slice(args);
-        mancala().args(&all).assert().code(2).stdout("").stderr(
-            predicate::str::contains(field)
-                .and(predicate::function(|s: &str| s.trim().lines().count() == 1)),
-        );
+        mancala().args(&all).assert().code(2).stdout("").stderr(predicate::str::contains(field).and(predicate::function(|s: &str| s.trim().lines().count() == 1)));
     };
     run(&["--race", "sequential", "--payoff", "score"], "--payoff");
     run(&["--race", "speeds", "--payoff", "margin"], "--race");
     run(&["--race", "random", "--payoff", "margin"], "--race");
-    run(
-        &[
-            "--race",
-            "sequential",
-            "--payoff",
-            "margin",
-            "--family",
-            "0..10:drop=5",
-        ],
-        "--family",
-    );
-    run(
-        &[
-            "--race",
-            "sequential",
-            "--payoff",
-            "margin",
-            "--family",
-            "0..10",
-            "--exploit",
-            "99",
-        ],
-        "--exploit",
-    );
+    run(&["--race", "sequential", "--payoff", "margin", "--family", "0..10:drop=5"], "--family");
+    run(&["--race", "sequential", "--payoff", "margin", "--family", "0..10", "--exploit", "99"], "--exploit");
     assert!(!out.exists(), "bad input wrote {o}");
     // A finished small run, then a foreign and a corrupt state.
-    json_out(&[
-        "lukho",
-        "equilibrium",
-        "--race",
-        "north-first",
-        "--payoff",
-        "points",
-        "--family",
-        "0..30",
-        "--out",
-        o,
-        "--json",
-    ]);
+    json_out(&["lukho", "equilibrium", "--race", "north-first", "--payoff", "points", "--family", "0..30", "--out", o, "--json"]);
     let state = out.join("state.lukho-eq");
     let before = std::fs::read(&state).unwrap();
     let answer = std::fs::read(out.join("equilibrium.json")).unwrap();
-    run(
-        &[
-            "--race",
-            "north-first",
-            "--payoff",
-            "margin",
-            "--family",
-            "0..30",
-        ],
-        "payoff",
-    );
-    run(
-        &[
-            "--race",
-            "north-first",
-            "--payoff",
-            "points",
-            "--family",
-            "0..31",
-        ],
-        "family",
-    );
+    run(&["--race", "north-first", "--payoff", "margin", "--family", "0..30"], "payoff");
+    run(&["--race", "north-first", "--payoff", "points", "--family", "0..31"], "family");
     let mut bad = before.clone();
     let k = bad.len() - 3;
     bad[k] ^= 4;
     std::fs::write(&state, &bad).unwrap();
-    run(
-        &[
-            "--race",
-            "north-first",
-            "--payoff",
-            "points",
-            "--family",
-            "0..30",
-        ],
-        "crc32",
-    );
+    run(&["--race", "north-first", "--payoff", "points", "--family", "0..30"], "crc32");
     assert_eq!(std::fs::read(&state).unwrap(), bad);
     assert_eq!(std::fs::read(out.join("equilibrium.json")).unwrap(), answer);
 }
@@ -928,31 +551,12 @@ fn replies_small_family_against_direct_games() {
     let o = out.to_str().unwrap();
     let fam = "all:remove=000000**";
     let south = "0,5,40,77";
-    let args = [
-        "lukho",
-        "replies",
-        "--south",
-        south,
-        "--race",
-        "sequential",
-        "--family",
-        fam,
-        "--out",
-        o,
-        "--json",
-    ];
+    let args = ["lukho", "replies", "--south", south, "--race", "sequential", "--family", fam, "--out", o, "--json"];
     let a = json_out(&args);
     let ids: Vec<u32> = mancala::lukho::Spec::parse(fam).unwrap().ids(&R).unwrap();
     let payoff = |s: u32, n: u32| -> f64 {
-        let (s, n) = (
-            Choice::from_id(s as u64, &R).unwrap(),
-            Choice::from_id(n as u64, &R).unwrap(),
-        );
-        [Race::SouthFirst, Race::NorthFirst]
-            .iter()
-            .map(|&r| play_game(&R, &s, &n, r).margin2 as f64)
-            .sum::<f64>()
-            / 4.0
+        let (s, n) = (Choice::from_id(s as u64, &R).unwrap(), Choice::from_id(n as u64, &R).unwrap());
+        [Race::SouthFirst, Race::NorthFirst].iter().map(|&r| play_game(&R, &s, &n, r).margin2 as f64).sum::<f64>() / 4.0
     };
     let rows = a["south"].as_array().unwrap();
     assert_eq!(rows.len(), 4);
@@ -963,10 +567,7 @@ fn replies_small_family_against_direct_games() {
         let vals: Vec<f64> = ids.iter().map(|&n| payoff(s, n)).collect();
         let min = vals.iter().cloned().fold(f64::INFINITY, f64::min);
         assert_eq!(r["value"].as_f64().unwrap(), min, "South {s}");
-        assert_eq!(
-            r["best_replies"].as_u64().unwrap(),
-            vals.iter().filter(|&&v| v == min).count() as u64
-        );
+        assert_eq!(r["best_replies"].as_u64().unwrap(), vals.iter().filter(|&&v| v == min).count() as u64);
         hits += (payoff(s, mc) == min) as u64;
     }
     assert_eq!(a["most_common"]["best_reply_to"].as_u64(), Some(hits));
@@ -980,25 +581,13 @@ fn replies_small_family_against_direct_games() {
     let run = |extra: &[&str], field: &str| {
         let mut all = vec!["lukho", "replies", "--out", bad.to_str().unwrap()];
         all.extend_from_slice(extra);
-        mancala().args(&all).assert().code(2).stdout("").stderr(
-            predicate::str::contains(field)
-                .and(predicate::function(|s: &str| s.trim().lines().count() == 1)),
-        );
+        mancala().args(&all).assert().code(2).stdout("").stderr(predicate::str::contains(field).and(predicate::function(|s: &str| s.trim().lines().count() == 1)));
     };
     run(&["--south", "0", "--race", "speeds"], "--race");
-    run(
-        &["--south", "0", "--race", "sequential", "--payoff", "score"],
-        "--payoff",
-    );
+    run(&["--south", "0", "--race", "sequential", "--payoff", "score"], "--payoff");
     run(&["--south", "x", "--race", "sequential"], "--south");
-    run(
-        &["--south", "9", "--race", "sequential", "--family", "0..5"],
-        "--south",
-    );
-    run(
-        &["--south", "0", "--race", "sequential", "--top", "0"],
-        "--top",
-    );
+    run(&["--south", "9", "--race", "sequential", "--family", "0..5"], "--south");
+    run(&["--south", "0", "--race", "sequential", "--top", "0"], "--top");
     assert!(!bad.exists());
 }
 

@@ -7,21 +7,12 @@ mod common;
 use common::{mancala, usage_error};
 
 fn lines(out: &[u8]) -> Vec<Value> {
-    String::from_utf8_lossy(out)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    String::from_utf8_lossy(out).lines().map(|l| serde_json::from_str(l).unwrap()).collect()
 }
 
 #[test]
 fn replay_prints_one_line_per_ply() {
-    let out = mancala()
-        .args(["oware", "replay", "--moves", "5,0,3", "--jsonl"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
+    let out = mancala().args(["oware", "replay", "--moves", "5,0,3", "--jsonl"]).assert().success().get_output().stdout.clone();
     let l = lines(&out);
     assert_eq!(l.len(), 4);
     assert_eq!(l[0]["rules"]["grand_slam"], "no-capture");
@@ -31,16 +22,10 @@ fn replay_prints_one_line_per_ply() {
     assert_eq!(l[0]["move"], 5);
     assert_eq!(l[0]["legal"], serde_json::json!([0, 1, 2, 3, 4, 5]));
     // After South 5: North 0..3 hold 5.
-    assert_eq!(
-        l[1]["pits"],
-        serde_json::json!([4, 4, 4, 4, 4, 0, 5, 5, 5, 5, 4, 4])
-    );
+    assert_eq!(l[1]["pits"], serde_json::json!([4, 4, 4, 4, 4, 0, 5, 5, 5, 5, 4, 4]));
     assert_eq!(l[1]["to_move"], "north");
     // North 0 (absolute 6, 5 seeds) → North 1..5: 6 6 6 5 5.
-    assert_eq!(
-        l[2]["pits"],
-        serde_json::json!([4, 4, 4, 4, 4, 0, 0, 6, 6, 6, 5, 5])
-    );
+    assert_eq!(l[2]["pits"], serde_json::json!([4, 4, 4, 4, 4, 0, 0, 6, 6, 6, 5, 5]));
     assert_eq!(l[3]["ply"], 3);
     assert!(l[3].get("move").is_none());
     assert_eq!(l[3]["terminal"], false);
@@ -51,16 +36,7 @@ fn replay_prints_one_line_per_ply() {
 fn replay_to_the_end_reports_the_result() {
     // North, to move with South empty, must feed; the cycle of tests/oware_rules.rs.
     let out = mancala()
-        .args([
-            "oware",
-            "replay",
-            "--start",
-            "0,0,0,0,0,0,1,0,0,0,0,1",
-            "--to-move",
-            "north",
-            "--cycle",
-            "own-rows",
-        ])
+        .args(["oware", "replay", "--start", "0,0,0,0,0,0,1,0,0,0,0,1", "--to-move", "north", "--cycle", "own-rows"])
         .args(["--moves", "5,0,0,1,1,2,2,3,3,4,4,5", "--jsonl"])
         .assert()
         .success()
@@ -83,10 +59,7 @@ fn illegal_move_names_the_ply_and_the_legal_moves() {
         .assert()
         .code(2)
         .stdout("")
-        .stderr(
-            predicate::str::contains("ply 2")
-                .and(predicate::str::contains("legal: [1, 2, 3, 4, 5]")),
-        );
+        .stderr(predicate::str::contains("ply 2").and(predicate::str::contains("legal: [1, 2, 3, 4, 5]")));
 }
 
 #[test]
@@ -104,87 +77,42 @@ fn bad_pits_are_refused() {
             .stdout("")
             .stderr(predicate::str::contains("--pits").and(predicate::str::contains(field)));
     }
-    mancala()
-        .args([
-            "oware",
-            "replay",
-            "--moves",
-            "1",
-            "--grand-slam",
-            "sometimes",
-        ])
-        .assert()
-        .code(2);
+    mancala().args(["oware", "replay", "--moves", "1", "--grand-slam", "sometimes"]).assert().code(2);
 }
 
 #[test]
 fn database_build_verify_stats_export_solve() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path().to_str().unwrap();
-    mancala()
-        .args(["oware", "db", "build", "--max-stones", "6", "--dir", d])
-        .assert()
-        .success();
+    mancala().args(["oware", "db", "build", "--max-stones", "6", "--dir", d]).assert().success();
     // Resumable: a second build keeps every layer.
-    mancala()
-        .args(["oware", "db", "build", "--max-stones", "7", "--dir", d])
-        .assert()
-        .success()
-        .stderr(predicate::str::contains(
-            "layer  6:         12376 positions already built",
-        ));
-    mancala()
-        .args(["oware", "db", "verify", "--dir", d])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("verified layers 0..=7"));
-    let out = mancala()
-        .args(["oware", "db", "stats", "--dir", d, "--json"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
+    mancala().args(["oware", "db", "build", "--max-stones", "7", "--dir", d]).assert().success().stderr(predicate::str::contains("layer  6:         12376 positions already built"));
+    mancala().args(["oware", "db", "verify", "--dir", d]).assert().success().stdout(predicate::str::contains("verified layers 0..=7"));
+    let out = mancala().args(["oware", "db", "stats", "--dir", d, "--json"]).assert().success().get_output().stdout.clone();
     let s: Value = serde_json::from_slice(&out).unwrap();
     assert_eq!(s["rules"]["grand_slam"], "no-capture");
     let l1 = &s["layers"][1];
     // One seed: the mover wins it iff he can keep it forever... with one seed the mover
     // either has it (and must eventually feed it across) or not (he loses it at once).
     assert_eq!(l1["positions"], 12);
-    assert_eq!(
-        l1["wins"].as_u64().unwrap()
-            + l1["draws"].as_u64().unwrap()
-            + l1["losses"].as_u64().unwrap(),
-        12
-    );
+    assert_eq!(l1["wins"].as_u64().unwrap() + l1["draws"].as_u64().unwrap() + l1["losses"].as_u64().unwrap(), 12);
     let csv = dir.path().join("t.csv");
     mancala()
-        .args([
-            "oware", "db", "export", "--dir", d, "--stones", "0..=2", "--format", "csv", "--out",
-        ])
+        .args(["oware", "db", "export", "--dir", d, "--stones", "0..=2", "--format", "csv", "--out"])
         .arg(&csv)
         .assert()
         .success();
     let text = std::fs::read_to_string(&csv).unwrap();
     let rows: Vec<&str> = text.lines().collect();
     assert!(rows[0].starts_with("# rules: "));
-    assert_eq!(
-        rows[1],
-        "stones,p0,p1,p2,p3,p4,p5,p6,p7,p8,p9,p10,p11,value,best_move"
-    );
+    assert_eq!(rows[1], "stones,p0,p1,p2,p3,p4,p5,p6,p7,p8,p9,p10,p11,value,best_move");
     assert_eq!(rows.len(), 2 + 1 + 12 + 78);
     // The empty board: value 0, no move.
     assert_eq!(rows[2], "0,0,0,0,0,0,0,0,0,0,0,0,0,0,");
     // One seed in the mover's pit 5: it must be fed across (move 5) and the opponent, with
     // one seed in his own pit 0, ... the table says; here only the shape is checked.
     let jl = dir.path().join("t.jsonl");
-    mancala()
-        .args([
-            "oware", "db", "export", "--dir", d, "--stones", "1", "--format", "jsonl", "--out",
-        ])
-        .arg(&jl)
-        .assert()
-        .success();
+    mancala().args(["oware", "db", "export", "--dir", d, "--stones", "1", "--format", "jsonl", "--out"]).arg(&jl).assert().success();
     let j = lines(std::fs::read_to_string(&jl).unwrap().as_bytes());
     assert_eq!(j.len(), 13);
     assert!(j[0]["rules"].is_object());
@@ -194,24 +122,8 @@ fn database_build_verify_stats_export_solve() {
     assert!(j[1]["best_move"].is_null());
     // Solve from the database and by search agree.
     let pits = "0,0,0,1,2,1,0,0,1,0,0,1";
-    let a: Value = serde_json::from_slice(
-        &mancala()
-            .args(["oware", "solve", "--pits", pits, "--db", d, "--json"])
-            .assert()
-            .success()
-            .get_output()
-            .stdout,
-    )
-    .unwrap();
-    let b: Value = serde_json::from_slice(
-        &mancala()
-            .args(["oware", "solve", "--pits", pits, "--json"])
-            .assert()
-            .success()
-            .get_output()
-            .stdout,
-    )
-    .unwrap();
+    let a: Value = serde_json::from_slice(&mancala().args(["oware", "solve", "--pits", pits, "--db", d, "--json"]).assert().success().get_output().stdout).unwrap();
+    let b: Value = serde_json::from_slice(&mancala().args(["oware", "solve", "--pits", pits, "--json"]).assert().success().get_output().stdout).unwrap();
     assert_eq!(a["method"], "db");
     assert_eq!(b["method"], "search");
     assert_eq!(a["value"], b["value"]);
@@ -220,11 +132,7 @@ fn database_build_verify_stats_export_solve() {
     assert_eq!(a["exact"], true);
     // --svg writes a chart.
     let svg = dir.path().join("wdl.svg");
-    mancala()
-        .args(["oware", "db", "stats", "--dir", d, "--svg"])
-        .arg(&svg)
-        .assert()
-        .success();
+    mancala().args(["oware", "db", "stats", "--dir", d, "--svg"]).arg(&svg).assert().success();
     assert!(std::fs::read_to_string(&svg).unwrap().starts_with("<svg"));
 }
 
@@ -232,68 +140,31 @@ fn database_build_verify_stats_export_solve() {
 fn foreign_truncated_or_corrupt_databases_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path().to_str().unwrap();
-    mancala()
-        .args(["oware", "db", "build", "--max-stones", "4", "--dir", d])
-        .assert()
-        .success();
+    mancala().args(["oware", "db", "build", "--max-stones", "4", "--dir", d]).assert().success();
     // Other rules: a clear error naming the flag.
     mancala()
         .args(["oware", "db", "stats", "--dir", d, "--grand-slam", "awari"])
         .assert()
         .code(2)
-        .stderr(
-            predicate::str::contains("other rules").and(predicate::str::contains("--grand-slam")),
-        );
+        .stderr(predicate::str::contains("other rules").and(predicate::str::contains("--grand-slam")));
     // own-rows has no database.
-    mancala()
-        .args([
-            "oware",
-            "db",
-            "build",
-            "--max-stones",
-            "2",
-            "--dir",
-            d,
-            "--cycle",
-            "own-rows",
-        ])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("--cycle"));
+    mancala().args(["oware", "db", "build", "--max-stones", "2", "--dir", d, "--cycle", "own-rows"]).assert().code(2).stderr(predicate::str::contains("--cycle"));
     // Corrupt one byte of layer 4's payload: verify names the file and the checksum.
     let f = dir.path().join("oware-gs-no-capture-4.db");
     let mut bytes = std::fs::read(&f).unwrap();
     let k = bytes.len() - 10;
     bytes[k] ^= 1;
     std::fs::write(&f, &bytes).unwrap();
-    mancala()
-        .args(["oware", "db", "verify", "--dir", d])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("checksum"));
+    mancala().args(["oware", "db", "verify", "--dir", d]).assert().code(2).stderr(predicate::str::contains("checksum"));
     // Truncate it: every command refuses it.
     std::fs::write(&f, &bytes[..bytes.len() - 5]).unwrap();
-    mancala()
-        .args(["oware", "db", "stats", "--dir", d])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("truncated"));
+    mancala().args(["oware", "db", "stats", "--dir", d]).assert().code(2).stderr(predicate::str::contains("truncated"));
     // Exporting to a bad range writes nothing.
     let out = dir.path().join("x.csv");
-    mancala()
-        .args([
-            "oware", "db", "export", "--dir", d, "--stones", "3..=1", "--format", "csv", "--out",
-        ])
-        .arg(&out)
-        .assert()
-        .code(2);
+    mancala().args(["oware", "db", "export", "--dir", d, "--stones", "3..=1", "--format", "csv", "--out"]).arg(&out).assert().code(2);
     assert!(!out.exists());
     // Too much memory: refused up front with the figure.
-    mancala()
-        .args(["oware", "db", "build", "--max-stones", "48", "--dir", d])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("GiB"));
+    mancala().args(["oware", "db", "build", "--max-stones", "48", "--dir", d]).assert().code(2).stderr(predicate::str::contains("GiB"));
 }
 
 /// Without the `parquet` feature, `db export --format parquet` is bad input: one line naming
@@ -311,9 +182,7 @@ fn export_parquet_without_the_feature_is_exit_2_and_writes_nothing() {
     let out = dir.path().join("t.parquet");
     let err = usage_error(
         mancala()
-            .args([
-                "oware", "db", "export", "--stones", "0..=2", "--format", "parquet", "--dir",
-            ])
+            .args(["oware", "db", "export", "--stones", "0..=2", "--format", "parquet", "--dir"])
             .arg(&db)
             .arg("--out")
             .arg(&out),

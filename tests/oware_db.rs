@@ -51,10 +51,7 @@ fn rank_spot_checks_on_large_layers() {
 #[test]
 fn every_entry_satisfies_bellman_up_to_ten() {
     for gs in [GrandSlam::NoCapture, GrandSlam::Forbidden, GrandSlam::Awari] {
-        let rules = Rules {
-            grand_slam: gs,
-            cycle: Cycle::Split,
-        };
+        let rules = Rules { grand_slam: gs, cycle: Cycle::Split };
         let t = tables_in_memory(rules, 10);
         let g = OwareLayers::new(rules);
         for n in 0..=10 {
@@ -80,18 +77,8 @@ fn search_agrees_with_the_tables_up_to_six() {
             let v = layers.unrank(n, r);
             let want = t[n][r as usize] as i32;
             assert_eq!(comp.value(&v).unwrap(), want, "component: {v:?}");
-            let a = s.analyse(
-                &v,
-                Limits {
-                    nodes: Some(5_000),
-                    ..Limits::default()
-                },
-            );
-            assert!(
-                a.bounds.lo <= want && want <= a.bounds.hi,
-                "alpha-beta bounds {:?} miss {want} at {v:?}",
-                a.bounds
-            );
+            let a = s.analyse(&v, Limits { nodes: Some(5_000), ..Limits::default() });
+            assert!(a.bounds.lo <= want && want <= a.bounds.hi, "alpha-beta bounds {:?} miss {want} at {v:?}", a.bounds);
             exact_by_search += a.bounds.is_exact() as u32;
         }
     }

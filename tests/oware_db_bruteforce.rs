@@ -33,10 +33,7 @@ use mancala::index::Compositions;
 const MAX_N: usize = 8;
 
 fn max_n() -> usize {
-    std::env::var("OWARE_BF_MAX_SEEDS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(MAX_N)
+    std::env::var("OWARE_BF_MAX_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(MAX_N)
 }
 
 // ------------------------------------------------------------------------------------------
@@ -110,14 +107,7 @@ fn sow_one_by_one(b: &Board, pit: usize) -> Sown {
         k -= 1;
     }
     let opp_left: u32 = board[6..].iter().map(|&x| x as u32).sum();
-    Sown {
-        pit,
-        after_sowing,
-        after_capture: board,
-        captured,
-        feeds,
-        slam: captured > 0 && opp_left == 0,
-    }
+    Sown { pit, after_sowing, after_capture: board, captured, feeds, slam: captured > 0 && opp_left == 0 }
 }
 
 fn options(b: &Board, slam_rule: Slam) -> Options {
@@ -127,10 +117,7 @@ fn options(b: &Board, slam_rule: Slam) -> Options {
         return Options::End(-n); // O6: the opponent takes everything
     }
     let opp_empty = b[6..].iter().all(|&x| x == 0);
-    let mut cands: Vec<Sown> = (0..6)
-        .filter(|&p| b[p] > 0)
-        .map(|p| sow_one_by_one(b, p))
-        .collect();
+    let mut cands: Vec<Sown> = (0..6).filter(|&p| b[p] > 0).map(|p| sow_one_by_one(b, p)).collect();
     if opp_empty {
         cands.retain(|s| s.feeds); // O5
         if cands.is_empty() {
@@ -265,11 +252,7 @@ fn brute_force(slam: Slam, max: usize) -> Vec<HashMap<Board, i32>> {
                 }
             }
             for i in 0..boards.len() {
-                assert!(
-                    !(win[i] && lose[i]),
-                    "n={n} t={t}: {:?} both won and lost",
-                    boards[i]
-                );
+                assert!(!(win[i] && lose[i]), "n={n} t={t}: {:?} both won and lost", boards[i]);
                 if win[i] {
                     value[i] = t;
                 }
@@ -292,10 +275,7 @@ fn check(slam: Slam, grand_slam: GrandSlam) {
     let t0 = Instant::now();
     let mine = brute_force(slam, max);
     let t1 = Instant::now();
-    let rules = Rules {
-        grand_slam,
-        cycle: Cycle::Split,
-    };
+    let rules = Rules { grand_slam, cycle: Cycle::Split };
     let lib = mancala::retro::oware::tables_in_memory(rules, max);
     let t2 = Instant::now();
     let idx = Compositions::new(12, 48);
@@ -327,12 +307,7 @@ fn check(slam: Slam, grand_slam: GrandSlam) {
     for (b, v, got) in bad.iter().take(10) {
         eprintln!("  {b:?}: brute force {v}, database {got}");
     }
-    assert!(
-        bad.is_empty(),
-        "{slam:?}: {} entries differ, first {:?}",
-        bad.len(),
-        bad.first()
-    );
+    assert!(bad.is_empty(), "{slam:?}: {} entries differ, first {:?}", bad.len(), bad.first());
     if max == 8 {
         assert_eq!(compared, 125_970, "C(20,12) positions with at most 8 seeds");
     }
@@ -388,34 +363,19 @@ fn own_rules_by_hand() {
     assert_eq!(ms, vec![(5, [0, 0, 0, 0, 0, 0, 2, 4, 0, 0, 0, 0], 2)]);
     // Landing in the mover's own row never captures.
     let b = [0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 0, 0];
-    assert_eq!(
-        moves_of(&b, Slam::NoCapture),
-        vec![(3, [0, 0, 0, 0, 1, 0, 1, 1, 0, 0, 0, 0], 0)]
-    );
+    assert_eq!(moves_of(&b, Slam::NoCapture), vec![(3, [0, 0, 0, 0, 1, 0, 1, 1, 0, 0, 0, 0], 0)]);
 
     // Grand slam: own pit 5 (2 seeds) makes the opponent's only seeds 2,2 -> a slam.
     let b = [1, 0, 0, 0, 0, 2, 1, 1, 0, 0, 0, 0];
     let nc = moves_of(&b, Slam::NoCapture);
-    assert_eq!(
-        nc,
-        vec![
-            (0, [0, 1, 0, 0, 0, 2, 1, 1, 0, 0, 0, 0], 0),
-            (5, [1, 0, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0], 0)
-        ]
-    );
+    assert_eq!(nc, vec![(0, [0, 1, 0, 0, 0, 2, 1, 1, 0, 0, 0, 0], 0), (5, [1, 0, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0], 0)]);
     let fb = moves_of(&b, Slam::Forbidden);
     assert_eq!(fb, vec![(0, [0, 1, 0, 0, 0, 2, 1, 1, 0, 0, 0, 0], 0)]);
     assert_eq!(moves_of(&b, Slam::Awari), fb);
     // Forced slam: the only move.
     let b = [0, 0, 0, 0, 0, 2, 1, 1, 0, 0, 0, 0];
-    assert_eq!(
-        moves_of(&b, Slam::NoCapture),
-        vec![(5, [0, 0, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0], 0)]
-    );
-    assert_eq!(
-        moves_of(&b, Slam::Forbidden),
-        vec![(5, [0, 0, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0], 0)]
-    );
+    assert_eq!(moves_of(&b, Slam::NoCapture), vec![(5, [0, 0, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0], 0)]);
+    assert_eq!(moves_of(&b, Slam::Forbidden), vec![(5, [0, 0, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0], 0)]);
     let b = [0, 0, 0, 0, 1, 2, 1, 1, 0, 0, 0, 0];
     // Own pit 4 (1 seed) goes to own pit 5: not a slam, so the slam from pit 5 is not forced.
     assert_eq!(moves_of(&b, Slam::Awari).len(), 1);
@@ -427,15 +387,9 @@ fn own_rules_by_hand() {
     let ms = moves_of(&b, Slam::NoCapture);
     assert_eq!(ms.iter().map(|m| m.0).collect::<Vec<_>>(), vec![5]);
     // Cannot feed: the mover takes all.
-    assert!(matches!(
-        options(&[1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], Slam::NoCapture),
-        Options::End(2)
-    ));
+    assert!(matches!(options(&[1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], Slam::NoCapture), Options::End(2)));
     // Mover empty: the opponent takes all.
-    assert!(matches!(
-        options(&[0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0], Slam::NoCapture),
-        Options::End(-3)
-    ));
+    assert!(matches!(options(&[0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0], Slam::NoCapture), Options::End(-3)));
 }
 
 #[test]

@@ -7,10 +7,7 @@ use mancala::games::oware::{
 use mancala::side::Side;
 
 fn rules(gs: GrandSlam) -> Rules {
-    Rules {
-        grand_slam: gs,
-        cycle: Cycle::Split,
-    }
+    Rules { grand_slam: gs, cycle: Cycle::Split }
 }
 
 fn moves(r: Rules, v: &View) -> Vec<(u8, u8, View)> {
@@ -76,27 +73,17 @@ fn grand_slam_under_each_variant() {
     // forbidden and awari: illegal while another move exists.
     for gsr in [GrandSlam::Forbidden, GrandSlam::Awari] {
         let m = moves(rules(gsr), &v);
-        assert_eq!(
-            m.iter().map(|x| x.0).collect::<Vec<_>>(),
-            vec![0],
-            "{gsr:?}"
-        );
+        assert_eq!(m.iter().map(|x| x.0).collect::<Vec<_>>(), vec![0], "{gsr:?}");
     }
     // Forced: own 4 (3 seeds) → own 5, opp 0, opp 1 = 3, 2, 2: captures 4, a grand slam;
     // own 5 (2 seeds) → opp 0, 1 = 2, 2: captures 4, a grand slam. Every move is one.
     let v: View = [0, 0, 0, 0, 3, 2, 1, 1, 0, 0, 0, 0];
     let m = moves(rules(GrandSlam::Forbidden), &v);
-    assert_eq!(
-        m.iter().map(|x| (x.0, x.1)).collect::<Vec<_>>(),
-        vec![(4, 0), (5, 0)]
-    );
+    assert_eq!(m.iter().map(|x| (x.0, x.1)).collect::<Vec<_>>(), vec![(4, 0), (5, 0)]);
     // awari: forced, so it captures (4) and the mover takes his own row too (3 left):
     // every one of the 7 seeds, leaving an empty board.
     let m = moves(rules(GrandSlam::Awari), &v);
-    assert_eq!(
-        m.iter().map(|x| (x.0, x.1)).collect::<Vec<_>>(),
-        vec![(4, 7), (5, 7)]
-    );
+    assert_eq!(m.iter().map(|x| (x.0, x.1)).collect::<Vec<_>>(), vec![(4, 7), (5, 7)]);
     assert!(m.iter().all(|x| x.2 == [0; 12]));
 }
 
@@ -132,18 +119,8 @@ fn cycling_game(cycle: Cycle) -> Game {
     let mut pits = [0u8; 12];
     pits[6] = 1;
     pits[11] = 1;
-    let start = Position {
-        pits,
-        stores: [23, 23],
-        to_move: Side::North,
-    };
-    let mut g = Game::new(
-        Rules {
-            grand_slam: GrandSlam::NoCapture,
-            cycle,
-        },
-        start,
-    );
+    let start = Position { pits, stores: [23, 23], to_move: Side::North };
+    let mut g = Game::new(Rules { grand_slam: GrandSlam::NoCapture, cycle }, start);
     for (i, m) in [5, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5].into_iter().enumerate() {
         assert!(g.result.is_none(), "ended early at ply {i}");
         g.play(m).unwrap();
@@ -178,11 +155,7 @@ fn twenty_five_captured_ends_the_game() {
     pits[6] = 1;
     pits[9] = 4;
     pits[0] = 3;
-    let p = Position {
-        pits,
-        stores: [23, 16],
-        to_move: Side::South,
-    };
+    let p = Position { pits, stores: [23, 16], to_move: Side::South };
     let mut g = Game::new(Rules::default(), p);
     g.play(5).unwrap();
     let r = g.result.expect("25 reached");
@@ -199,10 +172,7 @@ fn illegal_moves_are_refused_with_the_legal_list() {
     // empty, so 0 is illegal for South.
     g.play(0).unwrap();
     let e = g.play(0).unwrap_err();
-    assert_eq!(
-        e.to_string(),
-        "move 0 is not legal (legal: [1, 2, 3, 4, 5])"
-    );
+    assert_eq!(e.to_string(), "move 0 is not legal (legal: [1, 2, 3, 4, 5])");
 }
 
 #[test]

@@ -251,23 +251,13 @@ fn parquet_lukho_games_equal_the_csv_games() {
 /// Build a database (`GAME db build BUILD…`), export `RANGE_FLAG RANGE` as Parquet and as CSV,
 /// and check the Parquet file against `cols` (name, type) and, row by row, against the CSV.
 /// Returns the Parquet table for the game's own checks.
-fn db_export_round_trip(
-    game: &str,
-    build: [&str; 2],
-    range: [&str; 2],
-    cols: &[(String, DataType)],
-) -> Table {
+fn db_export_round_trip(game: &str, build: [&str; 2], range: [&str; 2], cols: &[(String, DataType)]) -> Table {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path().to_str().unwrap();
-    mancala()
-        .args([game, "db", "build", build[0], build[1], "--dir", d])
-        .assert()
-        .success();
+    mancala().args([game, "db", "build", build[0], build[1], "--dir", d]).assert().success();
     let export = |format: &str, out: &Path| {
         mancala()
-            .args([
-                game, "db", "export", "--dir", d, range[0], range[1], "--format", format, "--out",
-            ])
+            .args([game, "db", "export", "--dir", d, range[0], range[1], "--format", format, "--out"])
             .arg(out)
             .assert()
             .success();
@@ -276,15 +266,7 @@ fn db_export_round_trip(
     export("parquet", &pq);
     export("csv", &csv);
     let t = read_parquet(&pq);
-    assert_eq!(
-        t.fields,
-        fields(
-            &cols
-                .iter()
-                .map(|(n, t)| (n.as_str(), t.clone()))
-                .collect::<Vec<_>>()
-        )
-    );
+    assert_eq!(t.fields, fields(&cols.iter().map(|(n, t)| (n.as_str(), t.clone())).collect::<Vec<_>>()));
     assert_same_as_csv(&t, &csv);
     t
 }
@@ -293,10 +275,7 @@ fn db_export_round_trip(
 fn parquet_oware_db_export_equals_the_csv_export() {
     let mut cols = vec![("stones".to_string(), DataType::Int64)];
     cols.extend((0..12).map(|i| (format!("p{i}"), DataType::Int64)));
-    cols.extend([
-        ("value".to_string(), DataType::Int64),
-        ("best_move".to_string(), DataType::Int64),
-    ]);
+    cols.extend([("value".to_string(), DataType::Int64), ("best_move".to_string(), DataType::Int64)]);
     let t = db_export_round_trip("oware", ["--max-stones", "4"], ["--stones", "0..=4"], &cols);
     assert_eq!(rules_json(&t)["grand_slam"], "no-capture");
     assert_eq!(rules_json(&t)["cycle"], "split");
@@ -322,16 +301,8 @@ fn parquet_kiothi_db_export_equals_the_csv_export() {
     let mut cols = vec![("warriors".to_string(), DataType::Int64)];
     cols.extend((0..20).map(|i| (format!("p{i}"), DataType::Int64)));
     cols.extend((0..20).map(|i| (format!("nki{i}"), DataType::Int64)));
-    cols.extend([
-        ("value".to_string(), DataType::Int64),
-        ("best_move".to_string(), DataType::Utf8),
-    ]);
-    let t = db_export_round_trip(
-        "kiothi",
-        ["--max-warriors", "2"],
-        ["--warriors", "0..=2"],
-        &cols,
-    );
+    cols.extend([("value".to_string(), DataType::Int64), ("best_move".to_string(), DataType::Utf8)]);
+    let t = db_export_round_trip("kiothi", ["--max-warriors", "2"], ["--warriors", "0..=2"], &cols);
     assert_eq!(rules_json(&t)["game"], "kiothi");
     assert!(t.rows.len() > 1 + 40, "{}", t.rows.len());
     // The empty board: no move (K8), value 0. One warrior on own index 0, not nki then nki:

@@ -1,8 +1,8 @@
 //! `mancala kiothi db …`: endgame tables (build, verify, stats, export).
 
-use super::layer_db::{export_layers, verify_layers};
 use super::oware::{mem_available, write_atomic};
 use super::progress::{bar, LayerBar};
+use super::layer_db::{export_layers, verify_layers};
 use super::usage;
 use anyhow::{Context, Result};
 use clap::Subcommand;
@@ -57,9 +57,7 @@ pub enum DbCmd {
     /// Write table entries as a dataset: warriors, p0..p19 (mover's row first), nki0..nki19
     /// (0/1, same boma order), value, best_move (`B:K`, the first best in own-index then lift
     /// order; empty when the mover has no legal move).
-    #[command(
-        after_help = "Example: mancala kiothi db export --dir /tmp/kt --warriors 0..=3 --format csv --out t.csv"
-    )]
+    #[command(after_help = "Example: mancala kiothi db export --dir /tmp/kt --warriors 0..=3 --format csv --out t.csv")]
     Export {
         #[arg(long)]
         dir: PathBuf,
@@ -78,25 +76,10 @@ pub fn run(cmd: DbCmd, rules: Rules) -> Result<()> {
         return usage(e);
     }
     match cmd {
-        DbCmd::Build {
-            max_warriors,
-            dir,
-            threads,
-        } => build(max_warriors, &dir, threads, rules),
+        DbCmd::Build { max_warriors, dir, threads } => build(max_warriors, &dir, threads, rules),
         DbCmd::Verify { dir } => verify_cmd(&dir, rules),
-        DbCmd::Stats {
-            dir,
-            json,
-            svg,
-            csv,
-            histogram_csv,
-        } => stats(&dir, json, svg, csv, histogram_csv, rules),
-        DbCmd::Export {
-            dir,
-            warriors,
-            format,
-            out,
-        } => export(&dir, &warriors, format, &out, rules),
+        DbCmd::Stats { dir, json, svg, csv, histogram_csv } => stats(&dir, json, svg, csv, histogram_csv, rules),
+        DbCmd::Export { dir, warriors, format, out } => export(&dir, &warriors, format, &out, rules),
     }
 }
 
@@ -118,10 +101,7 @@ pub(super) fn open_tables(dir: &Path, rules: Rules, flag: &str) -> Result<Databa
                 })
                 .unwrap_or_default();
             if others.is_empty() {
-                usage(format!(
-                    "{flag}: {} holds no Kiothi tables (build them with `mancala kiothi db build`)",
-                    dir.display()
-                ))
+                usage(format!("{flag}: {} holds no Kiothi tables (build them with `mancala kiothi db build`)", dir.display()))
             } else {
                 usage(format!(
                     "{flag}: {} holds tables built under other rules ({}); this run reads {}",
@@ -148,10 +128,7 @@ fn build(max: usize, dir: &Path, threads: Option<usize>, rules: Rules) -> Result
     }
     let need = db::memory_needed(max);
     // MANCALA_MEMORY_LIMIT_GIB caps what a build may use (a shared machine; tests).
-    let cap = std::env::var("MANCALA_MEMORY_LIMIT_GIB")
-        .ok()
-        .and_then(|s| s.parse::<f64>().ok())
-        .map(|g| (g * (1u64 << 30) as f64) as u64);
+    let cap = std::env::var("MANCALA_MEMORY_LIMIT_GIB").ok().and_then(|s| s.parse::<f64>().ok()).map(|g| (g * (1u64 << 30) as f64) as u64);
     let avail = match (mem_available(), cap) {
         (Some(a), Some(c)) => Some(a.min(c)),
         (a, c) => a.or(c),
@@ -166,10 +143,7 @@ fn build(max: usize, dir: &Path, threads: Option<usize>, rules: Rules) -> Result
         }
     }
     if let Some(t) = threads {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(t)
-            .build_global()
-            .ok();
+        rayon::ThreadPoolBuilder::new().num_threads(t).build_global().ok();
     }
     eprintln!(
         "building kiothi layers 0..={max} in {} ({}; about {:.2} GiB of memory at the peak, {} threads)",
@@ -199,10 +173,7 @@ fn build(max: usize, dir: &Path, threads: Option<usize>, rules: Rules) -> Result
                 if s.max_relays_ended == 0 { "under 257 relays".to_string() } else { format!("{} relays", s.max_relays_ended) }
             );
         } else {
-            eprintln!(
-                "layer {n:>2}: {:>13} positions already built, crc32 {:08x}",
-                h.entries, h.checksum
-            );
+            eprintln!("layer {n:>2}: {:>13} positions already built, crc32 {:08x}", h.entries, h.checksum);
         }
         layer_start = std::time::Instant::now();
     })?;
@@ -212,30 +183,17 @@ fn build(max: usize, dir: &Path, threads: Option<usize>, rules: Rules) -> Result
 
 fn verify_cmd(dir: &Path, rules: Rules) -> Result<()> {
     let d = open_db(dir, rules)?;
-    verify_layers(&d.game, &d, &d.layers, dir, |v| {
-        format!("boma {:?}, nki {:#07x}", v.boma, v.nki)
-    })
+    verify_layers(&d.game, &d, &d.layers, dir, |v| format!("boma {:?}, nki {:#07x}", v.boma, v.nki))
 }
 
 fn rules_json(rules: &Rules) -> serde_json::Value {
     serde_json::from_str(&db::rules_text(rules)).expect("rules text is JSON")
 }
 
-fn stats(
-    dir: &Path,
-    json_out: bool,
-    svg: Option<PathBuf>,
-    csv: Option<PathBuf>,
-    hist: Option<PathBuf>,
-    rules: Rules,
-) -> Result<()> {
+fn stats(dir: &Path, json_out: bool, svg: Option<PathBuf>, csv: Option<PathBuf>, hist: Option<PathBuf>, rules: Rules) -> Result<()> {
     let d = open_db(dir, rules)?;
-    let all: Vec<LayerStats> = d
-        .layers
-        .iter()
-        .enumerate()
-        .map(|(n, l)| LayerStats::of(n, l.values(), l.header.checksum))
-        .collect();
+    let all: Vec<LayerStats> =
+        d.layers.iter().enumerate().map(|(n, l)| LayerStats::of(n, l.values(), l.header.checksum)).collect();
     let rj = rules_json(&rules);
     if json_out {
         let layers: Vec<_> = all
@@ -250,52 +208,26 @@ fn stats(
         println!("{}", json!({"rules": rj, "layers": layers}));
     } else {
         println!("rules: {rj}");
-        println!(
-            "{:>8} {:>13} {:>13} {:>13} {:>13}  crc32",
-            "warriors", "positions", "wins", "draws", "losses"
-        );
+        println!("{:>8} {:>13} {:>13} {:>13} {:>13}  crc32", "warriors", "positions", "wins", "draws", "losses");
         for s in &all {
-            println!(
-                "{:>8} {:>13} {:>13} {:>13} {:>13}  {:08x}",
-                s.stones, s.positions, s.wins, s.draws, s.losses, s.checksum
-            );
+            println!("{:>8} {:>13} {:>13} {:>13} {:>13}  {:08x}", s.stones, s.positions, s.wins, s.draws, s.losses, s.checksum);
         }
     }
     if let Some(path) = csv {
-        let schema = ["warriors", "positions", "wins", "draws", "losses"]
-            .map(Column::Int)
-            .into_iter()
-            .chain([Column::Str("crc32")])
-            .collect();
-        let mut w = TableWriter::create(&path, Format::Csv, schema, &rj)
-            .with_context(|| format!("--csv: {}", path.display()))?;
+        let schema = ["warriors", "positions", "wins", "draws", "losses"].map(Column::Int).into_iter().chain([Column::Str("crc32")]).collect();
+        let mut w = TableWriter::create(&path, Format::Csv, schema, &rj).with_context(|| format!("--csv: {}", path.display()))?;
         for s in &all {
-            let ints = [s.stones as u64, s.positions, s.wins, s.draws, s.losses]
-                .map(|x| Value::Int(x as i64));
-            w.row(
-                &ints
-                    .into_iter()
-                    .chain([Value::Str(format!("{:08x}", s.checksum))])
-                    .collect::<Vec<_>>(),
-            )?;
+            let ints = [s.stones as u64, s.positions, s.wins, s.draws, s.losses].map(|x| Value::Int(x as i64));
+            w.row(&ints.into_iter().chain([Value::Str(format!("{:08x}", s.checksum))]).collect::<Vec<_>>())?;
         }
         w.finish()?;
     }
     if let Some(path) = hist {
-        let schema = vec![
-            Column::Int("warriors"),
-            Column::Int("value"),
-            Column::Int("positions"),
-        ];
-        let mut w = TableWriter::create(&path, Format::Csv, schema, &rj)
-            .with_context(|| format!("--histogram-csv: {}", path.display()))?;
+        let schema = vec![Column::Int("warriors"), Column::Int("value"), Column::Int("positions")];
+        let mut w = TableWriter::create(&path, Format::Csv, schema, &rj).with_context(|| format!("--histogram-csv: {}", path.display()))?;
         for s in &all {
             for (v, c) in s.values() {
-                w.row(&[
-                    Value::Int(s.stones as i64),
-                    Value::Int(v as i64),
-                    Value::Int(c as i64),
-                ])?;
+                w.row(&[Value::Int(s.stones as i64), Value::Int(v as i64), Value::Int(c as i64)])?;
             }
         }
         w.finish()?;
@@ -305,10 +237,7 @@ fn stats(
             .iter()
             .map(|s| {
                 let p = s.positions.max(1) as f64;
-                StackedBar {
-                    label: format!("{} warriors", s.stones),
-                    parts: vec![s.wins as f64 / p, s.draws as f64 / p, s.losses as f64 / p],
-                }
+                StackedBar { label: format!("{} warriors", s.stones), parts: vec![s.wins as f64 / p, s.draws as f64 / p, s.losses as f64 / p] }
             })
             .collect();
         let text = stacked_bars(
@@ -316,8 +245,7 @@ fn stats(
             &[("win", "#2e7d32"), ("draw", "#9e9e9e"), ("loss", "#c62828")],
             &bars,
         );
-        write_atomic(&path, text.as_bytes())
-            .with_context(|| format!("--svg: {}", path.display()))?;
+        write_atomic(&path, text.as_bytes()).with_context(|| format!("--svg: {}", path.display()))?;
     }
     Ok(())
 }
@@ -344,45 +272,32 @@ fn export(dir: &Path, warriors: &str, format: Format, out: &Path, rules: Rules) 
     let (a, b) = parse_range(warriors)?;
     let d = open_db(dir, rules)?;
     if b > d.max_warriors() {
-        return usage(format!(
-            "--warriors: {} holds layers 0..={}, asked for up to {b}",
-            dir.display(),
-            d.max_warriors()
-        ));
+        return usage(format!("--warriors: {} holds layers 0..={}, asked for up to {b}", dir.display(), d.max_warriors()));
     }
     const P: [&str; BOMA] = [
-        "p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "p9", "p10", "p11", "p12", "p13",
-        "p14", "p15", "p16", "p17", "p18", "p19",
+        "p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "p9", "p10", "p11", "p12", "p13", "p14", "p15", "p16", "p17", "p18", "p19",
     ];
     const N: [&str; BOMA] = [
-        "nki0", "nki1", "nki2", "nki3", "nki4", "nki5", "nki6", "nki7", "nki8", "nki9", "nki10",
-        "nki11", "nki12", "nki13", "nki14", "nki15", "nki16", "nki17", "nki18", "nki19",
+        "nki0", "nki1", "nki2", "nki3", "nki4", "nki5", "nki6", "nki7", "nki8", "nki9", "nki10", "nki11", "nki12", "nki13", "nki14",
+        "nki15", "nki16", "nki17", "nki18", "nki19",
     ];
     let mut schema = vec![Column::Int("warriors")];
     schema.extend(P.iter().map(|n| Column::Int(n)));
     schema.extend(N.iter().map(|n| Column::Int(n)));
     schema.push(Column::Int("value"));
     schema.push(Column::Str("best_move"));
-    export_layers(
-        &d.game,
-        a..=b,
-        out,
-        format,
-        schema,
-        &rules_json(&rules),
-        |n, r, v, row| {
-            let value = d.layers[n].values()[r as usize];
-            row.push(Value::Int(n as i64));
-            row.extend(v.boma.iter().map(|&x| Value::Int(x as i64)));
-            row.extend((0..BOMA).map(|i| Value::Int((v.nki >> i & 1) as i64)));
-            row.push(Value::Int(value as i64));
-            row.push(match d.best_move(v) {
-                Some((m, best)) => {
-                    debug_assert_eq!(best, value as i32);
-                    Value::Str(m.to_string())
-                }
-                None => Value::Null,
-            });
-        },
-    )
+    export_layers(&d.game, a..=b, out, format, schema, &rules_json(&rules), |n, r, v, row| {
+        let value = d.layers[n].values()[r as usize];
+        row.push(Value::Int(n as i64));
+        row.extend(v.boma.iter().map(|&x| Value::Int(x as i64)));
+        row.extend((0..BOMA).map(|i| Value::Int((v.nki >> i & 1) as i64)));
+        row.push(Value::Int(value as i64));
+        row.push(match d.best_move(v) {
+            Some((m, best)) => {
+                debug_assert_eq!(best, value as i32);
+                Value::Str(m.to_string())
+            }
+            None => Value::Null,
+        });
+    })
 }

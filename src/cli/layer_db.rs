@@ -35,16 +35,9 @@ pub fn verify_layers<G: LayeredGame, L: Layers>(
                 bad.len()
             ));
         }
-        println!(
-            "layer {n:>2}: {:>13} positions ok (checksum {:08x}, Bellman)",
-            l.header.entries, l.header.checksum
-        );
+        println!("layer {n:>2}: {:>13} positions ok (checksum {:08x}, Bellman)", l.header.entries, l.header.checksum);
     }
-    println!(
-        "verified layers 0..={} in {}",
-        files.len() - 1,
-        dir.display()
-    );
+    println!("verified layers 0..={} in {}", files.len() - 1, dir.display());
     Ok(())
 }
 
@@ -91,8 +84,7 @@ pub fn export_layers<G: LayeredGame>(
     pb.finish_and_clear();
     match res {
         Ok(()) => {
-            w.finish()
-                .with_context(|| format!("--out: {}", out.display()))?;
+            w.finish().with_context(|| format!("--out: {}", out.display()))?;
             eprintln!("wrote {total} rows to {}", out.display());
             Ok(())
         }

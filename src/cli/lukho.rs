@@ -7,15 +7,13 @@ use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 use mancala::export::Format;
 use mancala::games::lukho::race::setup;
-use mancala::games::lukho::{
-    speed_races, Board, Chain, Choice, ChoiceError, GameOutcome, Position, Rules,
-};
-use mancala::lukho::equilibrium::{EqDef, EqError, IterRecord, Limits, Observer, Payoff, Solver};
+use mancala::games::lukho::{speed_races, Board, Chain, Choice, ChoiceError, GameOutcome, Position, Rules};
 use mancala::lukho::output::{header_rules, write_games, write_summaries};
 use mancala::lukho::part::{self, part_name, read_part, write_part, PartError};
 use mancala::lukho::summary::half_json;
 use mancala::lukho::sweep::{self, calibrate, Model, Shard, SweepDef};
 use mancala::lukho::trace::{trace, RaceChoice};
+use mancala::lukho::equilibrium::{EqDef, EqError, IterRecord, Limits, Observer, Payoff, Solver};
 use mancala::lukho::Spec;
 use serde_json::{json, Value as Json};
 use std::path::{Path, PathBuf};
@@ -47,10 +45,7 @@ impl RuleFlags {
             "none" => Chain::None,
             c => return usage(format!("--chain: `{c}`; expected it, en or none")),
         };
-        Ok(Rules {
-            chain,
-            keep_one: self.keep_one,
-        })
+        Ok(Rules { chain, keep_one: self.keep_one })
     }
 }
 
@@ -73,10 +68,7 @@ struct Pair {
 
 impl Pair {
     fn choices(&self, rules: &Rules) -> Result<(Choice, Choice)> {
-        Ok((
-            choice("south", &self.south_remove, &self.south_drop, rules)?,
-            choice("north", &self.north_remove, &self.north_drop, rules)?,
-        ))
+        Ok((choice("south", &self.south_remove, &self.south_drop, rules)?, choice("north", &self.north_remove, &self.north_drop, rules)?))
     }
 }
 
@@ -87,11 +79,7 @@ fn choice(side: &str, remove: &str, drop: &str, rules: &Rules) -> Result<Choice>
             ChoiceError::Remove(_) => "remove",
             _ => "drop",
         };
-        let prefix = if side.is_empty() {
-            format!("--{flag}")
-        } else {
-            format!("--{side}-{flag}")
-        };
+        let prefix = if side.is_empty() { format!("--{flag}") } else { format!("--{side}-{flag}") };
         usage(format!("{prefix}: {e}"))
     })
 }
@@ -99,10 +87,8 @@ fn choice(side: &str, remove: &str, drop: &str, rules: &Rules) -> Result<Choice>
 #[derive(Subcommand)]
 enum Cmd {
     /// Play one game: both openings, the race, the forced turns; print the result.
-    #[command(
-        after_help = "Example: mancala lukho play --south-remove 0,0,0,0,0,0,0,1 --south-drop 0@0 \
---north-remove 0,0,0,0,0,0,0,0 --north-drop 0@0 --race south-first --json"
-    )]
+    #[command(after_help = "Example: mancala lukho play --south-remove 0,0,0,0,0,0,0,1 --south-drop 0@0 \
+--north-remove 0,0,0,0,0,0,0,0 --north-drop 0@0 --race south-first --json")]
     Play {
         #[command(flatten)]
         pair: Pair,
@@ -120,9 +106,7 @@ enum Cmd {
         rules: RuleFlags,
     },
     /// A choice id and its choice (removal + drop), both ways, with a diagram.
-    #[command(
-        after_help = "Examples: mancala lukho opening --id 12345\n          mancala lukho opening --remove 3,0,0,0,0,0,0,0 --drop 2@5"
-    )]
+    #[command(after_help = "Examples: mancala lukho opening --id 12345\n          mancala lukho opening --remove 3,0,0,0,0,0,0,0 --drop 2@5")]
     Opening {
         #[arg(long, conflicts_with_all = ["remove", "drop"])]
         id: Option<u64>,
@@ -155,11 +139,9 @@ enum Cmd {
     /// remove=r0…r7 (a digit 0..3 or * per own pit), drop=D or drop=A..B, pit=J (drop pit,
     /// drops of at least one seed). Output in --out: summary.csv, summary.jsonl, summary.json
     /// (and games.csv|jsonl with --games); with --shard, one checksummed part file to merge.
-    #[command(
-        after_help = "Examples: mancala lukho sweep --south 0..10 --north all:drop=0 --race sequential --out /tmp/sw\n          \
+    #[command(after_help = "Examples: mancala lukho sweep --south 0..10 --north all:drop=0 --race sequential --out /tmp/sw\n          \
 mancala lukho sweep --south all --north all --race sequential --shard 3/1000 --out /scratch/sw\n          \
-mancala lukho sweep --south 0 --north all --race sequential --dry-run"
-    )]
+mancala lukho sweep --south 0 --north all --race sequential --dry-run")]
     Sweep {
         /// South's choices: a SPEC (e.g. `all`, `12345`, `0..65536:pit=3`, `all:drop=0`).
         #[arg(long)]
@@ -210,9 +192,7 @@ mancala lukho sweep --south 0 --north all --race sequential --dry-run"
     ///
     /// Pair i is drawn from (seed, i) alone, so the sample does not depend on threads. Writes
     /// DIR/sample.json, DIR/margins.csv and DIR/margins.svg.
-    #[command(
-        after_help = "Example: mancala lukho sample --pairs 1000000 --seed 1 --race sequential --out /tmp/sample"
-    )]
+    #[command(after_help = "Example: mancala lukho sample --pairs 1000000 --seed 1 --race sequential --out /tmp/sample")]
     Sample {
         /// Number of opening pairs to draw.
         #[arg(long)]
@@ -238,10 +218,8 @@ mancala lukho sweep --south 0 --north all --race sequential --dry-run"
     /// (a symmetric game, value 0); an outcome name fixes it. Resumable: DIR keeps the state
     /// and the swept payoff vectors; rerun the same command to continue. Writes
     /// DIR/equilibrium.json.
-    #[command(
-        after_help = "Examples: mancala lukho equilibrium --race south-first --payoff margin --family 'all:remove=000000**' --out /tmp/eq\n          \
-mancala lukho equilibrium --race sequential --payoff result --out /scratch/eq-seq --time 3600"
-    )]
+    #[command(after_help = "Examples: mancala lukho equilibrium --race south-first --payoff margin --family 'all:remove=000000**' --out /tmp/eq\n          \
+mancala lukho equilibrium --race sequential --payoff result --out /scratch/eq-seq --time 3600")]
     Equilibrium {
         /// sequential | lockstep (outcomes as chance, equal weights), or one outcome fixed:
         /// south-first, north-first, lockstep-south, lockstep-north.
@@ -283,10 +261,8 @@ mancala lukho equilibrium --race sequential --payoff result --out /scratch/eq-se
     /// `sequential`); its row is saved in DIR like an equilibrium run's vectors (DIR may be
     /// one), so a rerun or a larger set resumes. Ties: lowest mean payoff to South over the
     /// set, then lowest id. Writes DIR/replies.json, replies-top.csv, replies-south.csv.
-    #[command(
-        after_help = "Example: mancala lukho replies --south 21263,96375,677159 --race sequential --out /tmp/replies\n         \
-then: mancala lukho sweep --south all --north <most common id> --race sequential --out /tmp/vs-reply"
-    )]
+    #[command(after_help = "Example: mancala lukho replies --south 21263,96375,677159 --race sequential --out /tmp/replies\n         \
+then: mancala lukho sweep --south all --north <most common id> --race sequential --out /tmp/vs-reply")]
     Replies {
         /// South's choices: a SPEC (members of the family).
         #[arg(long)]
@@ -328,143 +304,42 @@ then: mancala lukho sweep --south all --north <most common id> --race sequential
 /// `--threads N`: the global rayon pool (default: all cores).
 fn set_threads(threads: Option<usize>) {
     if let Some(t) = threads {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(t)
-            .build_global()
-            .ok();
+        rayon::ThreadPoolBuilder::new().num_threads(t).build_global().ok();
     }
 }
 
 pub fn run(a: LukhoArgs) -> Result<()> {
     match a.cmd {
-        Cmd::Play {
-            pair,
-            race,
-            trace,
-            json,
-            jsonl,
-            rules,
-        } => play(&pair, &race, trace, json, jsonl, &rules.rules()?),
-        Cmd::Opening {
-            id,
-            remove,
-            drop,
-            json,
-            rules,
-        } => opening_cmd(id, remove, drop, json, &rules.rules()?),
-        Cmd::Races {
-            pair,
-            json,
-            jsonl,
-            rules,
-        } => races(&pair, json, jsonl, &rules.rules()?),
-        Cmd::Sweep {
-            south,
-            north,
-            symmetric,
-            race,
-            shard,
-            dry_run,
-            calibrate,
-            out,
-            games,
-            json,
-            threads,
-            rules,
-        } => {
+        Cmd::Play { pair, race, trace, json, jsonl, rules } => play(&pair, &race, trace, json, jsonl, &rules.rules()?),
+        Cmd::Opening { id, remove, drop, json, rules } => opening_cmd(id, remove, drop, json, &rules.rules()?),
+        Cmd::Races { pair, json, jsonl, rules } => races(&pair, json, jsonl, &rules.rules()?),
+        Cmd::Sweep { south, north, symmetric, race, shard, dry_run, calibrate, out, games, json, threads, rules } => {
             let rules = rules.rules()?;
             set_threads(threads);
-            sweep_cmd(
-                SweepArgs {
-                    south,
-                    north,
-                    symmetric,
-                    race,
-                    shard,
-                    dry_run,
-                    calibrate,
-                    out,
-                    games,
-                    json,
-                },
-                rules,
-            )
+            sweep_cmd(SweepArgs { south, north, symmetric, race, shard, dry_run, calibrate, out, games, json }, rules)
         }
         Cmd::Merge { out, parts, json } => merge(&out, &parts, json),
-        Cmd::Sample {
-            pairs,
-            seed,
-            race,
-            out,
-            json,
-            rules,
-        } => sample_cmd(pairs, seed, &race, &out, json, &rules.rules()?),
-        Cmd::Replies {
-            south,
-            race,
-            payoff,
-            family,
-            out,
-            top,
-            json,
-            threads,
-            rules,
-        } => {
+        Cmd::Sample { pairs, seed, race, out, json, rules } => sample_cmd(pairs, seed, &race, &out, json, &rules.rules()?),
+        Cmd::Replies { south, race, payoff, family, out, top, json, threads, rules } => {
             let rules = rules.rules()?;
             set_threads(threads);
             replies_cmd(&south, &race, &payoff, &family, &out, top, json, rules)
         }
-        Cmd::Equilibrium {
-            race,
-            payoff,
-            family,
-            out,
-            max_iterations,
-            time,
-            exploit,
-            cuts,
-            json,
-            threads,
-            rules,
-        } => {
+        Cmd::Equilibrium { race, payoff, family, out, max_iterations, time, exploit, cuts, json, threads, rules } => {
             let rules = rules.rules()?;
             set_threads(threads);
-            equilibrium_cmd(
-                &race,
-                &payoff,
-                &family,
-                &out,
-                Limits {
-                    max_iterations,
-                    seconds: time,
-                },
-                exploit.as_deref(),
-                cuts,
-                json,
-                rules,
-            )
+            equilibrium_cmd(&race, &payoff, &family, &out, Limits { max_iterations, seconds: time }, exploit.as_deref(), cuts, json, rules)
         }
     }
 }
 
-fn sample_cmd(
-    pairs: u64,
-    seed: u64,
-    race: &str,
-    out: &Path,
-    json_out: bool,
-    rules: &Rules,
-) -> Result<()> {
+fn sample_cmd(pairs: u64, seed: u64, race: &str, out: &Path, json_out: bool, rules: &Rules) -> Result<()> {
     use mancala::lukho::sample::{sample, wilson};
     let model = Model::parse(race).or_else(|e| usage(format!("--{e}")))?;
     if pairs == 0 {
         return usage("--pairs: 0; expected at least 1");
     }
-    if out.exists()
-        && std::fs::read_dir(out)
-            .map(|mut d| d.next().is_some())
-            .unwrap_or(true)
-    {
+    if out.exists() && std::fs::read_dir(out).map(|mut d| d.next().is_some()).unwrap_or(true) {
         return usage(format!("--out: {} exists and is not empty", out.display()));
     }
     let pb = bar(pairs, "pairs");
@@ -496,17 +371,11 @@ fn sample_cmd(
         "seconds": seconds,
         "games_per_second": st.agg.games as f64 / seconds.max(1e-9),
     });
-    let tmp = out.with_file_name(format!(
-        ".{}.tmp",
-        out.file_name().and_then(|s| s.to_str()).unwrap_or("sample")
-    ));
+    let tmp = out.with_file_name(format!(".{}.tmp", out.file_name().and_then(|s| s.to_str()).unwrap_or("sample")));
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp).with_context(|| format!("--out: {}", tmp.display()))?;
     std::fs::write(tmp.join("sample.json"), format!("{summary:#}\n"))?;
-    let mut csv = format!(
-        "# rules: {}\nmargin,games\n",
-        header_rules(rules, model.name())
-    );
+    let mut csv = format!("# rules: {}\nmargin,games\n", header_rules(rules, model.name()));
     let mut bars = Vec::new();
     for (k, &c) in st.margin.iter().enumerate() {
         if c > 0 {
@@ -516,15 +385,7 @@ fn sample_cmd(
         }
     }
     std::fs::write(tmp.join("margins.csv"), csv)?;
-    let svg = mancala::export::svg::histogram(
-        &format!(
-            "Lukho: South − North over {} sampled games ({})",
-            st.agg.games,
-            model.name()
-        ),
-        "margin (seeds)",
-        &bars,
-    );
+    let svg = mancala::export::svg::histogram(&format!("Lukho: South − North over {} sampled games ({})", st.agg.games, model.name()), "margin (seeds)", &bars);
     std::fs::write(tmp.join("margins.svg"), svg)?;
     if out.exists() {
         std::fs::remove_dir(out)?;
@@ -574,14 +435,7 @@ fn parse_race(s: &str) -> Result<RaceChoice> {
     RaceChoice::parse(s).or_else(|e| usage(format!("--{e}")))
 }
 
-fn play(
-    pair: &Pair,
-    race: &str,
-    with_trace: bool,
-    json: bool,
-    jsonl: bool,
-    rules: &Rules,
-) -> Result<()> {
+fn play(pair: &Pair, race: &str, with_trace: bool, json: bool, jsonl: bool, rules: &Rules) -> Result<()> {
     let (s, n) = pair.choices(rules)?;
     let rc = parse_race(race)?;
     let t = trace(rules, &s, &n, rc).or_else(|e| usage(format!("--{e}")))?;
@@ -614,50 +468,18 @@ fn play(
         println!("{}", Json::Object(m));
         return Ok(());
     }
-    println!(
-        "Lukho, chain={} keep_one={}, race {}",
-        rules.chain.name(),
-        rules.keep_one,
-        rc.name()
-    );
-    println!(
-        "South {} (id {}), North {} (id {})",
-        s,
-        s.id(rules),
-        n,
-        n.id(rules)
-    );
+    println!("Lukho, chain={} keep_one={}, race {}", rules.chain.name(), rules.keep_one, rc.name());
+    println!("South {} (id {}), North {} (id {})", s, s.id(rules), n, n.id(rules));
     if with_trace {
         let before = setup(&s, &n);
         println!("\nafter removals and drops:\n{before}");
         if t.opening.perpetual {
-            println!(
-                "\nopening sowing never ends; board when the repeat was found:\n{}",
-                t.opening.board
-            );
+            println!("\nopening sowing never ends; board when the repeat was found:\n{}", t.opening.board);
         }
-        for (i, p) in t
-            .positions
-            .iter()
-            .enumerate()
-            .filter(|_| !t.opening.perpetual)
-        {
-            let what = if i == 0 && !t.opening.perpetual {
-                "after the opening, ".to_string()
-            } else {
-                String::new()
-            };
-            let pit = p
-                .board
-                .forced_pit(p.to_move)
-                .map_or("no pit to lift".to_string(), |k| {
-                    format!("lifts own pit {k}")
-                });
-            println!(
-                "\nturn {i}: {what}{} to move ({pit})\n{}",
-                p.to_move.name(),
-                p.board
-            );
+        for (i, p) in t.positions.iter().enumerate().filter(|_| !t.opening.perpetual) {
+            let what = if i == 0 && !t.opening.perpetual { "after the opening, ".to_string() } else { String::new() };
+            let pit = p.board.forced_pit(p.to_move).map_or("no pit to lift".to_string(), |k| format!("lifts own pit {k}"));
+            println!("\nturn {i}: {what}{} to move ({pit})\n{}", p.to_move.name(), p.board);
         }
     }
     let r = result_json(o);
@@ -676,13 +498,7 @@ fn play(
     Ok(())
 }
 
-fn opening_cmd(
-    id: Option<u64>,
-    remove: Option<String>,
-    drop: Option<String>,
-    json: bool,
-    rules: &Rules,
-) -> Result<()> {
+fn opening_cmd(id: Option<u64>, remove: Option<String>, drop: Option<String>, json: bool, rules: &Rules) -> Result<()> {
     let c = match (id, remove, drop) {
         (Some(id), _, _) => Choice::from_id(id, rules).or_else(|e| usage(format!("--{e}")))?,
         (None, Some(r), Some(d)) => choice("", &r, &d, rules)?,
@@ -708,23 +524,9 @@ fn opening_cmd(
         );
         return Ok(());
     }
-    println!(
-        "id {} of {}: --remove {} --drop {}",
-        c.id(rules),
-        Choice::count(rules),
-        c.remove_string(),
-        c.drop_string()
-    );
-    println!(
-        "hand {} = drop {} into the opponent's pit {} + {} sown from the opponent's pit 0",
-        c.hand(),
-        c.drop,
-        c.pit,
-        c.sow_count()
-    );
-    println!(
-        "as South's choice, before the sowing (North's row on top, his index 7 at the left):\n{b}"
-    );
+    println!("id {} of {}: --remove {} --drop {}", c.id(rules), Choice::count(rules), c.remove_string(), c.drop_string());
+    println!("hand {} = drop {} into the opponent's pit {} + {} sown from the opponent's pit 0", c.hand(), c.drop, c.pit, c.sow_count());
+    println!("as South's choice, before the sowing (North's row on top, his index 7 at the left):\n{b}");
     Ok(())
 }
 
@@ -750,10 +552,7 @@ fn races(pair: &Pair, json: bool, jsonl: bool, rules: &Rules) -> Result<()> {
         })
         .collect();
     if json {
-        println!(
-            "{}",
-            json!({"rules": rules.to_json(), "south": choice_json(&s, rules), "north": choice_json(&n, rules), "races": rows})
-        );
+        println!("{}", json!({"rules": rules.to_json(), "south": choice_json(&s, rules), "north": choice_json(&n, rules), "races": rows}));
     } else if jsonl {
         for (i, r) in rows.into_iter().enumerate() {
             let mut r = r;
@@ -763,12 +562,7 @@ fn races(pair: &Pair, json: bool, jsonl: bool, rules: &Rules) -> Result<()> {
             println!("{r}");
         }
     } else {
-        println!(
-            "{} speeds outcomes for South {} vs North {} (ρ = v_South / v_North; [from, to))",
-            all.len(),
-            s,
-            n
-        );
+        println!("{} speeds outcomes for South {} vs North {} (ρ = v_South / v_North; [from, to))", all.len(), s, n);
         for r in &rows {
             println!(
                 "{:>10}  ρ in [{}, {})  first {}  {} {}  margin {}  {}",
@@ -817,21 +611,11 @@ fn sweep_cmd(a: SweepArgs, rules: Rules) -> Result<()> {
         None => Shard::from_env(|k| std::env::var(k).ok()).or_else(|e| usage(format!("--{e}")))?,
     };
     if a.games == Some(Format::Parquet) && !cfg!(feature = "parquet") {
-        return usage(
-            "--games: parquet needs a build with `--features parquet` (accepted here: csv, jsonl)",
-        );
+        return usage("--games: parquet needs a build with `--features parquet` (accepted here: csv, jsonl)");
     }
-    let def = SweepDef {
-        rules,
-        model,
-        south,
-        north,
-        symmetric: a.symmetric,
-    };
+    let def = SweepDef { rules, model, south, north, symmetric: a.symmetric };
     let sets = def.sets().or_else(|e| usage(e.to_string()))?;
-    let (lo, hi) = shard.map_or((0, sets.south.len() as u64), |s| {
-        s.range(sets.south.len() as u64)
-    });
+    let (lo, hi) = shard.map_or((0, sets.south.len() as u64), |s| s.range(sets.south.len() as u64));
     let south_ids = &sets.south[lo as usize..hi as usize];
     let pairs = south_ids.len() as u64 * sets.north_per_south() as u64;
 
@@ -839,11 +623,7 @@ fn sweep_cmd(a: SweepArgs, rules: Rules) -> Result<()> {
         None if model == Model::Speeds => 0.3,
         None => 2.0,
         Some((_, Ok(x))) if x > 0.0 && x <= 3600.0 => x,
-        Some((c, _)) => {
-            return usage(format!(
-                "--calibrate: `{c}` is not a number of seconds in (0, 3600]"
-            ))
-        }
+        Some((c, _)) => return usage(format!("--calibrate: `{c}` is not a number of seconds in (0, 3600]")),
     };
     if a.dry_run {
         return dry_run(&def, &sets, south_ids, pairs, shard, calibrate, a.json);
@@ -860,10 +640,7 @@ fn sweep_cmd(a: SweepArgs, rules: Rules) -> Result<()> {
     }
     let out = a.out.expect("clap requires --out without --dry-run");
     if out.exists() && !out.is_dir() {
-        return usage(format!(
-            "--out: {} exists and is not a directory",
-            out.display()
-        ));
+        return usage(format!("--out: {} exists and is not a directory", out.display()));
     }
     let identity = part::identity(&def, sets.south.len() as u64, sets.north_per_south() as u64);
     let part_path = shard.map(|s| out.join(part_name(s)));
@@ -887,8 +664,7 @@ fn sweep_cmd(a: SweepArgs, rules: Rules) -> Result<()> {
             }
         }
     }
-    std::fs::create_dir_all(&out)
-        .with_context(|| format!("--out: cannot create {}", out.display()))?;
+    std::fs::create_dir_all(&out).with_context(|| format!("--out: cannot create {}", out.display()))?;
 
     let expected = outcomes.map(|o| pairs * o);
     let pb = bar(expected.unwrap_or(pairs), "games");
@@ -920,22 +696,18 @@ fn sweep_cmd(a: SweepArgs, rules: Rules) -> Result<()> {
             report.insert("range".into(), json!([lo, hi]));
         }
         _ => {
-            let g = write_summaries(&out, &identity, &rules, &rows)
-                .with_context(|| format!("--out: writing {}", out.display()))?;
+            let g = write_summaries(&out, &identity, &rules, &rows).with_context(|| format!("--out: writing {}", out.display()))?;
             report.insert("summary".into(), g);
         }
     }
     if let Some(format) = a.games {
-        let stem = shard.map_or("games".to_string(), |s| {
-            format!("games-{:05}-of-{:05}", s.k, s.n)
-        });
+        let stem = shard.map_or("games".to_string(), |s| format!("games-{:05}-of-{:05}", s.k, s.n));
         let all = if sets.symmetric {
             sweep::games_mirror(&rules, model, south_ids)
         } else {
             sweep::games(&rules, model, south_ids, &sets.north, &sets.north_ids)
         };
-        write_games(&out, &stem, format, &rules, model.name(), &all)
-            .with_context(|| format!("--out: writing {stem}"))?;
+        write_games(&out, &stem, format, &rules, model.name(), &all).with_context(|| format!("--out: writing {stem}"))?;
     }
     let rate = games as f64 / seconds.max(1e-9);
     report.insert("out".into(), json!(out));
@@ -963,42 +735,22 @@ fn sweep_cmd(a: SweepArgs, rules: Rules) -> Result<()> {
     Ok(())
 }
 
-fn dry_run(
-    def: &SweepDef,
-    sets: &sweep::Sets,
-    south_ids: &[u32],
-    pairs: u64,
-    shard: Option<Shard>,
-    seconds: f64,
-    json: bool,
-) -> Result<()> {
+fn dry_run(def: &SweepDef, sets: &sweep::Sets, south_ids: &[u32], pairs: u64, shard: Option<Shard>, seconds: f64, json: bool) -> Result<()> {
     // Time a sample spread over the whole product (not only this shard) on one thread.
     // A symmetric sweep is timed on South × a sample of its own choices (same kind of games).
     let sample: Vec<Choice>;
     let north = if sets.symmetric {
         let step = (sets.south.len() / 1000).max(1);
-        sample = sets
-            .south
-            .iter()
-            .step_by(step)
-            .map(|&id| Choice::from_id(id as u64, &def.rules).unwrap())
-            .collect();
+        sample = sets.south.iter().step_by(step).map(|&id| Choice::from_id(id as u64, &def.rules).unwrap()).collect();
         &sample
     } else {
         &sets.north
     };
     let cal = calibrate(&def.rules, def.model, &sets.south, north, 20_000, seconds);
-    let per_pair = def
-        .model
-        .outcomes()
-        .map_or(cal.games_per_pair(), |o| o.len() as f64);
+    let per_pair = def.model.outcomes().map_or(cal.games_per_pair(), |o| o.len() as f64);
     let games = pairs as f64 * per_pair;
     let rate = cal.games_per_core_second();
-    let core_hours = if rate > 0.0 {
-        games / rate / 3600.0
-    } else {
-        0.0
-    };
+    let core_hours = if rate > 0.0 { games / rate / 3600.0 } else { 0.0 };
     let cores = rayon::current_num_threads();
     let v = json!({
         "rules": header_rules(&def.rules, def.model.name()),
@@ -1051,31 +803,16 @@ fn merge(out: &Path, paths: &[PathBuf], json: bool) -> Result<()> {
         parts.push(read_part(p).or_else(|e| usage(format!("merge: {e}")))?);
     }
     let (identity, rows) = part::combine(parts).or_else(|e| usage(format!("merge: {e}")))?;
-    let rules: Rules = serde_json::from_value(identity["rules"].clone())
-        .or_else(|_| usage("merge: rules: not Lukho rules"))?;
+    let rules: Rules = serde_json::from_value(identity["rules"].clone()).or_else(|_| usage("merge: rules: not Lukho rules"))?;
     if out.exists() && !out.is_dir() {
-        return usage(format!(
-            "--out: {} exists and is not a directory",
-            out.display()
-        ));
+        return usage(format!("--out: {} exists and is not a directory", out.display()));
     }
-    std::fs::create_dir_all(out)
-        .with_context(|| format!("--out: cannot create {}", out.display()))?;
-    let g = write_summaries(out, &identity, &rules, &rows)
-        .with_context(|| format!("--out: writing {}", out.display()))?;
+    std::fs::create_dir_all(out).with_context(|| format!("--out: cannot create {}", out.display()))?;
+    let g = write_summaries(out, &identity, &rules, &rows).with_context(|| format!("--out: writing {}", out.display()))?;
     if json {
-        println!(
-            "{}",
-            json!({"out": out, "parts": paths.len(), "summary": g})
-        );
+        println!("{}", json!({"out": out, "parts": paths.len(), "summary": g}));
     } else {
-        println!(
-            "merged {} parts: {} South choices, {} games -> {}",
-            paths.len(),
-            rows.len(),
-            g["games"],
-            out.display()
-        );
+        println!("merged {} parts: {} South choices, {} games -> {}", paths.len(), rows.len(), g["games"], out.display());
     }
     Ok(())
 }
@@ -1132,53 +869,27 @@ fn eq_error(e: EqError) -> anyhow::Error {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn equilibrium_cmd(
-    race: &str,
-    payoff: &str,
-    family: &str,
-    out: &Path,
-    limits: Limits,
-    exploit: Option<&str>,
-    cuts: usize,
-    json_out: bool,
-    rules: Rules,
-) -> Result<()> {
+fn equilibrium_cmd(race: &str, payoff: &str, family: &str, out: &Path, limits: Limits, exploit: Option<&str>, cuts: usize, json_out: bool, rules: Rules) -> Result<()> {
     // Everything is checked before anything is written.
     let model = Model::parse(race).or_else(|e| usage(format!("--{e}")))?;
     let payoff = Payoff::parse(payoff).or_else(|e| usage(format!("--{e}")))?;
     let family = Spec::parse(family).or_else(|e| usage(format!("--family: {e}")))?;
     if out.exists() && !out.is_dir() {
-        return usage(format!(
-            "--out: {} exists and is not a directory",
-            out.display()
-        ));
+        return usage(format!("--out: {} exists and is not a directory", out.display()));
     }
     let exploit_ids = match exploit {
-        Some(t) => Spec::parse(t)
-            .and_then(|s| s.ids(&rules))
-            .or_else(|e| usage(format!("--exploit: {e}")))?,
+        Some(t) => Spec::parse(t).and_then(|s| s.ids(&rules)).or_else(|e| usage(format!("--exploit: {e}")))?,
         None => vec![],
     };
-    let def = EqDef {
-        rules,
-        model,
-        payoff,
-        family,
-    };
+    let def = EqDef { rules, model, payoff, family };
     let mut solver = Solver::open(def, out).map_err(|e| eq_error(prefix_flag(e)))?;
     solver.cuts = cuts;
     for &id in &exploit_ids {
         if solver.ids.binary_search(&id).is_err() {
-            return usage(format!(
-                "--exploit: choice {id} is not in the family `{}`",
-                solver.def.family.text
-            ));
+            return usage(format!("--exploit: choice {id} is not in the family `{}`", solver.def.family.text));
         }
     }
-    let obs = EqProgress {
-        pb: std::sync::Mutex::new(None),
-        quiet: false,
-    };
+    let obs = EqProgress { pb: std::sync::Mutex::new(None), quiet: false };
     solver.run(limits, &obs).map_err(eq_error)?;
     let mut exploits = Vec::new();
     for &id in &exploit_ids {
@@ -1210,19 +921,12 @@ fn equilibrium_cmd(
     } else if solver.state.stalled {
         "stalled (neither best response is new, gap above the tolerance)".to_string()
     } else {
-        format!(
-            "not converged; continue with the same command (state in {})",
-            out.display()
-        )
+        format!("not converged; continue with the same command (state in {})", out.display())
     };
     println!(
         "value {} ({}), certified bounds [{}, {}], gap {}: {status}",
         f(&answer["value"]),
-        if solver.def.symmetric() {
-            "symmetric game"
-        } else {
-            "restricted LP"
-        },
+        if solver.def.symmetric() { "symmetric game" } else { "restricted LP" },
         f(&answer["lower"]),
         f(&answer["upper"]),
         f(&answer["gap"])
@@ -1231,12 +935,7 @@ fn equilibrium_cmd(
         let s = answer[side].as_array().unwrap();
         println!("{side}: {} choices in the mix", s.len());
         for e in s.iter().take(25) {
-            println!(
-                "  {:>9.6}  id {:>7}  {}",
-                e["weight"].as_f64().unwrap(),
-                e["id"],
-                e["choice"].as_str().unwrap()
-            );
+            println!("  {:>9.6}  id {:>7}  {}", e["weight"].as_f64().unwrap(), e["id"], e["choice"].as_str().unwrap());
         }
         if s.len() > 25 {
             println!("  … ({} more in {})", s.len() - 25, path.display());
@@ -1253,64 +952,32 @@ fn equilibrium_cmd(
             f(&e["as_north_exploitability"])
         );
     }
-    println!(
-        "{} iterations, {} games, {:.1} s -> {}",
-        answer["iterations"],
-        answer["games"],
-        answer["seconds"].as_f64().unwrap_or(0.0),
-        path.display()
-    );
+    println!("{} iterations, {} games, {:.1} s -> {}", answer["iterations"], answer["games"], answer["seconds"].as_f64().unwrap_or(0.0), path.display());
     Ok(())
 }
 
 #[allow(clippy::too_many_arguments)]
-fn replies_cmd(
-    south: &str,
-    race: &str,
-    payoff: &str,
-    family: &str,
-    out: &Path,
-    top: usize,
-    json_out: bool,
-    rules: Rules,
-) -> Result<()> {
+fn replies_cmd(south: &str, race: &str, payoff: &str, family: &str, out: &Path, top: usize, json_out: bool, rules: Rules) -> Result<()> {
     // Everything is checked before anything is written.
     let model = Model::parse(race).or_else(|e| usage(format!("--{e}")))?;
     let payoff = Payoff::parse(payoff).or_else(|e| usage(format!("--{e}")))?;
     let family = Spec::parse(family).or_else(|e| usage(format!("--family: {e}")))?;
-    let south_ids = Spec::parse(south)
-        .and_then(|s| s.ids(&rules))
-        .or_else(|e| usage(format!("--south: {e}")))?;
+    let south_ids = Spec::parse(south).and_then(|s| s.ids(&rules)).or_else(|e| usage(format!("--south: {e}")))?;
     if south_ids.is_empty() {
-        return usage(format!(
-            "--south: `{south}` names no choice; expected a SPEC with at least one choice"
-        ));
+        return usage(format!("--south: `{south}` names no choice; expected a SPEC with at least one choice"));
     }
     if top == 0 {
         return usage("--top: 0; expected at least 1");
     }
     if out.exists() && !out.is_dir() {
-        return usage(format!(
-            "--out: {} exists and is not a directory",
-            out.display()
-        ));
+        return usage(format!("--out: {} exists and is not a directory", out.display()));
     }
-    let def = EqDef {
-        rules,
-        model,
-        payoff,
-        family,
-    };
+    let def = EqDef { rules, model, payoff, family };
     let mut solver = Solver::open(def, out).map_err(|e| eq_error(prefix_flag(e)))?;
-    let obs = EqProgress {
-        pb: std::sync::Mutex::new(None),
-        quiet: true,
-    };
+    let obs = EqProgress { pb: std::sync::Mutex::new(None), quiet: true };
     let start = Instant::now();
     // The library checks South's choices against the family before it writes anything.
-    let r = solver
-        .replies(&south_ids, top, &obs)
-        .map_err(|e| eq_error(prefix_flag(e)))?;
+    let r = solver.replies(&south_ids, top, &obs).map_err(|e| eq_error(prefix_flag(e)))?;
     let paths = r.write(&solver).map_err(eq_error)?;
     let seconds = start.elapsed().as_secs_f64();
     if json_out {
@@ -1320,11 +987,7 @@ fn replies_cmd(
         println!("{a}");
         return Ok(());
     }
-    let text = |id: u32| {
-        Choice::from_id(id as u64, &rules)
-            .map(|c| c.to_string())
-            .unwrap_or_default()
-    };
+    let text = |id: u32| Choice::from_id(id as u64, &rules).map(|c| c.to_string()).unwrap_or_default();
     println!(
         "Best replies over `{}` ({} choices) to {} South choices, race {}, payoff {}: {} distinct best replies",
         solver.def.family.text,
@@ -1335,25 +998,10 @@ fn replies_cmd(
         r.distinct
     );
     for t in &r.top {
-        println!(
-            "  best reply to {:>5} of {}  mean {:>9.4}  id {:>7}  {}",
-            t.best_for,
-            south_ids.len(),
-            t.mean,
-            t.id,
-            text(t.id)
-        );
+        println!("  best reply to {:>5} of {}  mean {:>9.4}  id {:>7}  {}", t.best_for, south_ids.len(), t.mean, t.id, text(t.id));
     }
-    let worst = r
-        .south
-        .iter()
-        .map(|b| b.value)
-        .fold(f64::INFINITY, f64::min);
-    let best = r
-        .south
-        .iter()
-        .map(|b| b.value)
-        .fold(f64::NEG_INFINITY, f64::max);
+    let worst = r.south.iter().map(|b| b.value).fold(f64::INFINITY, f64::min);
+    let best = r.south.iter().map(|b| b.value).fold(f64::NEG_INFINITY, f64::max);
     println!("South's value against its best reply: from {worst} to {best}; {} games in {seconds:.1} s -> {}", r.games, out.display());
     Ok(())
 }
@@ -1361,13 +1009,7 @@ fn replies_cmd(
 /// Input errors from the library name the field without its dashes; the CLI adds them.
 fn prefix_flag(e: EqError) -> EqError {
     match e {
-        EqError::Input(m)
-            if ["race:", "family:", "south:"]
-                .iter()
-                .any(|f| m.starts_with(f)) =>
-        {
-            EqError::Input(format!("--{m}"))
-        }
+        EqError::Input(m) if ["race:", "family:", "south:"].iter().any(|f| m.starts_with(f)) => EqError::Input(format!("--{m}")),
         e => e,
     }
 }

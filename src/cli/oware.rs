@@ -1,7 +1,7 @@
 //! `mancala oware …`: replay, databases (build, verify, stats, export), solve.
 
-use super::layer_db::{export_layers, verify_layers};
 use super::progress::{bar, LayerBar};
+use super::layer_db::{export_layers, verify_layers};
 use super::usage;
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
@@ -36,10 +36,7 @@ struct RuleFlags {
 
 impl RuleFlags {
     fn rules(&self) -> Rules {
-        Rules {
-            grand_slam: self.grand_slam,
-            cycle: self.cycle,
-        }
+        Rules { grand_slam: self.grand_slam, cycle: self.cycle }
     }
     /// Databases are built and read under `split` only: `own-rows` depends on history.
     fn db_rules(&self) -> Result<Rules> {
@@ -86,9 +83,7 @@ enum Cmd {
     /// The value is the net number of the seeds on the board that the mover captures under
     /// perfect play (captured counts do not matter). Positions the database covers are read
     /// off it; others are searched (alpha-beta) with the database probed at captures into it.
-    #[command(
-        after_help = "Example: mancala oware solve --pits 0,0,0,0,1,2,1,0,0,0,0,3 --db /tmp/db --json"
-    )]
+    #[command(after_help = "Example: mancala oware solve --pits 0,0,0,0,1,2,1,0,0,0,0,3 --db /tmp/db --json")]
     Solve {
         /// 12 seed counts, the mover's row first (his indices 0..5), then the opponent's.
         #[arg(long)]
@@ -152,9 +147,7 @@ enum DbCmd {
     },
     /// Write database entries as a dataset: stones, p0..p11 (mover's row first), value,
     /// best_move (lowest best own index; empty when the position has ended).
-    #[command(
-        after_help = "Example: mancala oware db export --dir /tmp/db --stones 0..=6 --format csv --out t.csv"
-    )]
+    #[command(after_help = "Example: mancala oware db export --dir /tmp/db --stones 0..=6 --format csv --out t.csv")]
     Export {
         #[arg(long)]
         dir: PathBuf,
@@ -172,45 +165,15 @@ enum DbCmd {
 
 pub fn run(a: OwareArgs) -> Result<()> {
     match a.cmd {
-        Cmd::Replay {
-            moves,
-            start,
-            to_move,
-            jsonl,
-            json,
-            rules,
-        } => replay(&moves, start, &to_move, jsonl, json, rules.rules()),
-        Cmd::Solve {
-            pits,
-            db,
-            depth,
-            time,
-            json,
-            rules,
-        } => solve_cmd(&pits, db, depth, time, json, rules.rules()),
+        Cmd::Replay { moves, start, to_move, jsonl, json, rules } => replay(&moves, start, &to_move, jsonl, json, rules.rules()),
+        Cmd::Solve { pits, db, depth, time, json, rules } => solve_cmd(&pits, db, depth, time, json, rules.rules()),
         Cmd::Db { cmd } => match cmd {
-            DbCmd::Build {
-                max_stones,
-                dir,
-                threads,
-                rules,
-            } => build(max_stones, &dir, threads, rules.db_rules()?),
+            DbCmd::Build { max_stones, dir, threads, rules } => build(max_stones, &dir, threads, rules.db_rules()?),
             DbCmd::Verify { dir, rules } => verify_cmd(&dir, rules.db_rules()?),
-            DbCmd::Stats {
-                dir,
-                json,
-                svg,
-                csv,
-                histogram_csv,
-                rules,
-            } => stats(&dir, json, svg, csv, histogram_csv, rules.db_rules()?),
-            DbCmd::Export {
-                dir,
-                stones,
-                format,
-                out,
-                rules,
-            } => export(&dir, &stones, format, &out, rules.db_rules()?),
+            DbCmd::Stats { dir, json, svg, csv, histogram_csv, rules } => {
+                stats(&dir, json, svg, csv, histogram_csv, rules.db_rules()?)
+            }
+            DbCmd::Export { dir, stones, format, out, rules } => export(&dir, &stones, format, &out, rules.db_rules()?),
         },
     }
 }
@@ -220,10 +183,7 @@ fn parse_pits(field: &str, s: &str) -> Result<View> {
     let parts: Vec<&str> = s.split(',').map(str::trim).collect();
     let form = "12 comma-separated counts 0..=48 with a total of at most 48";
     if parts.len() != PITS {
-        return usage(format!(
-            "{field}: expected {form}, got {} values",
-            parts.len()
-        ));
+        return usage(format!("{field}: expected {form}, got {} values", parts.len()));
     }
     let mut v = [0u8; PITS];
     for (i, p) in parts.iter().enumerate() {
@@ -251,25 +211,14 @@ fn state_json(p: &Position) -> serde_json::Value {
     json!({"game": "oware", "pits": p.pits, "stores": p.stores, "to_move": p.to_move.name()})
 }
 
-fn replay(
-    moves: &[String],
-    start: Option<String>,
-    to_move: &str,
-    jsonl: bool,
-    json_out: bool,
-    rules: Rules,
-) -> Result<()> {
+fn replay(moves: &[String], start: Option<String>, to_move: &str, jsonl: bool, json_out: bool, rules: Rules) -> Result<()> {
     let to_move = parse_side("--to-move", to_move)?;
     let position = match start {
         Some(s) => {
             let pits = parse_pits("--start", &s)?;
             let taken = oware::TOTAL_SEEDS - oware::seeds(&pits);
             // The seeds not on the board are in the stores; without more information split them.
-            Position {
-                pits,
-                stores: [(taken / 2) as u8, (taken - taken / 2) as u8],
-                to_move,
-            }
+            Position { pits, stores: [(taken / 2) as u8, (taken - taken / 2) as u8], to_move }
         }
         None => Position::default(),
     };
@@ -283,16 +232,10 @@ fn replay(
         line["terminal"] = json!(game.result.is_some());
         let pit = match m.trim().parse::<u8>() {
             Ok(p) if p < 6 => p,
-            _ => {
-                return usage(format!(
-                    "--moves: ply {ply}: `{m}` is not an own pit index 0..5 (legal: {legal:?})"
-                ))
-            }
+            _ => return usage(format!("--moves: ply {ply}: `{m}` is not an own pit index 0..5 (legal: {legal:?})")),
         };
         if game.result.is_some() {
-            return usage(format!(
-                "--moves: ply {ply}: move {pit} after the game has ended"
-            ));
+            return usage(format!("--moves: ply {ply}: move {pit} after the game has ended"));
         }
         if let Err(e) = game.play(pit) {
             return usage(format!("--moves: ply {ply}: {e}"));
@@ -399,10 +342,7 @@ fn build(max: usize, dir: &Path, threads: Option<usize>, rules: Rules) -> Result
         }
     }
     if let Some(t) = threads {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(t)
-            .build_global()
-            .ok();
+        rayon::ThreadPoolBuilder::new().num_threads(t).build_global().ok();
     }
     eprintln!(
         "building oware layers 0..={max} in {} ({}; about {:.2} GiB of memory at the peak, {} threads)",
@@ -428,10 +368,7 @@ fn build(max: usize, dir: &Path, threads: Option<usize>, rules: Rules) -> Result
                 h.checksum
             );
         } else {
-            eprintln!(
-                "layer {n:>2}: {:>13} positions already built, crc32 {:08x}",
-                h.entries, h.checksum
-            );
+            eprintln!("layer {n:>2}: {:>13} positions already built, crc32 {:08x}", h.entries, h.checksum);
         }
         layer_start = std::time::Instant::now();
     })?;
@@ -444,21 +381,10 @@ fn verify_cmd(dir: &Path, rules: Rules) -> Result<()> {
     verify_layers(&d.game, &d, &d.layers, dir, |v| format!("{v:?}"))
 }
 
-fn stats(
-    dir: &Path,
-    json_out: bool,
-    svg: Option<PathBuf>,
-    csv: Option<PathBuf>,
-    hist: Option<PathBuf>,
-    rules: Rules,
-) -> Result<()> {
+fn stats(dir: &Path, json_out: bool, svg: Option<PathBuf>, csv: Option<PathBuf>, hist: Option<PathBuf>, rules: Rules) -> Result<()> {
     let d = open_db(dir, rules)?;
-    let all: Vec<LayerStats> = d
-        .layers
-        .iter()
-        .enumerate()
-        .map(|(n, l)| LayerStats::of(n, l.values(), l.header.checksum))
-        .collect();
+    let all: Vec<LayerStats> =
+        d.layers.iter().enumerate().map(|(n, l)| LayerStats::of(n, l.values(), l.header.checksum)).collect();
     if json_out {
         let layers: Vec<_> = all
             .iter()
@@ -469,58 +395,29 @@ fn stats(
                        "losses": s.losses, "histogram": hist, "checksum": format!("{:08x}", s.checksum)})
             })
             .collect();
-        println!(
-            "{}",
-            json!({"rules": db_rules_json(&rules), "layers": layers})
-        );
+        println!("{}", json!({"rules": db_rules_json(&rules), "layers": layers}));
     } else {
         println!("rules: {}", db_rules_json(&rules));
-        println!(
-            "{:>6} {:>13} {:>13} {:>13} {:>13}  crc32",
-            "stones", "positions", "wins", "draws", "losses"
-        );
+        println!("{:>6} {:>13} {:>13} {:>13} {:>13}  crc32", "stones", "positions", "wins", "draws", "losses");
         for s in &all {
-            println!(
-                "{:>6} {:>13} {:>13} {:>13} {:>13}  {:08x}",
-                s.stones, s.positions, s.wins, s.draws, s.losses, s.checksum
-            );
+            println!("{:>6} {:>13} {:>13} {:>13} {:>13}  {:08x}", s.stones, s.positions, s.wins, s.draws, s.losses, s.checksum);
         }
     }
     if let Some(path) = csv {
-        let schema = ["stones", "positions", "wins", "draws", "losses"]
-            .map(Column::Int)
-            .into_iter()
-            .chain([Column::Str("crc32")])
-            .collect();
-        let mut w = TableWriter::create(&path, Format::Csv, schema, &db_rules_json(&rules))
-            .with_context(|| format!("--csv: {}", path.display()))?;
+        let schema = ["stones", "positions", "wins", "draws", "losses"].map(Column::Int).into_iter().chain([Column::Str("crc32")]).collect();
+        let mut w = TableWriter::create(&path, Format::Csv, schema, &db_rules_json(&rules)).with_context(|| format!("--csv: {}", path.display()))?;
         for s in &all {
-            let ints = [s.stones as u64, s.positions, s.wins, s.draws, s.losses]
-                .map(|x| Value::Int(x as i64));
-            w.row(
-                &ints
-                    .into_iter()
-                    .chain([Value::Str(format!("{:08x}", s.checksum))])
-                    .collect::<Vec<_>>(),
-            )?;
+            let ints = [s.stones as u64, s.positions, s.wins, s.draws, s.losses].map(|x| Value::Int(x as i64));
+            w.row(&ints.into_iter().chain([Value::Str(format!("{:08x}", s.checksum))]).collect::<Vec<_>>())?;
         }
         w.finish()?;
     }
     if let Some(path) = hist {
-        let schema = vec![
-            Column::Int("stones"),
-            Column::Int("value"),
-            Column::Int("positions"),
-        ];
-        let mut w = TableWriter::create(&path, Format::Csv, schema, &db_rules_json(&rules))
-            .with_context(|| format!("--histogram-csv: {}", path.display()))?;
+        let schema = vec![Column::Int("stones"), Column::Int("value"), Column::Int("positions")];
+        let mut w = TableWriter::create(&path, Format::Csv, schema, &db_rules_json(&rules)).with_context(|| format!("--histogram-csv: {}", path.display()))?;
         for s in &all {
             for (v, c) in s.values() {
-                w.row(&[
-                    Value::Int(s.stones as i64),
-                    Value::Int(v as i64),
-                    Value::Int(c as i64),
-                ])?;
+                w.row(&[Value::Int(s.stones as i64), Value::Int(v as i64), Value::Int(c as i64)])?;
             }
         }
         w.finish()?;
@@ -530,10 +427,7 @@ fn stats(
             .iter()
             .map(|s| {
                 let p = s.positions.max(1) as f64;
-                StackedBar {
-                    label: format!("{} seeds", s.stones),
-                    parts: vec![s.wins as f64 / p, s.draws as f64 / p, s.losses as f64 / p],
-                }
+                StackedBar { label: format!("{} seeds", s.stones), parts: vec![s.wins as f64 / p, s.draws as f64 / p, s.losses as f64 / p] }
             })
             .collect();
         let text = stacked_bars(
@@ -541,8 +435,7 @@ fn stats(
             &[("win", "#2e7d32"), ("draw", "#9e9e9e"), ("loss", "#c62828")],
             &bars,
         );
-        write_atomic(&path, text.as_bytes())
-            .with_context(|| format!("--svg: {}", path.display()))?;
+        write_atomic(&path, text.as_bytes()).with_context(|| format!("--svg: {}", path.display()))?;
     }
     Ok(())
 }
@@ -552,10 +445,7 @@ fn db_rules_json(rules: &Rules) -> serde_json::Value {
 }
 
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let tmp = path.with_file_name(format!(
-        ".{}.tmp",
-        path.file_name().and_then(|s| s.to_str()).unwrap_or("out")
-    ));
+    let tmp = path.with_file_name(format!(".{}.tmp", path.file_name().and_then(|s| s.to_str()).unwrap_or("out")));
     std::fs::write(&tmp, bytes)?;
     std::fs::rename(&tmp, path)
 }
@@ -586,37 +476,23 @@ fn export(dir: &Path, stones: &str, format: Format, out: &Path, rules: Rules) ->
     let (a, b) = parse_stones(stones)?;
     let d = open_db(dir, rules)?;
     if b > d.max_stones() {
-        return usage(format!(
-            "--stones: {} holds layers 0..={}, asked for up to {b}",
-            dir.display(),
-            d.max_stones()
-        ));
+        return usage(format!("--stones: {} holds layers 0..={}, asked for up to {b}", dir.display(), d.max_stones()));
     }
     let mut schema = vec![Column::Int("stones")];
-    const NAMES: [&str; 12] = [
-        "p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "p9", "p10", "p11",
-    ];
+    const NAMES: [&str; 12] = ["p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "p9", "p10", "p11"];
     schema.extend(NAMES.iter().map(|n| Column::Int(n)));
     schema.push(Column::Int("value"));
     schema.push(Column::Int("best_move"));
     let mut buf = Vec::new();
-    export_layers(
-        &d.game,
-        a..=b,
-        out,
-        format,
-        schema,
-        &db_rules_json(&rules),
-        |n, r, v, row| {
-            row.push(Value::Int(n as i64));
-            row.extend(v.iter().map(|&x| Value::Int(x as i64)));
-            row.push(Value::Int(d.value_at(n, r) as i64));
-            row.push(match best_move(&d, v, &mut buf) {
-                Some(m) => Value::Int(m as i64),
-                None => Value::Null,
-            });
-        },
-    )
+    export_layers(&d.game, a..=b, out, format, schema, &db_rules_json(&rules), |n, r, v, row| {
+        row.push(Value::Int(n as i64));
+        row.extend(v.iter().map(|&x| Value::Int(x as i64)));
+        row.push(Value::Int(d.value_at(n, r) as i64));
+        row.push(match best_move(&d, v, &mut buf) {
+            Some(m) => Value::Int(m as i64),
+            None => Value::Null,
+        });
+    })
 }
 
 /// The lowest own index among the best moves of a covered position (None when it has ended).
@@ -648,20 +524,11 @@ impl ValueAt for Database {
     }
 }
 
-fn solve_cmd(
-    pits: &str,
-    db_dir: Option<PathBuf>,
-    depth: Option<u32>,
-    time: Option<f64>,
-    json_out: bool,
-    rules: Rules,
-) -> Result<()> {
+fn solve_cmd(pits: &str, db_dir: Option<PathBuf>, depth: Option<u32>, time: Option<f64>, json_out: bool, rules: Rules) -> Result<()> {
     let v = parse_pits("--pits", pits)?;
     if let Some(t) = time {
         if !(t > 0.0) {
-            return usage(format!(
-                "--time: {t}; expected a positive number of seconds"
-            ));
+            return usage(format!("--time: {t}; expected a positive number of seconds"));
         }
     }
     let database = match &db_dir {
@@ -673,16 +540,7 @@ fn solve_cmd(
         }
         None => None,
     };
-    let s = solve(
-        rules,
-        database.as_ref(),
-        &v,
-        Limits {
-            depth,
-            seconds: time,
-            nodes: None,
-        },
-    );
+    let s = solve(rules, database.as_ref(), &v, Limits { depth, seconds: time, nodes: None });
     let exact = s.bounds.is_exact();
     let method = match s.method {
         Method::Db => "db",
@@ -706,21 +564,14 @@ fn solve_cmd(
             "seconds": s.seconds,
             "nodes_per_second": nps.round(),
         });
-        o["moves"] = json!(s
-            .moves
-            .iter()
-            .map(|(m, b)| json!({"move": m, "lower": b.lo, "upper": b.hi}))
-            .collect::<Vec<_>>());
+        o["moves"] = json!(s.moves.iter().map(|(m, b)| json!({"move": m, "lower": b.lo, "upper": b.hi})).collect::<Vec<_>>());
         println!("{o}");
     } else {
         println!("rules: {}", rules.to_json());
         if exact {
             println!("value: {} (exact, {method})", s.bounds.lo);
         } else {
-            println!(
-                "value: {} <= value <= {} (not exact: limits reached at depth {})",
-                s.bounds.lo, s.bounds.hi, s.depth
-            );
+            println!("value: {} <= value <= {} (not exact: limits reached at depth {})", s.bounds.lo, s.bounds.hi, s.depth);
         }
         println!("best moves: {:?}", s.best_moves);
         println!("pv: {:?}", s.pv);
@@ -731,10 +582,7 @@ fn solve_cmd(
                 println!("  move {m}: {}..={}", b.lo, b.hi);
             }
         }
-        println!(
-            "nodes: {} in {:.3} s ({:.0} nodes/s)",
-            s.nodes, s.seconds, nps
-        );
+        println!("nodes: {} in {:.3} s ({:.0} nodes/s)", s.nodes, s.seconds, nps);
     }
     Ok(())
 }

@@ -24,7 +24,6 @@ impl Progress for LayerBar {
         self.pb.inc(done);
     }
     fn threshold(&self, t: i32, decided: u64) {
-        self.pb
-            .set_message(format!("threshold {t}/{}: {decided} decided", self.n));
+        self.pb.set_message(format!("threshold {t}/{}: {decided} decided", self.n));
     }
 }

@@ -56,16 +56,8 @@ enum Sink {
 }
 
 impl TableWriter {
-    pub fn create(
-        out: &Path,
-        format: Format,
-        schema: Vec<Column>,
-        rules: &serde_json::Value,
-    ) -> io::Result<Self> {
-        let tmp = out.with_file_name(format!(
-            ".{}.tmp",
-            out.file_name().and_then(|s| s.to_str()).unwrap_or("export")
-        ));
+    pub fn create(out: &Path, format: Format, schema: Vec<Column>, rules: &serde_json::Value) -> io::Result<Self> {
+        let tmp = out.with_file_name(format!(".{}.tmp", out.file_name().and_then(|s| s.to_str()).unwrap_or("export")));
         let sink = match format {
             Format::Csv | Format::Jsonl => {
                 let mut w = BufWriter::with_capacity(1 << 20, File::create(&tmp)?);
@@ -88,13 +80,7 @@ impl TableWriter {
                 ))
             }
         };
-        Ok(TableWriter {
-            schema,
-            format,
-            tmp,
-            out: out.to_path_buf(),
-            sink,
-        })
+        Ok(TableWriter { schema, format, tmp, out: out.to_path_buf(), sink })
     }
 
     pub fn row(&mut self, row: &[Value]) -> io::Result<()> {
@@ -201,11 +187,7 @@ mod parquet_sink {
     }
 
     impl ParquetSink {
-        pub fn create(
-            path: &Path,
-            schema: &[Column],
-            rules: &serde_json::Value,
-        ) -> io::Result<Self> {
+        pub fn create(path: &Path, schema: &[Column], rules: &serde_json::Value) -> io::Result<Self> {
             let fields: Vec<Field> = schema
                 .iter()
                 .map(|c| match c {
@@ -216,13 +198,9 @@ mod parquet_sink {
                 .collect();
             let schema = Arc::new(Schema::new(fields));
             let props = WriterProperties::builder()
-                .set_key_value_metadata(Some(vec![KeyValue::new(
-                    "rules".to_string(),
-                    rules.to_string(),
-                )]))
+                .set_key_value_metadata(Some(vec![KeyValue::new("rules".to_string(), rules.to_string())]))
                 .build();
-            let writer = ArrowWriter::try_new(File::create(path)?, schema.clone(), Some(props))
-                .map_err(err)?;
+            let writer = ArrowWriter::try_new(File::create(path)?, schema.clone(), Some(props)).map_err(err)?;
             let cols = schema
                 .fields()
                 .iter()
@@ -232,12 +210,7 @@ mod parquet_sink {
                     _ => Col::Str(StringBuilder::new()),
                 })
                 .collect();
-            Ok(ParquetSink {
-                schema,
-                cols,
-                rows: 0,
-                writer,
-            })
+            Ok(ParquetSink { schema, cols, rows: 0, writer })
         }
 
         pub fn row(&mut self, row: &[Value]) -> io::Result<()> {

@@ -21,9 +21,7 @@ pub const WINNING_STORE: u32 = 25;
 pub type View = [u8; PITS];
 
 /// O4: what happens to a move whose captures would take every seed of the opponent's row.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum, Default,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum, Default)]
 #[serde(rename_all = "kebab-case")]
 pub enum GrandSlam {
     /// Legal, captures nothing (default; Abapa as in the Italian description).
@@ -37,9 +35,7 @@ pub enum GrandSlam {
 }
 
 /// O8 / common rule: what a repeated position does.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum, Default,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum, Default)]
 #[serde(rename_all = "kebab-case")]
 pub enum Cycle {
     /// The game ends, the seeds left are divided evenly (net 0). Default; databases need it.
@@ -132,16 +128,9 @@ pub struct MoveList {
 }
 
 impl MoveList {
-    const EMPTY: Move = Move {
-        pit: 0,
-        captured: 0,
-        child: [0; PITS],
-    };
+    const EMPTY: Move = Move { pit: 0, captured: 0, child: [0; PITS] };
     fn new() -> Self {
-        MoveList {
-            len: 0,
-            moves: [Self::EMPTY; ROW],
-        }
+        MoveList { len: 0, moves: [Self::EMPTY; ROW] }
     }
     fn push(&mut self, m: Move) {
         self.moves[self.len as usize] = m;
@@ -215,13 +204,7 @@ pub fn sow(v: &View, pit: usize) -> Sowing {
         k -= 1;
     }
     let grand_slam = captured > 0 && b[ROW..].iter().all(|&x| x == 0);
-    Sowing {
-        board: b,
-        sown,
-        captured,
-        grand_slam,
-        feeds,
-    }
+    Sowing { board: b, sown, captured, grand_slam, feeds }
 }
 
 /// Turn a mover's view into the opponent's view of the same board.
@@ -282,11 +265,7 @@ impl Rules {
                     }
                 }
             };
-            list.push(Move {
-                pit: pit as u8,
-                captured,
-                child: flip(&board),
-            });
+            list.push(Move { pit: pit as u8, captured, child: flip(&board) });
         }
         Node::Moves(list)
     }
@@ -334,14 +313,7 @@ impl Rules {
     /// legal move that captures nothing. `after` is the board it gives (the previous mover's
     /// view) and `last` the pit of its last seed, so nothing needs to be sown again.
     #[inline]
-    fn is_quiet_move(
-        &self,
-        before: &View,
-        after: &View,
-        pit: usize,
-        s: usize,
-        last: usize,
-    ) -> bool {
+    fn is_quiet_move(&self, before: &View, after: &View, pit: usize, s: usize, last: usize) -> bool {
         let opp_empty = before[ROW..].iter().all(|&x| x == 0);
         if opp_empty && pit + s < ROW {
             return false; // O5: only feeding moves are legal
@@ -356,8 +328,7 @@ impl Rules {
         }
         // The chain took pits k+1..=last; a grand slam leaves nothing else in that row.
         let before_chain: &[u8] = if k >= ROW { &after[ROW..=k] } else { &[] };
-        let grand_slam =
-            before_chain.iter().all(|&x| x == 0) && after[last + 1..].iter().all(|&x| x == 0);
+        let grand_slam = before_chain.iter().all(|&x| x == 0) && after[last + 1..].iter().all(|&x| x == 0);
         if !grand_slam {
             return false;
         }
@@ -389,11 +360,7 @@ pub struct Position {
 
 impl Default for Position {
     fn default() -> Self {
-        Position {
-            pits: [4; PITS],
-            stores: [0, 0],
-            to_move: Side::South,
-        }
+        Position { pits: [4; PITS], stores: [0, 0], to_move: Side::South }
     }
 }
 
@@ -411,11 +378,7 @@ impl Position {
             Side::South => *v,
             Side::North => flip(v),
         };
-        Position {
-            pits,
-            stores,
-            to_move,
-        }
+        Position { pits, stores, to_move }
     }
 
     pub fn board_seeds(&self) -> u32 {
@@ -468,12 +431,7 @@ pub struct Game {
 
 impl Game {
     pub fn new(rules: Rules, position: Position) -> Self {
-        let mut g = Game {
-            rules,
-            position,
-            seen: vec![(position.view(), position.to_move)],
-            result: None,
-        };
+        let mut g = Game { rules, position, seen: vec![(position.view(), position.to_move)], result: None };
         g.result = g.ending_now();
         g
     }
@@ -497,10 +455,7 @@ impl Game {
             || p.stores[1] as u32 >= WINNING_STORE
             || (p.stores[0] == 24 && p.stores[1] == 24)
         {
-            return Some(GameResult {
-                score: st,
-                reason: EndReason::Majority,
-            });
+            return Some(GameResult { score: st, reason: EndReason::Majority });
         }
         match self.rules.node(&p.view()) {
             Node::Moves(_) => None,
@@ -508,16 +463,9 @@ impl Game {
                 let n = p.board_seeds() as f64;
                 let mover_takes = matches!(e, Ending::CannotFeed);
                 let mut score = st;
-                let taker = if mover_takes {
-                    p.to_move
-                } else {
-                    p.to_move.other()
-                };
+                let taker = if mover_takes { p.to_move } else { p.to_move.other() };
                 score[taker.index()] += n;
-                Some(GameResult {
-                    score,
-                    reason: EndReason::Sweep(e),
-                })
+                Some(GameResult { score, reason: EndReason::Sweep(e) })
             }
         }
     }
@@ -531,10 +479,7 @@ impl Game {
             return Err(PlayError::Ended);
         };
         let Some(m) = ms.iter().find(|m| m.pit == pit) else {
-            return Err(PlayError::Illegal {
-                pit,
-                legal: ms.iter().map(|m| m.pit).collect(),
-            });
+            return Err(PlayError::Illegal { pit, legal: ms.iter().map(|m| m.pit).collect() });
         };
         let mover = self.position.to_move;
         let mut stores = self.position.stores;
@@ -559,10 +504,7 @@ impl Game {
                     score[1] += p.pits[ROW..].iter().map(|&x| x as f64).sum::<f64>();
                 }
             }
-            self.result = Some(GameResult {
-                score,
-                reason: EndReason::Repetition(self.rules.cycle),
-            });
+            self.result = Some(GameResult { score, reason: EndReason::Repetition(self.rules.cycle) });
         } else {
             self.seen.push(key);
             self.result = self.ending_now();
@@ -574,11 +516,7 @@ impl Game {
 impl fmt::Display for Position {
     /// A diagram: North's row on top, right to left (as he sees it from across), South below.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let north: Vec<String> = self.pits[ROW..]
-            .iter()
-            .rev()
-            .map(|x| format!("{x:>2}"))
-            .collect();
+        let north: Vec<String> = self.pits[ROW..].iter().rev().map(|x| format!("{x:>2}")).collect();
         let south: Vec<String> = self.pits[..ROW].iter().map(|x| format!("{x:>2}")).collect();
         writeln!(f, "  North {:>2} | {} |", self.stores[1], north.join(" "))?;
         writeln!(f, "  South {:>2} | {} |", self.stores[0], south.join(" "))?;

@@ -268,6 +268,7 @@ pub struct Exploit {
 
 const CHUNK: usize = 4096;
 
+
 /// A refined mix: what it guarantees over the whole family, the opponent's best reply to it,
 /// and the plain restricted game's LP value and reply (the first step).
 struct Refined {
@@ -524,24 +525,11 @@ impl Solver {
                 }
             }
             let (v, w) = maximiser(&a, own.len(), cuts.len())?;
-            let mix: Vec<(u32, f64)> = own
-                .iter()
-                .copied()
-                .zip(w)
-                .filter(|&(_, w)| w > 0.0)
-                .collect();
+            let mix: Vec<(u32, f64)> = own.iter().copied().zip(w).filter(|&(_, w)| w > 0.0).collect();
             let (g, br) = reply(self, &mix);
-            let (first_value, first_reply) = best
-                .as_ref()
-                .map_or((v, br), |b| (b.first_value, b.first_reply));
+            let (first_value, first_reply) = best.as_ref().map_or((v, br), |b| (b.first_value, b.first_reply));
             if best.as_ref().is_none_or(|b| g > b.guarantee) {
-                best = Some(Refined {
-                    guarantee: g,
-                    mix,
-                    reply: br,
-                    first_value,
-                    first_reply,
-                });
+                best = Some(Refined { guarantee: g, mix, reply: br, first_value, first_reply });
             }
             if v - g <= TOLERANCE / 4.0 || cuts.contains(&br) || step == self.cuts {
                 break;
@@ -581,35 +569,19 @@ impl Solver {
         }
         let (s_set, n_set) = (self.state.south.clone(), self.state.north.clone());
         // South's mix over S against every North choice (the cached rows know them all).
-        let south = self.refine(
-            &s_set,
-            &n_set,
-            |sv, s, n| sv.row_entry(s, n),
-            |sv, x| sv.north_best(x),
-        )?;
-        let (lower, x, n_br, n_plain) = (
-            south.guarantee,
-            south.mix.clone(),
-            south.reply,
-            south.first_reply,
-        );
+        let south = self.refine(&s_set, &n_set, |sv, s, n| sv.row_entry(s, n), |sv, x| sv.north_best(x))?;
+        let (lower, x, n_br, n_plain) = (south.guarantee, south.mix.clone(), south.reply, south.first_reply);
         let (upper, y, s_br, s_plain);
         if self.def.symmetric() {
             // S = N and A = −Aᵀ: South's optimal mix is North's too, and North's best reply
             // to it mirrors South's: upper = −lower, one sweep serves both.
             (upper, y, s_br, s_plain) = (-lower, x.clone(), n_br, n_plain);
         } else {
-            let north = self.refine(
-                &n_set,
-                &s_set,
-                |sv, n, s| -sv.entry(s, n),
-                |sv, y| {
-                    let (u, s) = sv.south_best(y);
-                    (-u, s)
-                },
-            )?;
-            (upper, y, s_br, s_plain) =
-                (-north.guarantee, north.mix, north.reply, north.first_reply);
+            let north = self.refine(&n_set, &s_set, |sv, n, s| -sv.entry(s, n), |sv, y| {
+                let (u, s) = sv.south_best(y);
+                (-u, s)
+            })?;
+            (upper, y, s_br, s_plain) = (-north.guarantee, north.mix, north.reply, north.first_reply);
         }
         let restricted_value = south.first_value;
         let seconds = t0.elapsed().as_secs_f64();

@@ -107,12 +107,7 @@ pub fn solve_matrix_game(a: &[f64], rows: usize, cols: usize) -> Result<MatrixSo
 pub fn solve_symmetric_game(a: &[f64], n: usize) -> Result<MatrixSolution, LpError> {
     assert_eq!(a.len(), n * n);
     let (value, x) = maximiser(a, n, n)?;
-    Ok(MatrixSolution {
-        value,
-        north_value: value,
-        y: x.clone(),
-        x,
-    })
+    Ok(MatrixSolution { value, north_value: value, y: x.clone(), x })
 }
 
 #[cfg(test)]

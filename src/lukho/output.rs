@@ -20,10 +20,7 @@ pub fn header_rules(rules: &Rules, race: &str) -> Json {
 
 /// Write `text` to `path` through a temporary sibling.
 pub fn write_atomic(path: &Path, text: &str) -> io::Result<()> {
-    let tmp = path.with_file_name(format!(
-        ".{}.tmp",
-        path.file_name().unwrap().to_string_lossy()
-    ));
+    let tmp = path.with_file_name(format!(".{}.tmp", path.file_name().unwrap().to_string_lossy()));
     let mut f = fs::File::create(&tmp)?;
     f.write_all(text.as_bytes())?;
     f.sync_all()?;
@@ -36,20 +33,10 @@ pub fn write_atomic(path: &Path, text: &str) -> io::Result<()> {
 pub fn global_summary(identity: &Json, rows: &[(u32, Agg)]) -> Json {
     let total = rows.iter().fold(Agg::default(), |a, (_, b)| a.merge(b));
     let mut out = serde_json::Map::new();
-    for f in [
-        "rules",
-        "race",
-        "south",
-        "north",
-        "symmetric",
-        "version",
-        "south_choices",
-        "north_choices",
-    ] {
+    for f in ["rules", "race", "south", "north", "symmetric", "version", "south_choices", "north_choices"] {
         out.insert(f.into(), identity[f].clone());
     }
-    let pairs = identity["south_choices"].as_u64().unwrap_or(0)
-        * identity["north_choices"].as_u64().unwrap_or(0);
+    let pairs = identity["south_choices"].as_u64().unwrap_or(0) * identity["north_choices"].as_u64().unwrap_or(0);
     out.insert("pairs".into(), json!(pairs));
     if let Json::Object(m) = total.to_json() {
         out.extend(m);
@@ -58,17 +45,9 @@ pub fn global_summary(identity: &Json, rows: &[(u32, Agg)]) -> Json {
 }
 
 /// Write summary.csv, summary.jsonl and summary.json; returns the global summary.
-pub fn write_summaries(
-    dir: &Path,
-    identity: &Json,
-    rules: &Rules,
-    rows: &[(u32, Agg)],
-) -> io::Result<Json> {
+pub fn write_summaries(dir: &Path, identity: &Json, rules: &Rules, rows: &[(u32, Agg)]) -> io::Result<Json> {
     let head = header_rules(rules, identity["race"].as_str().unwrap_or(""));
-    for (format, name) in [
-        (Format::Csv, "summary.csv"),
-        (Format::Jsonl, "summary.jsonl"),
-    ] {
+    for (format, name) in [(Format::Csv, "summary.csv"), (Format::Jsonl, "summary.jsonl")] {
         let mut w = TableWriter::create(&dir.join(name), format, summary_columns(), &head)?;
         for (id, a) in rows {
             w.row(&summary_row(*id, rules, a))?;
@@ -76,33 +55,18 @@ pub fn write_summaries(
         w.finish()?;
     }
     let g = global_summary(identity, rows);
-    write_atomic(
-        &dir.join("summary.json"),
-        &format!("{}\n", serde_json::to_string_pretty(&g).unwrap()),
-    )?;
+    write_atomic(&dir.join("summary.json"), &format!("{}\n", serde_json::to_string_pretty(&g).unwrap()))?;
     Ok(g)
 }
 
 /// Write the per-game table `games.csv` or `games.jsonl` (file name from `stem`).
-pub fn write_games(
-    dir: &Path,
-    stem: &str,
-    format: Format,
-    rules: &Rules,
-    race: &str,
-    games: &[(u32, u32, RaceLabel, GameOutcome)],
-) -> io::Result<()> {
+pub fn write_games(dir: &Path, stem: &str, format: Format, rules: &Rules, race: &str, games: &[(u32, u32, RaceLabel, GameOutcome)]) -> io::Result<()> {
     let ext = match format {
         Format::Csv => "csv",
         Format::Jsonl => "jsonl",
         Format::Parquet => "parquet",
     };
-    let mut w = TableWriter::create(
-        &dir.join(format!("{stem}.{ext}")),
-        format,
-        game_columns(),
-        &header_rules(rules, race),
-    )?;
+    let mut w = TableWriter::create(&dir.join(format!("{stem}.{ext}")), format, game_columns(), &header_rules(rules, race))?;
     for (s, n, r, o) in games {
         w.row(&game_row(*s, *n, &r.to_string(), o))?;
     }

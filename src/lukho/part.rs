@@ -28,10 +28,7 @@ pub enum PartError {
 
 impl PartError {
     fn bad(path: &Path, what: impl Into<String>) -> PartError {
-        PartError::Bad {
-            path: path.to_path_buf(),
-            what: what.into(),
-        }
+        PartError::Bad { path: path.to_path_buf(), what: what.into() }
     }
 }
 
@@ -52,18 +49,8 @@ pub fn identity(def: &SweepDef, south_count: u64, north_count: u64) -> Json {
 }
 
 /// The order identity fields are compared and named in.
-const IDENTITY_FIELDS: [&str; 10] = [
-    "magic",
-    "format",
-    "version",
-    "rules",
-    "race",
-    "south",
-    "north",
-    "symmetric",
-    "south_choices",
-    "north_choices",
-];
+const IDENTITY_FIELDS: [&str; 10] =
+    ["magic", "format", "version", "rules", "race", "south", "north", "symmetric", "south_choices", "north_choices"];
 
 #[derive(Clone, Debug)]
 pub struct Part {
@@ -78,10 +65,7 @@ impl Part {
     pub fn identity(&self) -> Json {
         let mut m = serde_json::Map::new();
         for f in IDENTITY_FIELDS {
-            m.insert(
-                f.to_string(),
-                self.header.get(f).cloned().unwrap_or(Json::Null),
-            );
+            m.insert(f.to_string(), self.header.get(f).cloned().unwrap_or(Json::Null));
         }
         Json::Object(m)
     }
@@ -105,17 +89,8 @@ fn payload(rows: &[(u32, Agg)]) -> Vec<u8> {
 }
 
 /// Write a part atomically (temporary sibling, sync, rename).
-pub fn write_part(
-    path: &Path,
-    identity: &Json,
-    shard: Shard,
-    range: (u64, u64),
-    rows: &[(u32, Agg)],
-) -> Result<(), PartError> {
-    let io_err = |source| PartError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
+pub fn write_part(path: &Path, identity: &Json, shard: Shard, range: (u64, u64), rows: &[(u32, Agg)]) -> Result<(), PartError> {
+    let io_err = |source| PartError::Io { path: path.to_path_buf(), source };
     let body = payload(rows);
     let mut header = identity.clone();
     let m = header.as_object_mut().unwrap();
@@ -123,10 +98,7 @@ pub fn write_part(
     m.insert("range".into(), json!([range.0, range.1]));
     m.insert("rows".into(), json!(rows.len()));
     m.insert("crc32".into(), json!(crc32fast::hash(&body)));
-    let tmp = path.with_file_name(format!(
-        ".{}.tmp",
-        path.file_name().unwrap().to_string_lossy()
-    ));
+    let tmp = path.with_file_name(format!(".{}.tmp", path.file_name().unwrap().to_string_lossy()));
     let mut f = fs::File::create(&tmp).map_err(io_err)?;
     writeln!(f, "{header}").map_err(io_err)?;
     f.write_all(&body).map_err(io_err)?;
@@ -137,60 +109,28 @@ pub fn write_part(
 
 /// Read and check a part: header form, row count, checksum, ids ascending.
 pub fn read_part(path: &Path) -> Result<Part, PartError> {
-    let bytes = fs::read(path).map_err(|source| PartError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let nl = bytes
-        .iter()
-        .position(|&b| b == b'\n')
-        .ok_or_else(|| PartError::bad(path, "not a part file (no header line)"))?;
-    let header: Json = serde_json::from_slice(&bytes[..nl])
-        .map_err(|_| PartError::bad(path, "not a part file (header is not JSON)"))?;
+    let bytes = fs::read(path).map_err(|source| PartError::Io { path: path.to_path_buf(), source })?;
+    let nl = bytes.iter().position(|&b| b == b'\n').ok_or_else(|| PartError::bad(path, "not a part file (no header line)"))?;
+    let header: Json = serde_json::from_slice(&bytes[..nl]).map_err(|_| PartError::bad(path, "not a part file (header is not JSON)"))?;
     if header.get("magic").and_then(Json::as_str) != Some(MAGIC) {
-        return Err(PartError::bad(
-            path,
-            format!("magic: not a part file (expected {MAGIC})"),
-        ));
+        return Err(PartError::bad(path, format!("magic: not a part file (expected {MAGIC})")));
     }
-    let num = |f: &str| {
-        header
-            .get(f)
-            .and_then(Json::as_u64)
-            .ok_or_else(|| PartError::bad(path, format!("{f}: missing from the header")))
-    };
+    let num = |f: &str| header.get(f).and_then(Json::as_u64).ok_or_else(|| PartError::bad(path, format!("{f}: missing from the header")));
     let pair = |f: &str| -> Result<(u64, u64), PartError> {
-        match header
-            .get(f)
-            .and_then(Json::as_array)
-            .map(|a| a.iter().map(Json::as_u64).collect::<Vec<_>>())
-        {
-            Some(v) if v.len() == 2 && v.iter().all(Option::is_some) => {
-                Ok((v[0].unwrap(), v[1].unwrap()))
-            }
-            _ => Err(PartError::bad(
-                path,
-                format!("{f}: missing from the header"),
-            )),
+        match header.get(f).and_then(Json::as_array).map(|a| a.iter().map(Json::as_u64).collect::<Vec<_>>()) {
+            Some(v) if v.len() == 2 && v.iter().all(Option::is_some) => Ok((v[0].unwrap(), v[1].unwrap())),
+            _ => Err(PartError::bad(path, format!("{f}: missing from the header"))),
         }
     };
     let range = pair("range")?;
     let body = &bytes[nl + 1..];
     if crc32fast::hash(body) as u64 != num("crc32")? {
-        return Err(PartError::bad(
-            path,
-            "crc32: the payload does not match its checksum (corrupt or truncated)",
-        ));
+        return Err(PartError::bad(path, "crc32: the payload does not match its checksum (corrupt or truncated)"));
     }
-    let text =
-        std::str::from_utf8(body).map_err(|_| PartError::bad(path, "payload is not text"))?;
+    let text = std::str::from_utf8(body).map_err(|_| PartError::bad(path, "payload is not text"))?;
     let mut rows = Vec::new();
     for (i, line) in text.lines().enumerate() {
-        let v: Vec<i64> = line
-            .split(',')
-            .map(|x| x.parse::<i64>())
-            .collect::<Result<_, _>>()
-            .map_err(|_| PartError::bad(path, format!("row {i}: not integers")))?;
+        let v: Vec<i64> = line.split(',').map(|x| x.parse::<i64>()).collect::<Result<_, _>>().map_err(|_| PartError::bad(path, format!("row {i}: not integers")))?;
         if v.len() != 16 || v[0] < 0 || v[0] > u32::MAX as i64 {
             return Err(PartError::bad(path, format!("row {i}: expected 16 fields")));
         }
@@ -198,30 +138,19 @@ pub fn read_part(path: &Path) -> Result<Part, PartError> {
         rows.push((v[0] as u32, Agg::from_ints(&ints)));
     }
     if rows.len() as u64 != num("rows")? || rows.len() as u64 != range.1 - range.0 {
-        return Err(PartError::bad(
-            path,
-            "rows: the row count does not match the header's rows and range",
-        ));
+        return Err(PartError::bad(path, "rows: the row count does not match the header's rows and range"));
     }
     if rows.windows(2).any(|w| w[0].0 >= w[1].0) {
         return Err(PartError::bad(path, "rows: South ids are not ascending"));
     }
-    Ok(Part {
-        path: path.to_path_buf(),
-        header,
-        range,
-        rows,
-    })
+    Ok(Part { path: path.to_path_buf(), header, range, rows })
 }
 
 /// Check that parts belong to one sweep and cover its South set exactly once; return the
 /// rows in order.
 pub fn combine(mut parts: Vec<Part>) -> Result<(Json, Vec<(u32, Agg)>), PartError> {
     let Some(first) = parts.first() else {
-        return Err(PartError::Bad {
-            path: PathBuf::from("merge"),
-            what: "no part files given".into(),
-        });
+        return Err(PartError::Bad { path: PathBuf::from("merge"), what: "no part files given".into() });
     };
     let id = first.identity();
     for p in &parts[1..] {
@@ -229,12 +158,7 @@ pub fn combine(mut parts: Vec<Part>) -> Result<(Json, Vec<(u32, Agg)>), PartErro
         if let Some(f) = IDENTITY_FIELDS.into_iter().find(|f| other[f] != id[f]) {
             return Err(PartError::bad(
                 &p.path,
-                format!(
-                    "{f}: {} here but {} in {} (parts of different sweeps, rules or versions)",
-                    other[f],
-                    id[f],
-                    first.path.display()
-                ),
+                format!("{f}: {} here but {} in {} (parts of different sweeps, rules or versions)", other[f], id[f], first.path.display()),
             ));
         }
     }
@@ -245,39 +169,20 @@ pub fn combine(mut parts: Vec<Part>) -> Result<(Json, Vec<(u32, Agg)>), PartErro
         if p.range.0 < next {
             return Err(PartError::bad(
                 &p.path,
-                format!(
-                    "range: {}..{} overlaps {} ({}..{})",
-                    p.range.0,
-                    p.range.1,
-                    parts[i - 1].path.display(),
-                    parts[i - 1].range.0,
-                    parts[i - 1].range.1
-                ),
+                format!("range: {}..{} overlaps {} ({}..{})", p.range.0, p.range.1, parts[i - 1].path.display(), parts[i - 1].range.0, parts[i - 1].range.1),
             ));
         }
         if p.range.0 > next {
-            return Err(PartError::bad(
-                &p.path,
-                format!(
-                    "range: South positions {next}..{} are in no part",
-                    p.range.0
-                ),
-            ));
+            return Err(PartError::bad(&p.path, format!("range: South positions {next}..{} are in no part", p.range.0)));
         }
         next = p.range.1;
     }
     if next != total {
-        return Err(PartError::bad(
-            &parts.last().unwrap().path,
-            format!("range: South positions {next}..{total} are in no part"),
-        ));
+        return Err(PartError::bad(&parts.last().unwrap().path, format!("range: South positions {next}..{total} are in no part")));
     }
     let rows = parts.into_iter().flat_map(|p| p.rows).collect::<Vec<_>>();
     if rows.windows(2).any(|w| w[0].0 >= w[1].0) {
-        return Err(PartError::Bad {
-            path: PathBuf::from("merge"),
-            what: "rows: South ids are not ascending across parts".into(),
-        });
+        return Err(PartError::Bad { path: PathBuf::from("merge"), what: "rows: South ids are not ascending across parts".into() });
     }
     Ok((id, rows))
 }
@@ -307,12 +212,7 @@ mod tests {
         let d = def("0..10");
         let sets = d.sets().unwrap();
         let id = identity(&d, sets.south.len() as u64, sets.north.len() as u64);
-        let all: Vec<(u32, Agg)> = sets
-            .south
-            .iter()
-            .copied()
-            .zip(sweep(&d.rules, d.model, &sets.south, &sets.north, &|_| {}))
-            .collect();
+        let all: Vec<(u32, Agg)> = sets.south.iter().copied().zip(sweep(&d.rules, d.model, &sets.south, &sets.north, &|_| {})).collect();
         let mut parts = Vec::new();
         for k in 0..3 {
             let shard = Shard { k, n: 3 };
@@ -325,38 +225,14 @@ mod tests {
         assert_eq!(got_id, id);
         assert_eq!(rows, all);
         // A gap, an overlap.
-        assert!(combine(vec![parts[0].clone(), parts[2].clone()])
-            .unwrap_err()
-            .to_string()
-            .contains("in no part"));
-        assert!(combine(vec![
-            parts[0].clone(),
-            parts[0].clone(),
-            parts[1].clone(),
-            parts[2].clone()
-        ])
-        .unwrap_err()
-        .to_string()
-        .contains("overlaps"));
+        assert!(combine(vec![parts[0].clone(), parts[2].clone()]).unwrap_err().to_string().contains("in no part"));
+        assert!(combine(vec![parts[0].clone(), parts[0].clone(), parts[1].clone(), parts[2].clone()]).unwrap_err().to_string().contains("overlaps"));
         // Another sweep (other South SPEC, same size).
         let other = def("1..11");
         let oid = identity(&other, 10, 5);
         let path = dir.path().join("other.lukho");
-        write_part(
-            &path,
-            &oid,
-            Shard { k: 1, n: 3 },
-            parts[1].range,
-            &parts[1].rows,
-        )
-        .unwrap();
-        let e = combine(vec![
-            parts[0].clone(),
-            read_part(&path).unwrap(),
-            parts[2].clone(),
-        ])
-        .unwrap_err()
-        .to_string();
+        write_part(&path, &oid, Shard { k: 1, n: 3 }, parts[1].range, &parts[1].rows).unwrap();
+        let e = combine(vec![parts[0].clone(), read_part(&path).unwrap(), parts[2].clone()]).unwrap_err().to_string();
         assert!(e.contains("south:"), "{e}");
     }
 }

@@ -2,8 +2,8 @@
 //! intervals. Pair `i` of a sample depends only on `(seed, i)` (SplitMix64), so a sample is
 //! the same whatever the thread count or chunking, and can be extended or split.
 
-use super::summary::Agg;
 use super::sweep::{play_pair, Model};
+use super::summary::Agg;
 use crate::games::lukho::{Choice, GameOutcome, Rules};
 use rayon::prelude::*;
 
@@ -49,13 +49,7 @@ pub struct SampleStats {
 
 impl Default for SampleStats {
     fn default() -> Self {
-        SampleStats {
-            pairs: 0,
-            agg: Agg::default(),
-            margin: vec![0; BINS],
-            first_mover_wins: 0,
-            second_mover_wins: 0,
-        }
+        SampleStats { pairs: 0, agg: Agg::default(), margin: vec![0; BINS], first_mover_wins: 0, second_mover_wins: 0 }
     }
 }
 
@@ -73,10 +67,7 @@ impl SampleStats {
     fn merge(mut self, b: SampleStats) -> SampleStats {
         self.pairs += b.pairs;
         self.agg = self.agg.merge(&b.agg);
-        self.margin
-            .iter_mut()
-            .zip(&b.margin)
-            .for_each(|(x, y)| *x += y);
+        self.margin.iter_mut().zip(&b.margin).for_each(|(x, y)| *x += y);
         self.first_mover_wins += b.first_mover_wins;
         self.second_mover_wins += b.second_mover_wins;
         self
@@ -113,14 +104,7 @@ pub fn wilson(k: u64, n: u64) -> (f64, f64, f64) {
 }
 
 /// Play pairs `from..to` of the sample with `seed` under `model`.
-pub fn sample(
-    rules: &Rules,
-    model: Model,
-    seed: u64,
-    from: u64,
-    to: u64,
-    progress: &(dyn Fn(u64) + Sync),
-) -> SampleStats {
+pub fn sample(rules: &Rules, model: Model, seed: u64, from: u64, to: u64, progress: &(dyn Fn(u64) + Sync)) -> SampleStats {
     const CHUNK: u64 = 1 << 14;
     let choices = Choice::count(rules);
     (from / CHUNK..to.div_ceil(CHUNK))
@@ -145,10 +129,7 @@ pub fn sample(
 mod tests {
     use super::*;
 
-    const R: Rules = Rules {
-        chain: crate::games::lukho::Chain::It,
-        keep_one: false,
-    };
+    const R: Rules = Rules { chain: crate::games::lukho::Chain::It, keep_one: false };
 
     #[test]
     fn pairs_are_reproducible_and_cover_the_range() {
@@ -176,10 +157,7 @@ mod tests {
         let mut direct = SampleStats::default();
         for i in 0..3000 {
             let (s, n) = pair(3, i, Choice::count(&R));
-            let (s, n) = (
-                Choice::from_id(s, &R).unwrap(),
-                Choice::from_id(n, &R).unwrap(),
-            );
+            let (s, n) = (Choice::from_id(s, &R).unwrap(), Choice::from_id(n, &R).unwrap());
             play_pair(&R, m, &s, &n, |_, o| direct.add(o));
             direct.pairs += 1;
         }

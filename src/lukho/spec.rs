@@ -46,10 +46,7 @@ pub struct Filters {
 impl Filters {
     pub fn accepts(&self, c: &Choice) -> bool {
         if let Some(r) = &self.remove {
-            if r.iter()
-                .zip(&c.remove)
-                .any(|(want, &got)| want.is_some_and(|w| w != got))
-            {
+            if r.iter().zip(&c.remove).any(|(want, &got)| want.is_some_and(|w| w != got)) {
                 return false;
             }
         }
@@ -82,16 +79,12 @@ impl fmt::Display for Spec {
 }
 
 fn parse_u64(what: &str, s: &str) -> Result<u64, SpecError> {
-    s.trim()
-        .parse::<u64>()
-        .or_else(|_| err(format!("{what} `{s}` is not a non-negative integer")))
+    s.trim().parse::<u64>().or_else(|_| err(format!("{what} `{s}` is not a non-negative integer")))
 }
 
 /// `A..B` (exclusive) or `A..=B` (inclusive) as an exclusive range; None if `s` has no `..`.
 fn parse_range(what: &str, s: &str) -> Result<Option<(u64, u64)>, SpecError> {
-    let Some((a, b)) = s.split_once("..") else {
-        return Ok(None);
-    };
+    let Some((a, b)) = s.split_once("..") else { return Ok(None) };
     let (b, inclusive) = match b.strip_prefix('=') {
         Some(b) => (b, true),
         None => (b, false),
@@ -116,10 +109,7 @@ impl Spec {
         } else if let Some((a, b)) = parse_range("id range", base_s)? {
             Base::Range(a, b)
         } else {
-            let ids = base_s
-                .split(',')
-                .map(|x| parse_u64("id", x))
-                .collect::<Result<Vec<_>, _>>()?;
+            let ids = base_s.split(',').map(|x| parse_u64("id", x)).collect::<Result<Vec<_>, _>>()?;
             Base::List(ids)
         };
         let mut filters = Filters::default();
@@ -136,16 +126,10 @@ impl Spec {
                     let symbols: Vec<&str> = if value.contains(',') {
                         value.split(',').map(str::trim).collect()
                     } else {
-                        value
-                            .char_indices()
-                            .map(|(i, c)| &value[i..i + c.len_utf8()])
-                            .collect()
+                        value.char_indices().map(|(i, c)| &value[i..i + c.len_utf8()]).collect()
                     };
                     if symbols.len() != ROW {
-                        return err(format!(
-                            "remove=`{value}` has {} symbols, not 8",
-                            symbols.len()
-                        ));
+                        return err(format!("remove=`{value}` has {} symbols, not 8", symbols.len()));
                     }
                     let mut r = [None; ROW];
                     for (slot, s) in r.iter_mut().zip(&symbols) {
@@ -153,9 +137,7 @@ impl Spec {
                             "*" => None,
                             d => match d.parse::<u8>() {
                                 Ok(v) if v <= MAX_REMOVE => Some(v),
-                                _ => {
-                                    return err(format!("remove=`{value}`: `{d}` is not 0..3 or *"))
-                                }
+                                _ => return err(format!("remove=`{value}`: `{d}` is not 0..3 or *")),
                             },
                         };
                     }
@@ -191,11 +173,7 @@ impl Spec {
                 k => return err(format!("unknown filter `{k}`")),
             }
         }
-        Ok(Spec {
-            text: text.to_string(),
-            base,
-            filters,
-        })
+        Ok(Spec { text: text.to_string(), base, filters })
     }
 
     /// The sorted, duplicate-free ids of the set under `rules`. Ids past the last choice are
@@ -211,10 +189,7 @@ impl Spec {
             }),
             &Base::Range(lo, hi) => {
                 if hi > count {
-                    return err(format!(
-                        "id range {lo}..{hi} ends past the last id {} (there are {count} choices)",
-                        count - 1
-                    ));
+                    return err(format!("id range {lo}..{hi} ends past the last id {} (there are {count} choices)", count - 1));
                 }
                 each_choice(rules, lo, hi, |id, c| {
                     if self.filters.accepts(c) {
@@ -224,12 +199,8 @@ impl Spec {
             }
             Base::List(ids) => {
                 for &id in ids {
-                    let c = Choice::from_id(id, rules).or_else(|_| {
-                        err(format!(
-                            "id {id} is past the last id {} (there are {count} choices)",
-                            count - 1
-                        ))
-                    })?;
+                    let c = Choice::from_id(id, rules)
+                        .or_else(|_| err(format!("id {id} is past the last id {} (there are {count} choices)", count - 1)))?;
                     if self.filters.accepts(&c) {
                         out.push(id as u32);
                     }
@@ -297,9 +268,7 @@ pub fn choices(ids: &[u32], rules: &Rules) -> Vec<Choice> {
     let mut out: Vec<Choice> = Vec::with_capacity(ids.len());
     for (k, &id) in ids.iter().enumerate() {
         let c = match (k.checked_sub(1).map(|j| ids[j]), out.last()) {
-            (Some(prev), Some(c)) if prev + 1 == id => {
-                next_choice(c, rules).expect("ids come from a SPEC")
-            }
+            (Some(prev), Some(c)) if prev + 1 == id => next_choice(c, rules).expect("ids come from a SPEC"),
             _ => Choice::from_id(id as u64, rules).expect("ids come from a SPEC"),
         };
         out.push(c);
@@ -313,41 +282,19 @@ mod tests {
 
     #[test]
     fn choices_of_ids_decode_each_id() {
-        for rules in [
-            R,
-            Rules {
-                keep_one: true,
-                ..R
-            },
-        ] {
+        for rules in [R, Rules { keep_one: true, ..R }] {
             let last = Choice::count(&rules) as u32 - 1;
-            let ids: Vec<u32> = (0..3000)
-                .chain([9, 8, 7])
-                .chain(last - 20..=last)
-                .chain([5, 6, 100_000, 100_001])
-                .collect();
-            let want: Vec<Choice> = ids
-                .iter()
-                .map(|&i| Choice::from_id(i as u64, &rules).unwrap())
-                .collect();
+            let ids: Vec<u32> = (0..3000).chain([9, 8, 7]).chain(last - 20..=last).chain([5, 6, 100_000, 100_001]).collect();
+            let want: Vec<Choice> = ids.iter().map(|&i| Choice::from_id(i as u64, &rules).unwrap()).collect();
             assert_eq!(choices(&ids, &rules), want);
         }
     }
 
-    const R: Rules = Rules {
-        chain: crate::games::lukho::Chain::It,
-        keep_one: false,
-    };
+    const R: Rules = Rules { chain: crate::games::lukho::Chain::It, keep_one: false };
 
     #[test]
     fn next_choice_walks_the_ids() {
-        for rules in [
-            R,
-            Rules {
-                keep_one: true,
-                ..R
-            },
-        ] {
+        for rules in [R, Rules { keep_one: true, ..R }] {
             let count = Choice::count(&rules);
             let mut n = 0u64;
             each_choice(&rules, 0, count, |id, c| {
@@ -368,28 +315,16 @@ mod tests {
         assert_eq!(Spec::parse("3..9").unwrap().base, Base::Range(3, 9));
         assert_eq!(Spec::parse("3..=9").unwrap().base, Base::Range(3, 10));
         assert_eq!(Spec::parse("9,3,3").unwrap().ids(&R).unwrap(), vec![3, 9]);
-        assert_eq!(
-            Spec::parse("3..9").unwrap().ids(&R).unwrap(),
-            (3..9).collect::<Vec<_>>()
-        );
-        assert_eq!(
-            Spec::parse("all").unwrap().ids(&R).unwrap().len(),
-            6_356_992
-        );
+        assert_eq!(Spec::parse("3..9").unwrap().ids(&R).unwrap(), (3..9).collect::<Vec<_>>());
+        assert_eq!(Spec::parse("all").unwrap().ids(&R).unwrap().len(), 6_356_992);
         let last = Choice::count(&R) - 1;
-        assert_eq!(
-            Spec::parse(&format!("{last}")).unwrap().ids(&R).unwrap(),
-            vec![last as u32]
-        );
+        assert_eq!(Spec::parse(&format!("{last}")).unwrap().ids(&R).unwrap(), vec![last as u32]);
     }
 
     #[test]
     fn filters() {
         // drop=0: one choice per removal.
-        assert_eq!(
-            Spec::parse("all:drop=0").unwrap().ids(&R).unwrap().len(),
-            65_536
-        );
+        assert_eq!(Spec::parse("all:drop=0").unwrap().ids(&R).unwrap().len(), 65_536);
         // Id 0 is the empty removal; ids 1..=9 remove one seed from own pit 7 ((0,…,0,1)):
         // 0@0, then 1@0..1@7 (ids 2..=9).
         let ids = Spec::parse("0..10:pit=3").unwrap().ids(&R).unwrap();
@@ -407,10 +342,7 @@ mod tests {
             assert!(c.drop >= 2 && c.drop <= 3 && c.pit == 7);
         }
         // Filters compose with lists.
-        assert_eq!(
-            Spec::parse("0,1,2,9:drop=1").unwrap().ids(&R).unwrap(),
-            vec![2, 9]
-        );
+        assert_eq!(Spec::parse("0,1,2,9:drop=1").unwrap().ids(&R).unwrap(), vec![2, 9]);
     }
 
     #[test]
@@ -430,10 +362,7 @@ mod tests {
             ("all:drop", "KEY=VALUE"),
             ("all:pit=1:pit=2", "twice"),
         ] {
-            let e = Spec::parse(s)
-                .and_then(|x| x.ids(&R).map(|_| x))
-                .unwrap_err()
-                .to_string();
+            let e = Spec::parse(s).and_then(|x| x.ids(&R).map(|_| x)).unwrap_err().to_string();
             assert!(e.contains(part), "{s}: {e}");
         }
     }

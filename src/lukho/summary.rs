@@ -232,22 +232,14 @@ pub fn agg_columns() -> Vec<Column> {
 
 /// Summary table: one row per South choice.
 pub fn summary_columns() -> Vec<Column> {
-    let mut c = vec![
-        Column::Int("south_id"),
-        Column::Str("south_remove"),
-        Column::Str("south_drop"),
-    ];
+    let mut c = vec![Column::Int("south_id"), Column::Str("south_remove"), Column::Str("south_drop")];
     c.extend(agg_columns());
     c
 }
 
 pub fn summary_row(south_id: u32, rules: &Rules, agg: &Agg) -> Vec<Value> {
     let c = Choice::from_id(south_id as u64, rules).expect("ids come from a SPEC");
-    let mut row = vec![
-        Value::Int(south_id as i64),
-        Value::Str(c.remove_string()),
-        Value::Str(c.drop_string()),
-    ];
+    let mut row = vec![Value::Int(south_id as i64), Value::Str(c.remove_string()), Value::Str(c.drop_string())];
     row.extend(agg.values());
     row
 }

@@ -7,10 +7,7 @@
 
 use super::spec::{Spec, SpecError};
 use super::summary::Agg;
-use crate::games::lukho::{
-    opening, play_after, play_batch, speed_races, Choice, Class, GameOutcome, Opening, Position,
-    Race, RaceModel, Rules,
-};
+use crate::games::lukho::{opening, play_after, play_batch, speed_races, Choice, Class, GameOutcome, Opening, Position, Race, RaceModel, Rules};
 use crate::side::Side;
 use rayon::prelude::*;
 use std::fmt;
@@ -28,12 +25,7 @@ pub enum Model {
 #[error("race: `{0}` is not a race model; expected sequential, lockstep, speeds, or one outcome: south-first, north-first, lockstep-south, lockstep-north")]
 pub struct ModelError(pub String);
 
-pub const RACES: [Race; 4] = [
-    Race::SouthFirst,
-    Race::NorthFirst,
-    Race::LockstepSouth,
-    Race::LockstepNorth,
-];
+pub const RACES: [Race; 4] = [Race::SouthFirst, Race::NorthFirst, Race::LockstepSouth, Race::LockstepNorth];
 
 pub fn parse_race(s: &str) -> Option<Race> {
     RACES.into_iter().find(|r| r.name() == s)
@@ -45,9 +37,7 @@ impl Model {
             "sequential" => Ok(Model::Fixed(RaceModel::Sequential)),
             "lockstep" => Ok(Model::Fixed(RaceModel::Lockstep)),
             "speeds" => Ok(Model::Speeds),
-            o => parse_race(o)
-                .map(Model::One)
-                .ok_or_else(|| ModelError(s.to_string())),
+            o => parse_race(o).map(Model::One).ok_or_else(|| ModelError(s.to_string())),
         }
     }
 
@@ -107,13 +97,7 @@ impl fmt::Display for RaceLabel {
 /// 3456789 but made the sweep 13–35 % slower, its probes missing the cache
 /// (`results/BENCHMARKS.md`).
 #[inline]
-pub fn play_pair(
-    rules: &Rules,
-    model: Model,
-    south: &Choice,
-    north: &Choice,
-    mut f: impl FnMut(RaceLabel, &GameOutcome),
-) {
+pub fn play_pair(rules: &Rules, model: Model, south: &Choice, north: &Choice, mut f: impl FnMut(RaceLabel, &GameOutcome)) {
     let mut last: Option<(Opening, GameOutcome)> = None;
     let mut play = |o: Opening| -> GameOutcome {
         let g = match last {
@@ -178,29 +162,13 @@ pub struct SetError {
 
 impl SweepDef {
     pub fn sets(&self) -> Result<Sets, SetError> {
-        let south = self
-            .south
-            .ids(&self.rules)
-            .map_err(|err| SetError { side: "south", err })?;
+        let south = self.south.ids(&self.rules).map_err(|err| SetError { side: "south", err })?;
         if self.symmetric {
-            return Ok(Sets {
-                south,
-                north_ids: vec![],
-                north: vec![],
-                symmetric: true,
-            });
+            return Ok(Sets { south, north_ids: vec![], north: vec![], symmetric: true });
         }
-        let north_ids = self
-            .north
-            .ids(&self.rules)
-            .map_err(|err| SetError { side: "north", err })?;
+        let north_ids = self.north.ids(&self.rules).map_err(|err| SetError { side: "north", err })?;
         let north = super::spec::choices(&north_ids, &self.rules);
-        Ok(Sets {
-            south,
-            north_ids,
-            north,
-            symmetric: false,
-        })
+        Ok(Sets { south, north_ids, north, symmetric: false })
     }
 }
 
@@ -210,13 +178,7 @@ const CHUNK: usize = 4096;
 
 /// Aggregate every game of each South choice in `south` against all of `north`.
 /// `progress(n)` is called with the games finished, once per chunk.
-pub fn sweep(
-    rules: &Rules,
-    model: Model,
-    south: &[u32],
-    north: &[Choice],
-    progress: &(dyn Fn(u64) + Sync),
-) -> Vec<Agg> {
+pub fn sweep(rules: &Rules, model: Model, south: &[u32], north: &[Choice], progress: &(dyn Fn(u64) + Sync)) -> Vec<Agg> {
     south
         .par_iter()
         .map(|&sid| {
@@ -280,10 +242,7 @@ fn agg_pairs_batched(rules: &Rules, races: &[Race], pairs: &[(&Choice, &Choice)]
                 } else if last == Some(o) {
                     *counts.last_mut().expect("an opening was pushed") += 1;
                 } else {
-                    starts.push(Position {
-                        board: o.board,
-                        to_move: o.first_player,
-                    });
+                    starts.push(Position { board: o.board, to_move: o.first_player });
                     counts.push(1);
                 }
                 last = Some(o);
@@ -301,12 +260,7 @@ fn agg_pairs_batched(rules: &Rules, races: &[Race], pairs: &[(&Choice, &Choice)]
 }
 
 /// Each South choice in `south` against the same choice played by North (`--symmetric`).
-pub fn sweep_mirror(
-    rules: &Rules,
-    model: Model,
-    south: &[u32],
-    progress: &(dyn Fn(u64) + Sync),
-) -> Vec<Agg> {
+pub fn sweep_mirror(rules: &Rules, model: Model, south: &[u32], progress: &(dyn Fn(u64) + Sync)) -> Vec<Agg> {
     south
         .par_chunks(CHUNK)
         .flat_map_iter(|chunk| {
@@ -326,11 +280,7 @@ pub fn sweep_mirror(
 }
 
 /// Every game of a (small) symmetric sweep, in order: South id (= North id), race outcome.
-pub fn games_mirror(
-    rules: &Rules,
-    model: Model,
-    south: &[u32],
-) -> Vec<(u32, u32, RaceLabel, GameOutcome)> {
+pub fn games_mirror(rules: &Rules, model: Model, south: &[u32]) -> Vec<(u32, u32, RaceLabel, GameOutcome)> {
     south
         .par_iter()
         .flat_map_iter(|&sid| {
@@ -343,13 +293,7 @@ pub fn games_mirror(
 }
 
 /// Every game of a (small) product, in order: South id, then North id, then race outcome.
-pub fn games(
-    rules: &Rules,
-    model: Model,
-    south: &[u32],
-    north: &[Choice],
-    north_ids: &[u32],
-) -> Vec<(u32, u32, RaceLabel, GameOutcome)> {
+pub fn games(rules: &Rules, model: Model, south: &[u32], north: &[Choice], north_ids: &[u32]) -> Vec<(u32, u32, RaceLabel, GameOutcome)> {
     south
         .par_iter()
         .flat_map_iter(|&sid| {
@@ -382,21 +326,10 @@ impl Calibration {
 
 /// Time about `target_pairs` pairs spread evenly over the product, on this thread, for at
 /// least `min_seconds` (slow models stop a second later with fewer pairs).
-pub fn calibrate(
-    rules: &Rules,
-    model: Model,
-    south: &[u32],
-    north: &[Choice],
-    target_pairs: u64,
-    min_seconds: f64,
-) -> Calibration {
+pub fn calibrate(rules: &Rules, model: Model, south: &[u32], north: &[Choice], target_pairs: u64, min_seconds: f64) -> Calibration {
     let total = south.len() as u64 * north.len() as u64;
     if total == 0 {
-        return Calibration {
-            pairs: 0,
-            games: 0,
-            seconds: 0.0,
-        };
+        return Calibration { pairs: 0, games: 0, seconds: 0.0 };
     }
     // A stride coprime-ish to the North count, so the sample walks many South and North ids.
     let step = (total / target_pairs.max(1)).max(1) | 1;
@@ -406,10 +339,7 @@ pub fn calibrate(
     let mut batch: Vec<(Choice, Choice)> = Vec::with_capacity(BATCH);
     loop {
         let i = k % total;
-        let (si, ni) = (
-            (i / north.len() as u64) as usize,
-            (i % north.len() as u64) as usize,
-        );
+        let (si, ni) = ((i / north.len() as u64) as usize, (i % north.len() as u64) as usize);
         let s = Choice::from_id(south[si] as u64, rules).unwrap();
         match model.outcomes() {
             // As the sweep plays them: the games in batches ([`agg_batched`]).
@@ -433,9 +363,7 @@ pub fn calibrate(
             let t = start.elapsed().as_secs_f64();
             // Enough pairs and time; or (slow models such as `speeds`) a second past the
             // minimum with a few hundred pairs timed.
-            if (pairs >= target_pairs && t >= min_seconds)
-                || (pairs >= 256 && t >= min_seconds + 1.0)
-            {
+            if (pairs >= target_pairs && t >= min_seconds) || (pairs >= 256 && t >= min_seconds + 1.0) {
                 break;
             }
         }
@@ -446,11 +374,7 @@ pub fn calibrate(
         sink += a.sum_margin2;
     }
     std::hint::black_box(sink);
-    Calibration {
-        pairs,
-        games,
-        seconds: start.elapsed().as_secs_f64(),
-    }
+    Calibration { pairs, games, seconds: start.elapsed().as_secs_f64() }
 }
 
 /// One shard of `count` items: `K/N` with `0 <= K < N`.
@@ -484,23 +408,13 @@ impl Shard {
         let num = |name: &str| -> Result<Option<u64>, ShardError> {
             match get(name) {
                 None => Ok(None),
-                Some(v) => v
-                    .trim()
-                    .parse()
-                    .map(Some)
-                    .map_err(|_| ShardError(format!("{name}=`{v}` is not a number"))),
+                Some(v) => v.trim().parse().map(Some).map_err(|_| ShardError(format!("{name}=`{v}` is not a number"))),
             }
         };
         if let Some(id) = num("SLURM_ARRAY_TASK_ID")? {
-            let count = num("SLURM_ARRAY_TASK_COUNT")?.ok_or_else(|| {
-                ShardError("SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not".into())
-            })?;
+            let count = num("SLURM_ARRAY_TASK_COUNT")?.ok_or_else(|| ShardError("SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not".into()))?;
             let min = num("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
-            let k = id.checked_sub(min).ok_or_else(|| {
-                ShardError(format!(
-                    "SLURM_ARRAY_TASK_ID {id} < SLURM_ARRAY_TASK_MIN {min}"
-                ))
-            })?;
+            let k = id.checked_sub(min).ok_or_else(|| ShardError(format!("SLURM_ARRAY_TASK_ID {id} < SLURM_ARRAY_TASK_MIN {min}")))?;
             return Shard::parse(&format!("{k}/{count}")).map(Some);
         }
         if let Some(k) = num("JOB_COMPLETION_INDEX")? {
@@ -522,18 +436,12 @@ mod tests {
     use super::*;
     use crate::lukho::summary::Agg;
 
-    const R: Rules = Rules {
-        chain: crate::games::lukho::Chain::It,
-        keep_one: false,
-    };
+    const R: Rules = Rules { chain: crate::games::lukho::Chain::It, keep_one: false };
 
     #[test]
     fn symmetric_sweep_is_each_choice_against_itself() {
         let south: Vec<u32> = (0..2000).step_by(7).chain([123_456, 5_000_000]).collect();
-        for model in [
-            Model::parse("sequential").unwrap(),
-            Model::parse("lockstep").unwrap(),
-        ] {
+        for model in [Model::parse("sequential").unwrap(), Model::parse("lockstep").unwrap()] {
             let got = sweep_mirror(&R, model, &south, &|_| {});
             for (&sid, a) in south.iter().zip(&got) {
                 let c = Choice::from_id(sid as u64, &R).unwrap();
@@ -550,15 +458,8 @@ mod tests {
     fn sweep_equals_a_direct_loop() {
         let south: Vec<u32> = vec![0, 1, 77, 4000, 65_000, 3_000_000, 6_356_991];
         let north_ids: Vec<u32> = (0..300).chain([123_456, 5_000_000]).collect();
-        let north: Vec<Choice> = north_ids
-            .iter()
-            .map(|&i| Choice::from_id(i as u64, &R).unwrap())
-            .collect();
-        for model in [
-            Model::Fixed(RaceModel::Sequential),
-            Model::Fixed(RaceModel::Lockstep),
-            Model::One(Race::NorthFirst),
-        ] {
+        let north: Vec<Choice> = north_ids.iter().map(|&i| Choice::from_id(i as u64, &R).unwrap()).collect();
+        for model in [Model::Fixed(RaceModel::Sequential), Model::Fixed(RaceModel::Lockstep), Model::One(Race::NorthFirst)] {
             let got = sweep(&R, model, &south, &north, &|_| {});
             for (&sid, agg) in south.iter().zip(&got) {
                 let s = Choice::from_id(sid as u64, &R).unwrap();
@@ -576,9 +477,7 @@ mod tests {
     #[test]
     fn speeds_sweep_counts_every_interval() {
         let south = vec![0u32, 1234];
-        let north: Vec<Choice> = (0..40)
-            .map(|i| Choice::from_id(i * 997, &R).unwrap())
-            .collect();
+        let north: Vec<Choice> = (0..40).map(|i| Choice::from_id(i * 997, &R).unwrap()).collect();
         let got = sweep(&R, Model::Speeds, &south, &north, &|_| {});
         for (&sid, agg) in south.iter().zip(&got) {
             let s = Choice::from_id(sid as u64, &R).unwrap();
@@ -589,14 +488,8 @@ mod tests {
 
     #[test]
     fn models_and_shards_parse() {
-        assert_eq!(
-            Model::parse("sequential").unwrap(),
-            Model::Fixed(RaceModel::Sequential)
-        );
-        assert_eq!(
-            Model::parse("lockstep-north").unwrap(),
-            Model::One(Race::LockstepNorth)
-        );
+        assert_eq!(Model::parse("sequential").unwrap(), Model::Fixed(RaceModel::Sequential));
+        assert_eq!(Model::parse("lockstep-north").unwrap(), Model::One(Race::LockstepNorth));
         assert_eq!(Model::parse("speeds").unwrap(), Model::Speeds);
         assert!(Model::parse("random").is_err());
         assert_eq!(Shard::parse("2/5").unwrap(), Shard { k: 2, n: 5 });
@@ -614,30 +507,14 @@ mod tests {
             assert_eq!(next, 13);
         }
         let env = |pairs: &'static [(&'static str, &'static str)]| {
-            move |k: &str| {
-                pairs
-                    .iter()
-                    .find(|(n, _)| *n == k)
-                    .map(|(_, v)| v.to_string())
-            }
+            move |k: &str| pairs.iter().find(|(n, _)| *n == k).map(|(_, v)| v.to_string())
         };
         assert_eq!(Shard::from_env(env(&[])).unwrap(), None);
-        let s = Shard::from_env(env(&[
-            ("SLURM_ARRAY_TASK_ID", "3"),
-            ("SLURM_ARRAY_TASK_COUNT", "4"),
-            ("SLURM_ARRAY_TASK_MIN", "1"),
-        ]));
+        let s = Shard::from_env(env(&[("SLURM_ARRAY_TASK_ID", "3"), ("SLURM_ARRAY_TASK_COUNT", "4"), ("SLURM_ARRAY_TASK_MIN", "1")]));
         assert_eq!(s.unwrap(), Some(Shard { k: 2, n: 4 }));
-        let s = Shard::from_env(env(&[
-            ("JOB_COMPLETION_INDEX", "0"),
-            ("JOB_COMPLETIONS", "2"),
-        ]));
+        let s = Shard::from_env(env(&[("JOB_COMPLETION_INDEX", "0"), ("JOB_COMPLETIONS", "2")]));
         assert_eq!(s.unwrap(), Some(Shard { k: 0, n: 2 }));
         assert!(Shard::from_env(env(&[("JOB_COMPLETION_INDEX", "0")])).is_err());
-        assert!(Shard::from_env(env(&[
-            ("SLURM_ARRAY_TASK_ID", "4"),
-            ("SLURM_ARRAY_TASK_COUNT", "4")
-        ]))
-        .is_err());
+        assert!(Shard::from_env(env(&[("SLURM_ARRAY_TASK_ID", "4"), ("SLURM_ARRAY_TASK_COUNT", "4")])).is_err());
     }
 }

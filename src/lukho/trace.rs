@@ -1,8 +1,6 @@
 //! A played game turn by turn, for `lukho play --trace`.
 
-use crate::games::lukho::{
-    opening, play_after, speed_races, Choice, GameOutcome, Opening, Position, Race, Rules,
-};
+use crate::games::lukho::{opening, play_after, speed_races, Choice, GameOutcome, Opening, Position, Race, Rules};
 
 /// Which race outcome a single game is played under.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,14 +21,9 @@ pub enum RaceChoiceError {
 impl RaceChoice {
     pub fn parse(s: &str) -> Result<RaceChoice, RaceChoiceError> {
         if let Some(k) = s.trim().strip_prefix("speeds:") {
-            return k
-                .parse()
-                .map(RaceChoice::Speeds)
-                .map_err(|_| RaceChoiceError::Form(s.to_string()));
+            return k.parse().map(RaceChoice::Speeds).map_err(|_| RaceChoiceError::Form(s.to_string()));
         }
-        super::sweep::parse_race(s.trim())
-            .map(RaceChoice::Fixed)
-            .ok_or_else(|| RaceChoiceError::Form(s.to_string()))
+        super::sweep::parse_race(s.trim()).map(RaceChoice::Fixed).ok_or_else(|| RaceChoiceError::Form(s.to_string()))
     }
 
     pub fn name(&self) -> String {
@@ -41,22 +34,12 @@ impl RaceChoice {
     }
 
     /// The opening this race outcome gives.
-    pub fn opening(
-        &self,
-        rules: &Rules,
-        south: &Choice,
-        north: &Choice,
-    ) -> Result<Opening, RaceChoiceError> {
+    pub fn opening(&self, rules: &Rules, south: &Choice, north: &Choice) -> Result<Opening, RaceChoiceError> {
         match *self {
             RaceChoice::Fixed(r) => Ok(opening(rules, south, north, r)),
             RaceChoice::Speeds(k) => {
                 let all = speed_races(rules, south, north);
-                all.get(k)
-                    .map(|s| s.opening)
-                    .ok_or(RaceChoiceError::NoSuchSpeed {
-                        k,
-                        count: all.len(),
-                    })
+                all.get(k).map(|s| s.opening).ok_or(RaceChoiceError::NoSuchSpeed { k, count: all.len() })
             }
         }
     }
@@ -71,18 +54,10 @@ pub struct Trace {
     pub outcome: GameOutcome,
 }
 
-pub fn trace(
-    rules: &Rules,
-    south: &Choice,
-    north: &Choice,
-    race: RaceChoice,
-) -> Result<Trace, RaceChoiceError> {
+pub fn trace(rules: &Rules, south: &Choice, north: &Choice, race: RaceChoice) -> Result<Trace, RaceChoiceError> {
     let o = race.opening(rules, south, north)?;
     let outcome = play_after(rules, &o);
-    let mut pos = Position {
-        board: o.board,
-        to_move: o.first_player,
-    };
+    let mut pos = Position { board: o.board, to_move: o.first_player };
     let mut positions = vec![pos];
     if !o.perpetual {
         // The outcome says how many turns were completed; replay them.
@@ -91,9 +66,5 @@ pub fn trace(
             positions.push(pos);
         }
     }
-    Ok(Trace {
-        opening: o,
-        positions,
-        outcome,
-    })
+    Ok(Trace { opening: o, positions, outcome })
 }

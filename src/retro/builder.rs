@@ -42,40 +42,34 @@ pub fn build_layer<G: LayeredGame, L: Layers + ?Sized>(
     let size = game.layer_size(n);
     // Frontiers hold u32 ranks (half the memory of u64): every layer up to 30 Oware seeds fits,
     // and larger ones are refused earlier for memory anyway.
-    assert!(
-        size <= u32::MAX as u64 + 1,
-        "layer {n} has {size} positions, more than u32 ranks can hold"
-    );
+    assert!(size <= u32::MAX as u64 + 1, "layer {n} has {size} positions, more than u32 ranks can hold");
     let value: Vec<AtomicI8> = (0..size).map(|_| AtomicI8::new(UNDECIDED)).collect();
     let open: Vec<AtomicU8> = (0..size).map(|_| AtomicU8::new(0)).collect();
     let mut best_exit: Vec<i8> = vec![NO_EXIT; size as usize];
 
     // Forward pass: for every position, the best exit payoff and the number of moves that stay
     // in the layer. An ended position is an exit of its own value with no open moves.
-    best_exit
-        .par_chunks_mut(CHUNK as usize)
-        .enumerate()
-        .for_each_init(
-            || Vec::with_capacity(16),
-            |buf: &mut Vec<Edge<G::Pos>>, (ci, slice)| {
-                let start = ci as u64 * CHUNK;
-                let mut pos = game.unrank(n, start);
-                for (k, slot) in slice.iter_mut().enumerate() {
-                    if k > 0 {
-                        game.next_in_layer(&mut pos);
-                    }
-                    let rank = start + k as u64;
-                    match game.exits(&pos, lower, buf) {
-                        Err(v) => *slot = v as i8,
-                        Ok((best, same)) => {
-                            *slot = best.map_or(NO_EXIT, |b| b as i8);
-                            open[rank as usize].store(same, Relaxed);
-                        }
+    best_exit.par_chunks_mut(CHUNK as usize).enumerate().for_each_init(
+        || Vec::with_capacity(16),
+        |buf: &mut Vec<Edge<G::Pos>>, (ci, slice)| {
+            let start = ci as u64 * CHUNK;
+            let mut pos = game.unrank(n, start);
+            for (k, slot) in slice.iter_mut().enumerate() {
+                if k > 0 {
+                    game.next_in_layer(&mut pos);
+                }
+                let rank = start + k as u64;
+                match game.exits(&pos, lower, buf) {
+                    Err(v) => *slot = v as i8,
+                    Ok((best, same)) => {
+                        *slot = best.map_or(NO_EXIT, |b| b as i8);
+                        open[rank as usize].store(same, Relaxed);
                     }
                 }
-                progress.forward(slice.len() as u64);
-            },
-        );
+            }
+            progress.forward(slice.len() as u64);
+        },
+    );
 
     let mut decided = 0u64;
     for t in (1..=n as i32).rev() {
@@ -131,16 +125,11 @@ pub fn build_layer<G: LayeredGame, L: Layers + ?Sized>(
                                 let left = open[i].fetch_sub(1, Relaxed) - 1;
                                 if left == 0
                                     && (best_exit[i] as i32) <= -t
-                                    && value[i]
-                                        .compare_exchange(UNDECIDED, -t as i8, Relaxed, Relaxed)
-                                        .is_ok()
+                                    && value[i].compare_exchange(UNDECIDED, -t as i8, Relaxed, Relaxed).is_ok()
                                 {
                                     next.push(pr as u32);
                                 }
-                            } else if value[i]
-                                .compare_exchange(UNDECIDED, t as i8, Relaxed, Relaxed)
-                                .is_ok()
-                            {
+                            } else if value[i].compare_exchange(UNDECIDED, t as i8, Relaxed, Relaxed).is_ok() {
                                 // A move into a lost position wins at least t.
                                 next.push(pr as u32);
                             }

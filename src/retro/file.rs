@@ -41,23 +41,11 @@ pub enum DbError {
     #[error("{path}: format version {found}, this build reads version {FORMAT_VERSION}")]
     Version { path: PathBuf, found: u32 },
     #[error("{path}: built for {found}, expected {expected}")]
-    Foreign {
-        path: PathBuf,
-        found: String,
-        expected: String,
-    },
+    Foreign { path: PathBuf, found: String, expected: String },
     #[error("{path}: truncated or padded: {found} payload bytes, header says {expected}")]
-    Size {
-        path: PathBuf,
-        found: u64,
-        expected: u64,
-    },
+    Size { path: PathBuf, found: u64, expected: u64 },
     #[error("{path}: checksum mismatch: payload crc32 {found:08x}, header says {expected:08x}")]
-    Checksum {
-        path: PathBuf,
-        found: u32,
-        expected: u32,
-    },
+    Checksum { path: PathBuf, found: u32, expected: u32 },
     #[error("{0}")]
     Rules(String),
     #[error("{dir}: layer {layer} is missing (build it with `db build`)")]
@@ -65,10 +53,7 @@ pub enum DbError {
 }
 
 fn io_err(path: &Path) -> impl FnOnce(io::Error) -> DbError + '_ {
-    move |source| DbError::Io {
-        path: path.to_path_buf(),
-        source,
-    }
+    move |source| DbError::Io { path: path.to_path_buf(), source }
 }
 
 pub fn checksum(payload: &[u8]) -> u32 {
@@ -79,9 +64,7 @@ pub fn checksum(payload: &[u8]) -> u32 {
 }
 
 fn bincode_config() -> impl bincode::config::Config {
-    bincode::config::standard()
-        .with_little_endian()
-        .with_fixed_int_encoding()
+    bincode::config::standard().with_little_endian().with_fixed_int_encoding()
 }
 
 fn payload_offset(header_len: usize) -> usize {
@@ -93,27 +76,18 @@ pub fn write_layer(path: &Path, mut header: Header, payload: &[i8]) -> Result<He
     let bytes: &[u8] = as_bytes(payload);
     header.entries = bytes.len() as u64;
     header.checksum = checksum(bytes);
-    let head =
-        bincode::serde::encode_to_vec(&header, bincode_config()).map_err(|e| DbError::Header {
-            path: path.to_path_buf(),
-            why: e.to_string(),
-        })?;
+    let head = bincode::serde::encode_to_vec(&header, bincode_config())
+        .map_err(|e| DbError::Header { path: path.to_path_buf(), why: e.to_string() })?;
     let off = payload_offset(head.len());
     let tmp = path.with_extension("db.tmp");
     {
-        let mut f =
-            io::BufWriter::with_capacity(1 << 20, File::create(&tmp).map_err(io_err(&tmp))?);
+        let mut f = io::BufWriter::with_capacity(1 << 20, File::create(&tmp).map_err(io_err(&tmp))?);
         f.write_all(MAGIC).map_err(io_err(&tmp))?;
-        f.write_all(&(head.len() as u32).to_le_bytes())
-            .map_err(io_err(&tmp))?;
+        f.write_all(&(head.len() as u32).to_le_bytes()).map_err(io_err(&tmp))?;
         f.write_all(&head).map_err(io_err(&tmp))?;
-        f.write_all(&vec![0u8; off - MAGIC.len() - 4 - head.len()])
-            .map_err(io_err(&tmp))?;
+        f.write_all(&vec![0u8; off - MAGIC.len() - 4 - head.len()]).map_err(io_err(&tmp))?;
         f.write_all(bytes).map_err(io_err(&tmp))?;
-        let f = f.into_inner().map_err(|e| DbError::Io {
-            path: tmp.clone(),
-            source: e.into_error(),
-        })?;
+        let f = f.into_inner().map_err(|e| DbError::Io { path: tmp.clone(), source: e.into_error() })?;
         f.sync_all().map_err(io_err(&tmp))?;
     }
     fs::rename(&tmp, path).map_err(io_err(path))?;
@@ -137,13 +111,7 @@ impl LayerFile {
     /// Map a layer file and check its header against what the caller expects (`game`, `rules`,
     /// `stones`, `entries`). The checksum is checked only by [`LayerFile::verify_checksum`],
     /// since it reads the whole payload.
-    pub fn open(
-        path: &Path,
-        game: &str,
-        rules: &str,
-        stones: u32,
-        entries: u64,
-    ) -> Result<Self, DbError> {
+    pub fn open(path: &Path, game: &str, rules: &str, stones: u32, entries: u64) -> Result<Self, DbError> {
         Self::open_with_order(path, game, rules, INDEX_ORDER, stones, entries)
     }
 
@@ -166,53 +134,26 @@ impl LayerFile {
         }
         let hl = u32::from_le_bytes(map[8..12].try_into().unwrap()) as usize;
         if map.len() < 12 + hl {
-            return Err(DbError::Header {
-                path: p(),
-                why: "file shorter than its header".into(),
-            });
+            return Err(DbError::Header { path: p(), why: "file shorter than its header".into() });
         }
-        let (header, _): (Header, usize) =
-            bincode::serde::decode_from_slice(&map[12..12 + hl], bincode_config()).map_err(
-                |e| DbError::Header {
-                    path: p(),
-                    why: e.to_string(),
-                },
-            )?;
+        let (header, _): (Header, usize) = bincode::serde::decode_from_slice(&map[12..12 + hl], bincode_config())
+            .map_err(|e| DbError::Header { path: p(), why: e.to_string() })?;
         if header.format_version != FORMAT_VERSION {
-            return Err(DbError::Version {
-                path: p(),
-                found: header.format_version,
-            });
+            return Err(DbError::Version { path: p(), found: header.format_version });
         }
-        let found = format!(
-            "game {} rules {} index {} stones {}",
-            header.game, header.rules, header.index_order, header.stones
-        );
+        let found = format!("game {} rules {} index {} stones {}", header.game, header.rules, header.index_order, header.stones);
         let expected = format!("game {game} rules {rules} index {index_order} stones {stones}");
         if found != expected {
-            return Err(DbError::Foreign {
-                path: p(),
-                found,
-                expected,
-            });
+            return Err(DbError::Foreign { path: p(), found, expected });
         }
         let offset = payload_offset(hl);
         let have = map.len().saturating_sub(offset) as u64;
         if header.entries != entries || have != entries {
-            return Err(DbError::Size {
-                path: p(),
-                found: have,
-                expected: entries,
-            });
+            return Err(DbError::Size { path: p(), found: have, expected: entries });
         }
         #[cfg(unix)]
         let _ = map.advise(memmap2::Advice::Random);
-        Ok(LayerFile {
-            header,
-            path: path.to_path_buf(),
-            map,
-            offset,
-        })
+        Ok(LayerFile { header, path: path.to_path_buf(), map, offset })
     }
 
     pub fn values(&self) -> &[i8] {
@@ -224,11 +165,7 @@ impl LayerFile {
     pub fn verify_checksum(&self) -> Result<(), DbError> {
         let found = checksum(&self.map[self.offset..]);
         if found != self.header.checksum {
-            return Err(DbError::Checksum {
-                path: self.path.clone(),
-                found,
-                expected: self.header.checksum,
-            });
+            return Err(DbError::Checksum { path: self.path.clone(), found, expected: self.header.checksum });
         }
         Ok(())
     }
@@ -253,14 +190,7 @@ pub struct Family<'a> {
 impl Family<'_> {
     /// Map layer `n`, checking its header (`entries` = the layer's size).
     pub fn open(&self, n: usize, entries: u64) -> Result<LayerFile, DbError> {
-        LayerFile::open_with_order(
-            &(self.path)(n),
-            self.game,
-            &self.rules,
-            self.index_order,
-            n as u32,
-            entries,
-        )
+        LayerFile::open_with_order(&(self.path)(n), self.game, &self.rules, self.index_order, n as u32, entries)
     }
 
     /// Write layer `n` atomically with its header.
@@ -279,11 +209,7 @@ impl Family<'_> {
 
     /// Open the consecutive layers `0..` present (at most `0..=max`); an empty list when
     /// layer 0 is missing.
-    pub fn open_present(
-        &self,
-        max: usize,
-        size: impl Fn(usize) -> u64,
-    ) -> Result<Vec<LayerFile>, DbError> {
+    pub fn open_present(&self, max: usize, size: impl Fn(usize) -> u64) -> Result<Vec<LayerFile>, DbError> {
         let mut layers = Vec::new();
         for n in 0..=max {
             if !(self.path)(n).exists() {

@@ -21,9 +21,7 @@ pub mod unmove;
 use super::builder::{self, Progress, FRONTIER_SHARE, WORK_BYTES_PER_POSITION};
 use super::file::{DbError, Family, Header, LayerFile};
 use super::{Edge, LayeredGame, Layers};
-use crate::games::kiothi::{
-    self, Board, NkiClear, Position, Rules, SowMove, SowingStats, ALL_BOMA, BOMA, ROW,
-};
+use crate::games::kiothi::{self, Board, NkiClear, Position, Rules, SowMove, SowingStats, ALL_BOMA, BOMA, ROW};
 use crate::side::Side;
 pub use index::{TableIndex, INDEX_ORDER};
 use std::cell::RefCell;
@@ -45,10 +43,7 @@ impl View {
     /// The position as the other player sees it (rows swapped).
     #[inline]
     pub fn flipped(&self) -> View {
-        View {
-            boma: rotate(&self.boma),
-            nki: rotate_mask(self.nki),
-        }
+        View { boma: rotate(&self.boma), nki: rotate_mask(self.nki) }
     }
 
     pub fn warriors(&self) -> u32 {
@@ -60,26 +55,13 @@ impl View {
         if p.is_redistribution() {
             return None;
         }
-        let v = View {
-            boma: p.boma,
-            nki: p.nki,
-        };
-        Some(if p.to_move == Side::North {
-            v.flipped()
-        } else {
-            v
-        })
+        let v = View { boma: p.boma, nki: p.nki };
+        Some(if p.to_move == Side::North { v.flipped() } else { v })
     }
 
     /// A position for the rules module: South to move, turn 3, empty prisons.
     pub fn position(&self) -> Position {
-        Position {
-            boma: self.boma,
-            prisons: [0, 0],
-            nki: self.nki,
-            to_move: Side::South,
-            turn: 3,
-        }
+        Position { boma: self.boma, prisons: [0, 0], nki: self.nki, to_move: Side::South, turn: 3 }
     }
 }
 
@@ -157,10 +139,7 @@ thread_local! {
 
 impl KiothiLayers {
     pub fn new(rules: Rules) -> Self {
-        KiothiLayers {
-            rules,
-            index: TableIndex::new(),
-        }
+        KiothiLayers { rules, index: TableIndex::new() }
     }
 
     /// Every legal move of `v` with its child (mover's view) and warriors captured, own
@@ -183,11 +162,7 @@ impl KiothiLayers {
             let key = Some((*boma, self.rules));
             if c.forward_key != key {
                 c.forward.clear();
-                let p = View {
-                    boma: *boma,
-                    nki: 0,
-                }
-                .position();
+                let p = View { boma: *boma, nki: 0 }.position();
                 for b in 0..ROW as u8 {
                     for lift in 1..=boma[b as usize] {
                         let mv = SowMove { boma: b, lift };
@@ -195,19 +170,8 @@ impl KiothiLayers {
                             let end = s.end as usize;
                             let opp = BOMA - 1 - end;
                             let may_capture = end < ROW && s.board[opp] > 0;
-                            let blocked_by = if s.lifted >> opp & 1 == 1 {
-                                0
-                            } else {
-                                1 << opp
-                            };
-                            c.forward.push(Sowing {
-                                mv,
-                                board: s.board,
-                                end: s.end,
-                                lifted: s.lifted,
-                                may_capture,
-                                blocked_by,
-                            });
+                            let blocked_by = if s.lifted >> opp & 1 == 1 { 0 } else { 1 << opp };
+                            c.forward.push(Sowing { mv, board: s.board, end: s.end, lifted: s.lifted, may_capture, blocked_by });
                         }
                     }
                 }
@@ -248,13 +212,7 @@ fn finish(s: &Sowing, nki: u32) -> (View, u8) {
         }
     }
     let nki = nki & unmove::occupied(&b);
-    (
-        View {
-            boma: rotate(&b),
-            nki: rotate_mask(nki),
-        },
-        captured,
-    )
+    (View { boma: rotate(&b), nki: rotate_mask(nki) }, captured)
 }
 
 impl LayeredGame for KiothiLayers {
@@ -277,11 +235,7 @@ impl LayeredGame for KiothiLayers {
     fn expand(&self, pos: &View, out: &mut Vec<Edge<View>>) -> Option<i32> {
         out.clear();
         let any = self.moves(pos, |_, child, captured| {
-            out.push(Edge {
-                gain: captured as i32,
-                child,
-                same_layer: captured == 0,
-            })
+            out.push(Edge { gain: captured as i32, child, same_layer: captured == 0 })
         });
         if any {
             None
@@ -330,10 +284,7 @@ impl LayeredGame for KiothiLayers {
                 c.backward_key = Some(pos.boma);
             }
             unmove::for_each_predecessor(&c.backward, pos.nki, |b, nki| {
-                out.push(View {
-                    boma: rotate(b),
-                    nki: rotate_mask(nki),
-                })
+                out.push(View { boma: rotate(b), nki: rotate_mask(nki) })
             });
         });
     }
@@ -383,10 +334,7 @@ impl LayeredGame for KiothiLayers {
                 m >>= 1;
             }
             for u in &c.ranked {
-                if nki & u.lifted != 0
-                    || u.guard.is_some_and(|g| nki >> g & 1 == 0)
-                    || nki & !u.occupied != 0
-                {
+                if nki & u.lifted != 0 || u.guard.is_some_and(|g| nki >> g & 1 == 0) || nki & !u.occupied != 0 {
                     continue;
                 }
                 let mut fixed = 0u64;
@@ -438,10 +386,7 @@ pub fn layer_path(dir: &Path, rules: &Rules, n: usize) -> PathBuf {
         Some(r) => r.to_string(),
         None => "any".into(),
     };
-    dir.join(format!(
-        "kiothi-nki-{}-relays-{relays}-{n}.db",
-        rules.nki_clear.name()
-    ))
+    dir.join(format!("kiothi-nki-{}-relays-{relays}-{n}.db", rules.nki_clear.name()))
 }
 
 /// Frontier entries (u32 ranks) planned per position of the top layer: Kiothi frontiers are
@@ -473,24 +418,12 @@ impl Database {
         check_rules(&rules).map_err(DbError::Rules)?;
         let game = KiothiLayers::new(rules);
         let path = |n: usize| layer_path(dir, &rules, n);
-        let family = Family {
-            game: "kiothi",
-            rules: rules_text(&rules),
-            index_order: INDEX_ORDER,
-            path: &path,
-        };
+        let family = Family { game: "kiothi", rules: rules_text(&rules), index_order: INDEX_ORDER, path: &path };
         let layers = family.open_present(MAX_WARRIORS, |n| game.layer_size(n))?;
         if layers.is_empty() {
-            return Err(DbError::Missing {
-                dir: dir.to_path_buf(),
-                layer: 0,
-            });
+            return Err(DbError::Missing { dir: dir.to_path_buf(), layer: 0 });
         }
-        Ok(Database {
-            rules,
-            game,
-            layers,
-        })
+        Ok(Database { rules, game, layers })
     }
 
     /// Largest number of warriors on the board that the tables cover.
@@ -557,22 +490,13 @@ pub fn build(
     check_rules(&rules).map_err(DbError::Rules)?;
     let game = KiothiLayers::new(rules);
     let path = |n: usize| layer_path(dir, &rules, n);
-    let family = Family {
-        game: "kiothi",
-        rules: rules_text(&rules),
-        index_order: INDEX_ORDER,
-        path: &path,
-    };
+    let family = Family { game: "kiothi", rules: rules_text(&rules), index_order: INDEX_ORDER, path: &path };
     let progress = |n: usize, size: u64| {
         kiothi::reset_sowing_stats();
         progress(n, size)
     };
     super::build_files(&family, &game, dir, max, &progress, &mut |n, built, h| {
-        let stats = if built {
-            kiothi::sowing_stats()
-        } else {
-            SowingStats::default()
-        };
+        let stats = if built { kiothi::sowing_stats() } else { SowingStats::default() };
         on_layer(n, built, h, stats)
     })
     .map(drop)

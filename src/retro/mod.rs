@@ -146,10 +146,7 @@ pub fn build_files<G: LayeredGame>(
     progress: &dyn Fn(usize, u64) -> Box<dyn builder::Progress>,
     on_layer: &mut dyn FnMut(usize, bool, &file::Header),
 ) -> Result<Vec<file::LayerFile>, file::DbError> {
-    std::fs::create_dir_all(dir).map_err(|source| file::DbError::Io {
-        path: dir.to_path_buf(),
-        source,
-    })?;
+    std::fs::create_dir_all(dir).map_err(|source| file::DbError::Io { path: dir.to_path_buf(), source })?;
     let mut layers: Vec<file::LayerFile> = Vec::new();
     for n in 0..=max {
         let size = game.layer_size(n);

@@ -18,10 +18,7 @@ pub struct OwareLayers {
 
 impl OwareLayers {
     pub fn new(rules: Rules) -> Self {
-        OwareLayers {
-            rules,
-            index: Compositions::new(PITS, MAX_STONES),
-        }
+        OwareLayers { rules, index: Compositions::new(PITS, MAX_STONES) }
     }
 }
 
@@ -47,11 +44,7 @@ impl LayeredGame for OwareLayers {
         match self.rules.node(pos) {
             Node::Ended(e) => Some(e.mover_net(oware::seeds(pos) as i32)),
             Node::Moves(ms) => {
-                out.extend(ms.iter().map(|m| Edge {
-                    gain: m.captured as i32,
-                    child: m.child,
-                    same_layer: m.captured == 0,
-                }));
+                out.extend(ms.iter().map(|m| Edge { gain: m.captured as i32, child: m.child, same_layer: m.captured == 0 }));
                 None
             }
         }
@@ -69,10 +62,7 @@ pub fn tables_in_memory(rules: Rules, max_stones: usize) -> Vec<Vec<i8>> {
 
 /// The rules text recorded in database headers (the cycle rule is always `split`).
 pub fn rules_text(rules: &Rules) -> String {
-    let r = Rules {
-        cycle: oware::Cycle::Split,
-        ..*rules
-    };
+    let r = Rules { cycle: oware::Cycle::Split, ..*rules };
     r.to_json().to_string()
 }
 
@@ -109,26 +99,13 @@ impl Database {
             if !path.exists() {
                 break;
             }
-            layers.push(LayerFile::open(
-                &path,
-                "oware",
-                &text,
-                n as u32,
-                game.layer_size(n),
-            )?);
+            layers.push(LayerFile::open(&path, "oware", &text, n as u32, game.layer_size(n))?);
         }
         if layers.is_empty() {
             // Say which files would be expected, and whether files of other rules are there.
-            return Err(DbError::Missing {
-                dir: dir.to_path_buf(),
-                layer: 0,
-            });
+            return Err(DbError::Missing { dir: dir.to_path_buf(), layer: 0 });
         }
-        Ok(Database {
-            rules,
-            game,
-            layers,
-        })
+        Ok(Database { rules, game, layers })
     }
 
     /// Largest seed count on the board that the database covers.
@@ -160,11 +137,6 @@ pub fn build(
 ) -> Result<(), DbError> {
     let game = OwareLayers::new(rules);
     let path = |n: usize| layer_path(dir, &rules, n);
-    let family = Family {
-        game: "oware",
-        rules: rules_text(&rules),
-        index_order: INDEX_ORDER,
-        path: &path,
-    };
+    let family = Family { game: "oware", rules: rules_text(&rules), index_order: INDEX_ORDER, path: &path };
     super::build_files(&family, &game, dir, max, progress, on_layer).map(drop)
 }

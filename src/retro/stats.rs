@@ -37,22 +37,11 @@ impl LayerStats {
             );
         let wins = histogram[stones + 1..].iter().sum();
         let losses = histogram[..stones].iter().sum();
-        LayerStats {
-            stones,
-            positions: values.len() as u64,
-            wins,
-            draws: histogram[stones],
-            losses,
-            histogram,
-            checksum,
-        }
+        LayerStats { stones, positions: values.len() as u64, wins, draws: histogram[stones], losses, histogram, checksum }
     }
 
     /// The value histogram as `(value, count)` pairs.
     pub fn values(&self) -> impl Iterator<Item = (i32, u64)> + '_ {
-        self.histogram
-            .iter()
-            .enumerate()
-            .map(move |(i, &c)| (i as i32 - self.stones as i32, c))
+        self.histogram.iter().enumerate().map(move |(i, &c)| (i as i32 - self.stones as i32, c))
     }
 }

@@ -38,11 +38,7 @@ pub fn verify_layer<G: LayeredGame, L: Layers + ?Sized>(
                 let want = bellman(game, layers, &pos, &mut buf);
                 let stored = layers.value(n, r);
                 if stored as i32 != want && bad.len() < limit {
-                    bad.push(Mismatch {
-                        rank: r,
-                        stored,
-                        recomputed: want,
-                    });
+                    bad.push(Mismatch { rank: r, stored, recomputed: want });
                 }
             }
             tick(hi - lo);

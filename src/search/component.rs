@@ -29,12 +29,7 @@ pub struct ComponentSolver<'g, G: SearchGame> {
 
 impl<'g, G: SearchGame> ComponentSolver<'g, G> {
     pub fn new(game: &'g G, max_positions: usize) -> Self {
-        ComponentSolver {
-            game,
-            memo: HashMap::new(),
-            max_positions,
-            nodes: 0,
-        }
+        ComponentSolver { game, memo: HashMap::new(), max_positions, nodes: 0 }
     }
 
     /// The exact value of `pos` (net seeds of those on the board, for the mover).
@@ -85,9 +80,7 @@ impl<'g, G: SearchGame> ComponentSolver<'g, G> {
                     Some(&j) => j,
                     None => {
                         if nodes.len() >= self.max_positions {
-                            return Err(TooBig {
-                                positions: nodes.len(),
-                            });
+                            return Err(TooBig { positions: nodes.len() });
                         }
                         let j = nodes.len() as u32;
                         index.insert(k, j);

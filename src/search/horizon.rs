@@ -38,30 +38,17 @@ struct State<'g, G: SearchGame> {
 /// Iterative deepening of the capture balance, depth 1, 2, … up to `limits.depth` (required
 /// in practice: without it only the time or node limit stops it), within the time and node
 /// limits; an interrupted iteration is discarded.
-pub fn horizon<G: SearchGame>(
-    game: &G,
-    root: &G::Pos,
-    limits: Limits,
-    table_bits: u32,
-) -> HorizonResult<G::Move> {
+pub fn horizon<G: SearchGame>(game: &G, root: &G::Pos, limits: Limits, table_bits: u32) -> HorizonResult<G::Move> {
     let start = Instant::now();
     let mut st = State {
         game,
         table: Table::new(table_bits),
         nodes: 0,
-        deadline: limits
-            .seconds
-            .map(|s| start + std::time::Duration::from_secs_f64(s)),
+        deadline: limits.seconds.map(|s| start + std::time::Duration::from_secs_f64(s)),
         budget: limits.nodes,
     };
     let mut children = Vec::new();
-    let mut result = HorizonResult {
-        value: 0,
-        depth: 0,
-        best_moves: vec![],
-        nodes: 0,
-        seconds: 0.0,
-    };
+    let mut result = HorizonResult { value: 0, depth: 0, best_moves: vec![], nodes: 0, seconds: 0.0 };
     if let Some(v) = game.expand(root, &mut children) {
         result.value = v;
         result.depth = limits.depth.unwrap_or(u32::MAX);
@@ -94,19 +81,11 @@ pub fn horizon<G: SearchGame>(
         }
         result.value = best;
         result.depth = d;
-        result.best_moves = children
-            .iter()
-            .zip(&scores)
-            .filter(|(_, &s)| s == best)
-            .map(|(c, _)| c.mv)
-            .collect();
+        result.best_moves = children.iter().zip(&scores).filter(|(_, &s)| s == best).map(|(c, _)| c.mv).collect();
         // Best first next time (stable: the game's order among equals).
         let mut order: Vec<usize> = (0..children.len()).collect();
         order.sort_by_key(|&i| -scores[i]);
-        children = order
-            .iter()
-            .map(|&i| children[i])
-            .collect::<Vec<Child<G::Pos, G::Move>>>();
+        children = order.iter().map(|&i| children[i]).collect::<Vec<Child<G::Pos, G::Move>>>();
         d += 1;
     }
     result.nodes = st.nodes;
@@ -116,13 +95,7 @@ pub fn horizon<G: SearchGame>(
 
 impl<G: SearchGame> State<'_, G> {
     /// Fail-soft alpha-beta of the capture balance with `depth` plies left.
-    fn search(
-        &mut self,
-        pos: &G::Pos,
-        depth: u32,
-        mut alpha: i32,
-        mut beta: i32,
-    ) -> Result<i32, Aborted> {
+    fn search(&mut self, pos: &G::Pos, depth: u32, mut alpha: i32, mut beta: i32) -> Result<i32, Aborted> {
         self.nodes += 1;
         if self.nodes & 0x3ff == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
             return Err(Aborted);

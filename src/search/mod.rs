@@ -95,14 +95,7 @@ impl<M: Copy> Analysis<M> {
     /// moves whose upper bound reaches the root's lower bound (they may still be best).
     /// Non-best moves may carry only bounds (`hi` below the best): the search proves no more.
     pub fn best_moves(&self) -> Vec<M> {
-        self.moves
-            .iter()
-            .filter(|m| {
-                m.bounds.hi >= self.bounds.lo
-                    && (!self.bounds.is_exact() || m.bounds.lo == self.bounds.lo)
-            })
-            .map(|m| m.mv)
-            .collect()
+        self.moves.iter().filter(|m| m.bounds.hi >= self.bounds.lo && (!self.bounds.is_exact() || m.bounds.lo == self.bounds.lo)).map(|m| m.mv).collect()
     }
 }
 
@@ -110,10 +103,7 @@ impl<M: Copy> Analysis<M> {
 pub fn settled<M>(moves: &[MoveBounds<M>]) -> bool {
     let lo = moves.iter().map(|m| m.bounds.lo).max().unwrap_or(0);
     let hi = moves.iter().map(|m| m.bounds.hi).max().unwrap_or(0);
-    lo == hi
-        && moves
-            .iter()
-            .all(|m| m.bounds.is_exact() || m.bounds.hi < lo)
+    lo == hi && moves.iter().all(|m| m.bounds.is_exact() || m.bounds.hi < lo)
 }
 
 /// Searcher state: table, node counter, path for repetitions, limits.
@@ -134,53 +124,25 @@ struct Aborted;
 
 impl<'g, G: SearchGame> Searcher<'g, G> {
     pub fn new(game: &'g G, table_bits: u32) -> Self {
-        Searcher {
-            game,
-            table: Table::new(table_bits),
-            nodes: 0,
-            path: Vec::new(),
-            deadline: None,
-            node_budget: None,
-            aborted: false,
-        }
+        Searcher { game, table: Table::new(table_bits), nodes: 0, path: Vec::new(), deadline: None, node_budget: None, aborted: false }
     }
 
     /// Iterative deepening at the root until every root move is exact or a limit is hit.
     pub fn analyse(&mut self, root: &G::Pos, limits: Limits) -> Analysis<G::Move> {
         let start = Instant::now();
-        self.deadline = limits
-            .seconds
-            .map(|s| start + std::time::Duration::from_secs_f64(s));
+        self.deadline = limits.seconds.map(|s| start + std::time::Duration::from_secs_f64(s));
         self.aborted = false;
         self.node_budget = limits.nodes.map(|n| self.nodes + n);
         let b = self.game.bound(root);
         let mut children = Vec::new();
-        if let Some(v) = self
-            .game
-            .probe(root)
-            .or_else(|| self.game.expand(root, &mut children))
-        {
+        if let Some(v) = self.game.probe(root).or_else(|| self.game.expand(root, &mut children)) {
             // Covered by a table or ended: the moves still get exact values when covered.
             let _ = self.game.expand(root, &mut children);
             let moves = self.exact_children(&children, limits);
-            return Analysis {
-                bounds: Bounds::exact(v),
-                moves,
-                depth: 0,
-                nodes: self.nodes,
-                seconds: start.elapsed().as_secs_f64(),
-            };
+            return Analysis { bounds: Bounds::exact(v), moves, depth: 0, nodes: self.nodes, seconds: start.elapsed().as_secs_f64() };
         }
-        let mut moves: Vec<MoveBounds<G::Move>> = children
-            .iter()
-            .map(|c| MoveBounds {
-                mv: c.mv,
-                bounds: Bounds {
-                    lo: c.gain - b,
-                    hi: c.gain + b,
-                },
-            })
-            .collect();
+        let mut moves: Vec<MoveBounds<G::Move>> =
+            children.iter().map(|c| MoveBounds { mv: c.mv, bounds: Bounds { lo: c.gain - b, hi: c.gain + b } }).collect();
         let mut depth_done = 0;
         let mut depth = 1;
         loop {
@@ -202,13 +164,7 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
                     continue;
                 }
                 let (alpha, beta) = (best_lo - 1, b + 1);
-                match self.search(
-                    &c.child,
-                    depth - 1,
-                    c.gain - beta,
-                    c.gain - alpha,
-                    c.gain > 0,
-                ) {
+                match self.search(&c.child, depth - 1, c.gain - beta, c.gain - alpha, c.gain > 0) {
                     Ok(r) => {
                         // Both intervals are sound: keep their intersection.
                         m.bounds.lo = m.bounds.lo.max(c.gain - r.path.hi);
@@ -233,21 +189,11 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
         }
         let lo = moves.iter().map(|m| m.bounds.lo).max().unwrap();
         let hi = moves.iter().map(|m| m.bounds.hi).max().unwrap();
-        Analysis {
-            bounds: Bounds { lo, hi },
-            moves,
-            depth: depth_done,
-            nodes: self.nodes,
-            seconds: start.elapsed().as_secs_f64(),
-        }
+        Analysis { bounds: Bounds { lo, hi }, moves, depth: depth_done, nodes: self.nodes, seconds: start.elapsed().as_secs_f64() }
     }
 
     /// Exact values of the moves of a position covered by a table (children covered too).
-    fn exact_children(
-        &mut self,
-        children: &[Child<G::Pos, G::Move>],
-        limits: Limits,
-    ) -> Vec<MoveBounds<G::Move>> {
+    fn exact_children(&mut self, children: &[Child<G::Pos, G::Move>], limits: Limits) -> Vec<MoveBounds<G::Move>> {
         children
             .iter()
             .map(|c| {
@@ -258,13 +204,7 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
                         a.bounds
                     }
                 };
-                MoveBounds {
-                    mv: c.mv,
-                    bounds: Bounds {
-                        lo: c.gain - v.hi,
-                        hi: c.gain - v.lo,
-                    },
-                }
+                MoveBounds { mv: c.mv, bounds: Bounds { lo: c.gain - v.hi, hi: c.gain - v.lo } }
             })
             .collect()
     }
@@ -273,14 +213,7 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
     /// path (a repetition on the path ends it, net 0), and a sound interval for the value of
     /// the position itself (a repetition counts as "unknown"), which is what the table keeps.
     /// The flag says whether the first depends on the path.
-    fn search(
-        &mut self,
-        pos: &G::Pos,
-        depth: u32,
-        mut alpha: i32,
-        beta: i32,
-        after_capture: bool,
-    ) -> Result<Node, Aborted> {
+    fn search(&mut self, pos: &G::Pos, depth: u32, mut alpha: i32, beta: i32, after_capture: bool) -> Result<Node, Aborted> {
         self.nodes += 1;
         if self.nodes & 0xfff == 0 {
             if let Some(d) = self.deadline {
@@ -308,11 +241,7 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
         if !after_capture {
             for &(k, boundary) in self.path.iter().rev() {
                 if k == key {
-                    return Ok(Node {
-                        path: Bounds::exact(0),
-                        position: known,
-                        history: true,
-                    });
+                    return Ok(Node { path: Bounds::exact(0), position: known, history: true });
                 }
                 if boundary {
                     break;
@@ -320,11 +249,7 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
             }
         }
         if tlo == thi || tlo >= beta || thi <= alpha || depth == 0 {
-            return Ok(Node {
-                path: known,
-                position: known,
-                history: false,
-            });
+            return Ok(Node { path: known, position: known, history: false });
         }
         let mut children = Vec::with_capacity(8);
         if let Some(v) = self.game.expand(pos, &mut children) {
@@ -336,26 +261,14 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
         children.sort_by_key(|c| (Some(g.move_code(&c.mv)) != best_code, -c.gain));
         alpha = alpha.max(tlo);
         let beta = beta.min(thi);
-        let mut path = Bounds {
-            lo: i32::MIN,
-            hi: i32::MIN,
-        };
-        let mut posb = Bounds {
-            lo: i32::MIN,
-            hi: i32::MIN,
-        };
+        let mut path = Bounds { lo: i32::MIN, hi: i32::MIN };
+        let mut posb = Bounds { lo: i32::MIN, hi: i32::MIN };
         let mut history = false;
         let mut best = children[0].mv;
         self.path.push((key, after_capture));
         let mut result = Ok(());
         for (i, c) in children.iter().enumerate() {
-            let r = match self.search(
-                &c.child,
-                depth - 1,
-                c.gain - beta,
-                c.gain - alpha,
-                c.gain > 0,
-            ) {
+            let r = match self.search(&c.child, depth - 1, c.gain - beta, c.gain - alpha, c.gain > 0) {
                 Ok(r) => r,
                 Err(a) => {
                     result = Err(a);
@@ -390,11 +303,7 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
         if !history {
             path = posb;
         }
-        Ok(Node {
-            path,
-            position: posb,
-            history,
-        })
+        Ok(Node { path, position: posb, history })
     }
 }
 
@@ -411,10 +320,6 @@ struct Node {
 
 impl Node {
     fn exact(v: i32) -> Self {
-        Node {
-            path: Bounds::exact(v),
-            position: Bounds::exact(v),
-            history: false,
-        }
+        Node { path: Bounds::exact(v), position: Bounds::exact(v), history: false }
     }
 }

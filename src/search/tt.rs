@@ -33,10 +33,7 @@ impl Table {
             }
             Vec::from_raw_parts(p, n, n)
         };
-        Table {
-            entries,
-            mask: (1u64 << bits) - 1,
-        }
+        Table { entries, mask: (1u64 << bits) - 1 }
     }
 
     #[inline]
@@ -52,12 +49,6 @@ impl Table {
 
     pub fn put(&mut self, key: u64, lo: i32, hi: i32, best: u8) {
         let s = self.slot(key);
-        self.entries[s] = Entry {
-            key,
-            lo: lo as i8,
-            hi: hi as i8,
-            best,
-            used: true,
-        };
+        self.entries[s] = Entry { key, lo: lo as i8, hi: hi as i8, best, used: true };
     }
 }

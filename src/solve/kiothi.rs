@@ -58,12 +58,7 @@ pub struct KiothiSearch<'p> {
 
 impl<'p> KiothiSearch<'p> {
     pub fn new(rules: Rules, probe: Option<Probe<'p>>) -> Self {
-        KiothiSearch {
-            rules,
-            probe,
-            costly: RefCell::new(HashMap::new()),
-            stats: Cell::new(ExpandStats::default()),
-        }
+        KiothiSearch { rules, probe, costly: RefCell::new(HashMap::new()), stats: Cell::new(ExpandStats::default()) }
     }
 
     pub fn stats(&self) -> ExpandStats {
@@ -89,11 +84,7 @@ impl<'p> KiothiSearch<'p> {
                         if c.relays > kiothi::LONG_SOWING_RELAYS {
                             st.long_moves += 1;
                         }
-                        out.push(Child {
-                            mv: c.mv,
-                            gain: c.captured as i32,
-                            child: c.position,
-                        });
+                        out.push(Child { mv: c.mv, gain: c.captured as i32, child: c.position });
                     }
                     Err(Illegal::Perpetual) | Err(Illegal::RelayLimit { .. }) => {
                         costly = true;
@@ -255,26 +246,14 @@ pub fn check(pos: &Position) -> Result<(), SolveError> {
 /// the answer may be bounds; without limits the answer is exact: alpha-beta with a budget,
 /// then the component retrograde, then (if the component is too big) alpha-beta without
 /// limit.
-pub fn solve(
-    rules: Rules,
-    probe: Option<Probe<'_>>,
-    root: &Position,
-    limits: Limits,
-) -> Result<Solution, SolveError> {
+pub fn solve(rules: Rules, probe: Option<Probe<'_>>, root: &Position, limits: Limits) -> Result<Solution, SolveError> {
     check(root)?;
     let start = Instant::now();
     let game = KiothiSearch::new(rules, probe);
     let mut s = Searcher::new(&game, table_bits(root));
     let limited = limits.depth.is_some() || limits.seconds.is_some() || limits.nodes.is_some();
     let covered = game.probe(root).is_some();
-    let first = if limited || covered {
-        limits
-    } else {
-        Limits {
-            nodes: Some(SEARCH_BUDGET),
-            ..limits
-        }
-    };
+    let first = if limited || covered { limits } else { Limits { nodes: Some(SEARCH_BUDGET), ..limits } };
     let mut a = s.analyse(root, first);
     let mut method = if covered { Method::Db } else { Method::Search };
     let mut moves: Vec<(SowMove, Bounds)> = a.moves.iter().map(|m| (m.mv, m.bounds)).collect();
@@ -296,30 +275,17 @@ pub fn solve(
     }
     moves.sort_by_key(|(m, _)| *m);
     let best_moves: Vec<SowMove> = if bounds.is_exact() {
-        moves
-            .iter()
-            .filter(|(_, b)| b.is_exact() && b.lo == bounds.lo)
-            .map(|&(m, _)| m)
-            .collect()
+        moves.iter().filter(|(_, b)| b.is_exact() && b.lo == bounds.lo).map(|&(m, _)| m).collect()
     } else {
-        moves
-            .iter()
-            .filter(|(_, b)| b.hi >= bounds.lo)
-            .map(|&(m, _)| m)
-            .collect()
+        moves.iter().filter(|(_, b)| b.hi >= bounds.lo).map(|&(m, _)| m).collect()
     };
     let pv = if bounds.is_exact() && method == Method::Component {
-        principal_variation(&mut comp, root)
-            .unwrap_or_else(|_| proven_line(&mut s, root, bounds.lo))
+        principal_variation(&mut comp, root).unwrap_or_else(|_| proven_line(&mut s, root, bounds.lo))
     } else if bounds.is_exact() {
         proven_line(&mut s, root, bounds.lo)
     } else {
         // Most promising: best lower bound, then best upper bound, then the lowest move.
-        moves
-            .iter()
-            .max_by_key(|(m, b)| (b.lo, b.hi, std::cmp::Reverse(*m)))
-            .map(|&(m, _)| vec![m])
-            .unwrap_or_default()
+        moves.iter().max_by_key(|(m, b)| (b.lo, b.hi, std::cmp::Reverse(*m))).map(|&(m, _)| vec![m]).unwrap_or_default()
     };
     Ok(Solution {
         bounds,
@@ -342,18 +308,10 @@ fn legal(rules: &Rules, pos: &Position) -> Vec<kiothi::Child> {
 }
 
 /// Exact value of every move of `pos` by the component retrograde (empty when it has ended).
-fn exact_moves(
-    comp: &mut ComponentSolver<'_, KiothiSearch<'_>>,
-    pos: &Position,
-) -> Result<Vec<(SowMove, Bounds)>, TooBig> {
+fn exact_moves(comp: &mut ComponentSolver<'_, KiothiSearch<'_>>, pos: &Position) -> Result<Vec<(SowMove, Bounds)>, TooBig> {
     legal(&comp.game.rules, pos)
         .iter()
-        .map(|c| {
-            Ok((
-                c.mv,
-                Bounds::exact(c.captured as i32 - comp.value(&c.position)?),
-            ))
-        })
+        .map(|c| Ok((c.mv, Bounds::exact(c.captured as i32 - comp.value(&c.position)?))))
         .collect()
 }
 
@@ -395,30 +353,12 @@ fn walk_line<E>(
 /// A perfect-play line from `root` (exact value `value`) by alpha-beta: each ply plays the
 /// lowest move proven to reach the value, with a node budget per ply; the line stops early
 /// only if no move is proven within the budget.
-fn proven_line(
-    s: &mut Searcher<'_, KiothiSearch<'_>>,
-    root: &Position,
-    value: i32,
-) -> Vec<SowMove> {
+fn proven_line(s: &mut Searcher<'_, KiothiSearch<'_>>, root: &Position, value: i32) -> Vec<SowMove> {
     let rules = s.game.rules;
     let mut target = value;
     let line = walk_line(&rules, root, |pos, ms| {
-        let a = s.analyse(
-            pos,
-            Limits {
-                nodes: Some(SEARCH_BUDGET),
-                ..Limits::default()
-            },
-        );
-        let Some(mv) = a
-            .moves
-            .iter()
-            .filter(|m| m.bounds.lo == target)
-            .map(|m| m.mv)
-            .min()
-        else {
-            return Ok(None);
-        };
+        let a = s.analyse(pos, Limits { nodes: Some(SEARCH_BUDGET), ..Limits::default() });
+        let Some(mv) = a.moves.iter().filter(|m| m.bounds.lo == target).map(|m| m.mv).min() else { return Ok(None) };
         let c = *ms.iter().find(|c| c.mv == mv).expect("a legal move");
         target = c.captured as i32 - target; // the child's value, for its mover
         Ok::<_, std::convert::Infallible>(Some(c))
@@ -430,10 +370,7 @@ fn proven_line(
 }
 
 /// Follow the lowest best move from `root` with exact values from the component solver.
-fn principal_variation(
-    comp: &mut ComponentSolver<'_, KiothiSearch<'_>>,
-    root: &Position,
-) -> Result<Vec<SowMove>, TooBig> {
+fn principal_variation(comp: &mut ComponentSolver<'_, KiothiSearch<'_>>, root: &Position) -> Result<Vec<SowMove>, TooBig> {
     let rules = comp.game.rules;
     walk_line(&rules, root, |pos, ms| {
         let target = comp.value(pos)?;
@@ -452,13 +389,7 @@ mod tests {
     use crate::search::horizon::horizon;
 
     fn pos(boma: [u8; 20], nki: u32, to_move: Side) -> Position {
-        Position {
-            boma,
-            prisons: [0, 0],
-            nki,
-            to_move,
-            turn: 5,
-        }
+        Position { boma, prisons: [0, 0], nki, to_move, turn: 5 }
     }
 
     /// Truncated negamax of the capture balance, no pruning, no table.
@@ -470,10 +401,7 @@ mod tests {
         if kids.is_empty() {
             return -(p.warriors_on_board() as i32);
         }
-        kids.iter()
-            .map(|c| c.captured as i32 - balance(rules, &c.position, depth - 1))
-            .max()
-            .unwrap()
+        kids.iter().map(|c| c.captured as i32 - balance(rules, &c.position, depth - 1)).max().unwrap()
     }
 
     #[test]
@@ -492,38 +420,15 @@ mod tests {
             for _ in 0..1 + next() % 7 {
                 boma[(next() % 20) as usize] += 1;
             }
-            let occ = boma
-                .iter()
-                .enumerate()
-                .fold(0u32, |m, (a, &c)| m | ((c > 0) as u32) << a);
-            let p = pos(
-                boma,
-                occ & next() as u32,
-                if next() % 2 == 0 {
-                    Side::South
-                } else {
-                    Side::North
-                },
-            );
+            let occ = boma.iter().enumerate().fold(0u32, |m, (a, &c)| m | ((c > 0) as u32) << a);
+            let p = pos(boma, occ & next() as u32, if next() % 2 == 0 { Side::South } else { Side::North });
             for d in [1, 3, 5] {
-                let h = horizon(
-                    &game,
-                    &p,
-                    Limits {
-                        depth: Some(d),
-                        ..Limits::default()
-                    },
-                    12,
-                );
+                let h = horizon(&game, &p, Limits { depth: Some(d), ..Limits::default() }, 12);
                 let want = balance(&rules, &p, d);
                 assert_eq!(h.value, want, "{p} depth {d}");
                 for m in &h.best_moves {
                     let c = p.sow(&rules, *m).unwrap();
-                    assert_eq!(
-                        c.captured as i32 - balance(&rules, &c.position, d - 1),
-                        want,
-                        "{p} {m}"
-                    );
+                    assert_eq!(c.captured as i32 - balance(&rules, &c.position, d - 1), want, "{p} {m}");
                 }
             }
         }
@@ -535,25 +440,9 @@ mod tests {
         b[3] = 2;
         b[15] = 1;
         let p = pos(b, 0, Side::South);
-        assert_ne!(
-            position_key(&p),
-            position_key(&Position {
-                to_move: Side::North,
-                ..p
-            })
-        );
-        assert_ne!(
-            position_key(&p),
-            position_key(&Position { nki: 1 << 3, ..p })
-        );
-        assert_eq!(
-            position_key(&p),
-            position_key(&Position {
-                turn: 40,
-                prisons: [3, 4],
-                ..p
-            })
-        );
+        assert_ne!(position_key(&p), position_key(&Position { to_move: Side::North, ..p }));
+        assert_ne!(position_key(&p), position_key(&Position { nki: 1 << 3, ..p }));
+        assert_eq!(position_key(&p), position_key(&Position { turn: 40, prisons: [3, 4], ..p }));
         // S3 = 2, N5 = 1: 3:1 lands in the empty S4 and captures N5 (2); 3:2 ends in S5.
         let game = KiothiSearch::new(Rules::default(), None);
         let mut out = Vec::new();

@@ -51,23 +51,13 @@ pub fn draw(seed: u64, stream: u64, i: u64, n: u128) -> u128 {
 
 /// A uniform redistribution at `pos` (turn 1 or 2) for draw `(stream, i)`: its index in the
 /// enumeration order and the move. `None` if the mover has none (K8).
-pub fn uniform_redistribution(
-    pos: &Position,
-    rules: &Rules,
-    seed: u64,
-    stream: u64,
-    i: u64,
-) -> Option<(u128, Redistribution)> {
+pub fn uniform_redistribution(pos: &Position, rules: &Rules, seed: u64, stream: u64, i: u64) -> Option<(u128, Redistribution)> {
     let n = pos.redistribution_count(rules).ok()?;
     if n == 0 {
         return None;
     }
     let k = draw(seed, stream, i, n);
-    Some((
-        k,
-        pos.nth_redistribution(rules, k)
-            .expect("index below the count"),
-    ))
+    Some((k, pos.nth_redistribution(rules, k).expect("index below the count")))
 }
 
 /// A seeded middlegame: uniform South and North redistributions, then `plies` sowing moves
@@ -75,11 +65,8 @@ pub fn uniform_redistribution(
 pub fn random_midgame(rules: &Rules, seed: u64, i: u64, plies: u32) -> Position {
     let mut p = rules.start();
     for turn in 0..2 {
-        let (_, r) =
-            uniform_redistribution(&p, rules, seed, 1000 + turn, i).expect("the opening has moves");
-        p = p
-            .play(rules, &Move::Redistribute(r))
-            .expect("a legal redistribution");
+        let (_, r) = uniform_redistribution(&p, rules, seed, 1000 + turn, i).expect("the opening has moves");
+        p = p.play(rules, &Move::Redistribute(r)).expect("a legal redistribution");
     }
     let mut kids = Vec::new();
     for k in 0..plies {
@@ -119,32 +106,16 @@ pub struct ReplyRow {
 /// Evaluate `samples` uniform South openings with `replies` uniform North replies each; the
 /// horizon and the proven search each get `limits` (depth and/or seconds) per position.
 /// `progress` is called after every row.
-pub fn evaluate(
-    rules: &Rules,
-    samples: u64,
-    replies: u64,
-    seed: u64,
-    limits: Limits,
-    progress: &mut dyn FnMut(&ReplyRow),
-) -> Vec<ReplyRow> {
+pub fn evaluate(rules: &Rules, samples: u64, replies: u64, seed: u64, limits: Limits, progress: &mut dyn FnMut(&ReplyRow)) -> Vec<ReplyRow> {
     let game = KiothiSearch::new(*rules, None);
     let start = rules.start();
     let mut rows = Vec::new();
     for i in 0..samples {
-        let (south_index, south_move) =
-            uniform_redistribution(&start, rules, seed, 0, i).expect("South has moves");
-        let after = start
-            .play(rules, &Move::Redistribute(south_move))
-            .expect("legal");
+        let (south_index, south_move) = uniform_redistribution(&start, rules, seed, 0, i).expect("South has moves");
+        let after = start.play(rules, &Move::Redistribute(south_move)).expect("legal");
         for j in 0..replies {
-            let Some((north_index, north_move)) =
-                uniform_redistribution(&after, rules, seed, 1 + i, j)
-            else {
-                break;
-            };
-            let p = after
-                .play(rules, &Move::Redistribute(north_move))
-                .expect("legal");
+            let Some((north_index, north_move)) = uniform_redistribution(&after, rules, seed, 1 + i, j) else { break };
+            let p = after.play(rules, &Move::Redistribute(north_move)).expect("legal");
             let t = std::time::Instant::now();
             let h = horizon(&game, &p, limits, 20);
             let mut s = Searcher::new(&game, table_bits(&p).min(20));
@@ -210,20 +181,10 @@ mod tests {
         // pair about 1/15 of 3000 draws.
         let mut per_set = std::collections::HashMap::<u16, u32>::new();
         for i in 0..3000 {
-            *per_set
-                .entry(
-                    uniform_redistribution(&p, &rules, 1, 0, i)
-                        .unwrap()
-                        .1
-                        .emptied,
-                )
-                .or_default() += 1;
+            *per_set.entry(uniform_redistribution(&p, &rules, 1, 0, i).unwrap().1.emptied).or_default() += 1;
         }
         assert_eq!(per_set.len(), 15);
-        assert!(
-            per_set.values().all(|&c| (130..=270).contains(&c)),
-            "{per_set:?}"
-        );
+        assert!(per_set.values().all(|&c| (130..=270).contains(&c)), "{per_set:?}");
         let m = random_midgame(&rules, 3, 0, 4);
         assert_eq!(m, random_midgame(&rules, 3, 0, 4));
         assert!(m.turn <= 7 && m.turn >= 3);

@@ -19,11 +19,7 @@ pub struct OwareSearch<'d> {
 
 impl<'d> OwareSearch<'d> {
     pub fn new(rules: Rules, db: Option<&'d Database>) -> Self {
-        OwareSearch {
-            rules,
-            db,
-            index: Compositions::new(PITS, MAX_STONES),
-        }
+        OwareSearch { rules, db, index: Compositions::new(PITS, MAX_STONES) }
     }
 }
 
@@ -45,11 +41,7 @@ impl SearchGame for OwareSearch<'_> {
         match self.rules.node(pos) {
             Node::Ended(e) => Some(e.mover_net(oware::seeds(pos) as i32)),
             Node::Moves(ms) => {
-                out.extend(ms.iter().map(|m| Child {
-                    mv: m.pit,
-                    gain: m.captured as i32,
-                    child: m.child,
-                }));
+                out.extend(ms.iter().map(|m| Child { mv: m.pit, gain: m.captured as i32, child: m.child }));
                 None
             }
         }
@@ -103,108 +95,48 @@ pub fn solve(rules: Rules, db: Option<&Database>, root: &View, limits: Limits) -
     let mut s = Searcher::new(&game, 22);
     let limited = limits.depth.is_some() || limits.seconds.is_some() || limits.nodes.is_some();
     let covered = game.probe(root).is_some();
-    let a = s.analyse(
-        root,
-        if limited || covered {
-            limits
-        } else {
-            Limits {
-                nodes: Some(SEARCH_BUDGET),
-                ..limits
-            }
-        },
-    );
+    let a = s.analyse(root, if limited || covered { limits } else { Limits { nodes: Some(SEARCH_BUDGET), ..limits } });
     let mut method = if covered { Method::Db } else { Method::Search };
     let mut bounds = a.bounds;
     let mut moves: Vec<(u8, Bounds)> = a.moves.iter().map(|m| (m.mv, m.bounds)).collect();
     let mut comp = ComponentSolver::new(&game, MAX_COMPONENT);
-    let done = |m: &[(u8, Bounds)]| {
-        settled(
-            &m.iter()
-                .map(|&(mv, bounds)| MoveBounds { mv, bounds })
-                .collect::<Vec<_>>(),
-        )
-    };
+    let done = |m: &[(u8, Bounds)]| settled(&m.iter().map(|&(mv, bounds)| MoveBounds { mv, bounds }).collect::<Vec<_>>());
     if !limited && !done(&moves) {
         if let Ok(exact) = exact_moves(&mut comp, root) {
-            method = if covered {
-                Method::Db
-            } else {
-                Method::Component
-            };
+            method = if covered { Method::Db } else { Method::Component };
             bounds = Bounds::exact(comp.value(root).expect("solved with its moves"));
             moves = exact;
         }
     }
     let best_moves: Vec<u8> = if bounds.is_exact() {
-        moves
-            .iter()
-            .filter(|(_, b)| b.is_exact() && b.lo == bounds.lo)
-            .map(|&(m, _)| m)
-            .collect()
+        moves.iter().filter(|(_, b)| b.is_exact() && b.lo == bounds.lo).map(|&(m, _)| m).collect()
     } else {
-        moves
-            .iter()
-            .filter(|(_, b)| b.hi >= bounds.lo)
-            .map(|&(m, _)| m)
-            .collect()
+        moves.iter().filter(|(_, b)| b.hi >= bounds.lo).map(|&(m, _)| m).collect()
     };
     let pv = if bounds.is_exact() && method == Method::Component {
-        principal_variation(&mut comp, root)
-            .unwrap_or_else(|_| proven_line(&mut s, root, bounds.lo))
+        principal_variation(&mut comp, root).unwrap_or_else(|_| proven_line(&mut s, root, bounds.lo))
     } else if bounds.is_exact() {
         proven_line(&mut s, root, bounds.lo)
     } else {
-        moves
-            .iter()
-            .max_by_key(|(m, b)| (b.lo, std::cmp::Reverse(*m)))
-            .map(|&(m, _)| vec![m])
-            .unwrap_or_default()
+        moves.iter().max_by_key(|(m, b)| (b.lo, std::cmp::Reverse(*m))).map(|&(m, _)| vec![m]).unwrap_or_default()
     };
-    Solution {
-        bounds,
-        best_moves,
-        pv,
-        method,
-        nodes: s.nodes + comp.nodes,
-        depth: a.depth,
-        seconds: start.elapsed().as_secs_f64(),
-        moves,
-    }
+    Solution { bounds, best_moves, pv, method, nodes: s.nodes + comp.nodes, depth: a.depth, seconds: start.elapsed().as_secs_f64(), moves }
 }
 
 /// Exact value of every move of `pos` (empty when it has ended).
-fn exact_moves(
-    comp: &mut ComponentSolver<'_, OwareSearch<'_>>,
-    pos: &View,
-) -> Result<Vec<(u8, Bounds)>, TooBig> {
-    let Node::Moves(ms) = comp.game.rules.node(pos) else {
-        return Ok(vec![]);
-    };
-    ms.iter()
-        .map(|m| {
-            Ok((
-                m.pit,
-                Bounds::exact(m.captured as i32 - comp.value(&m.child)?),
-            ))
-        })
-        .collect()
+fn exact_moves(comp: &mut ComponentSolver<'_, OwareSearch<'_>>, pos: &View) -> Result<Vec<(u8, Bounds)>, TooBig> {
+    let Node::Moves(ms) = comp.game.rules.node(pos) else { return Ok(vec![]) };
+    ms.iter().map(|m| Ok((m.pit, Bounds::exact(m.captured as i32 - comp.value(&m.child)?)))).collect()
 }
 
 /// Play from `root` the move `choose` picks at each ply until the game ends: an ending, a
 /// repeated position (the split rule ends the game there), or no move chosen.
-fn walk_line<E>(
-    rules: &Rules,
-    root: &View,
-    mut choose: impl FnMut(&View, &[oware::Move]) -> Result<Option<oware::Move>, E>,
-) -> Result<Vec<u8>, E> {
+fn walk_line<E>(rules: &Rules, root: &View, mut choose: impl FnMut(&View, &[oware::Move]) -> Result<Option<oware::Move>, E>) -> Result<Vec<u8>, E> {
     let mut pv = Vec::new();
     let mut pos = *root;
     let mut seen: Vec<View> = vec![pos];
     while let Node::Moves(ms) = rules.node(&pos) {
-        let Some(m) = choose(&pos, ms.as_slice())? else {
-            break;
-        };
+        let Some(m) = choose(&pos, ms.as_slice())? else { break };
         pv.push(m.pit);
         if m.captured > 0 {
             seen.clear(); // nothing before a capture can repeat
@@ -225,22 +157,8 @@ fn proven_line(s: &mut Searcher<'_, OwareSearch<'_>>, root: &View, value: i32) -
     let rules = s.game.rules;
     let mut target = value;
     let line = walk_line(&rules, root, |pos, ms| {
-        let a = s.analyse(
-            pos,
-            Limits {
-                nodes: Some(SEARCH_BUDGET),
-                ..Limits::default()
-            },
-        );
-        let Some(mv) = a
-            .moves
-            .iter()
-            .filter(|m| m.bounds.lo == target)
-            .map(|m| m.mv)
-            .min()
-        else {
-            return Ok(None);
-        };
+        let a = s.analyse(pos, Limits { nodes: Some(SEARCH_BUDGET), ..Limits::default() });
+        let Some(mv) = a.moves.iter().filter(|m| m.bounds.lo == target).map(|m| m.mv).min() else { return Ok(None) };
         let m = *ms.iter().find(|m| m.pit == mv).unwrap();
         target = m.captured as i32 - target; // the child's value, for its mover
         Ok::<_, std::convert::Infallible>(Some(m))
@@ -252,10 +170,7 @@ fn proven_line(s: &mut Searcher<'_, OwareSearch<'_>>, root: &View, value: i32) -
 }
 
 /// Follow the lowest best move from `root` with exact values from the component solver.
-fn principal_variation(
-    comp: &mut ComponentSolver<'_, OwareSearch<'_>>,
-    root: &View,
-) -> Result<Vec<u8>, TooBig> {
+fn principal_variation(comp: &mut ComponentSolver<'_, OwareSearch<'_>>, root: &View) -> Result<Vec<u8>, TooBig> {
     let rules = comp.game.rules;
     walk_line(&rules, root, |pos, ms| {
         let target = comp.value(pos)?;

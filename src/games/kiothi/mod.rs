@@ -56,9 +56,7 @@ pub const ALL_BOMA: u32 = (1 << BOMA) - 1;
 pub type Board = [u8; BOMA];
 
 /// K1: how the warriors stand at the start.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum, Default,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum, Default)]
 pub enum Setup {
     /// 5 warriors in each of own indices 4..9 (30 per side). Default.
     #[default]
@@ -94,9 +92,7 @@ impl Setup {
 }
 
 /// K2: how many boma an opening redistribution empties.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum, Default,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum, Default)]
 pub enum Redistribute {
     /// Exactly two (default, the seed text).
     #[default]
@@ -126,9 +122,7 @@ impl Redistribute {
 }
 
 /// K3: what clears an nki flag.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum, Default,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum, Default)]
 #[serde(rename_all = "kebab-case")]
 pub enum NkiClear {
     /// Only lifting from the boma (start of a move or a relay). Default.
@@ -258,10 +252,7 @@ pub enum KiothiError {
     },
     /// A position that breaks an invariant; `field` names the JSON field.
     #[error("position {field}: {message}")]
-    Position {
-        field: &'static str,
-        message: String,
-    },
+    Position { field: &'static str, message: String },
     #[error("move {mv} is illegal: {reason}")]
     Illegal { mv: String, reason: Illegal },
     #[error("the game has ended")]
@@ -394,11 +385,7 @@ impl Position {
             );
         }
         if self.is_redistribution() {
-            let want = if self.turn == 1 {
-                Side::South
-            } else {
-                Side::North
-            };
+            let want = if self.turn == 1 { Side::South } else { Side::North };
             if self.to_move != want {
                 return err(
                     "to_move",
@@ -406,10 +393,7 @@ impl Position {
                 );
             }
             if self.nki != 0 {
-                return err(
-                    "nki",
-                    "no boma is nki before both redistributions are done".into(),
-                );
+                return err("nki", "no boma is nki before both redistributions are done".into());
             }
         }
         Ok(())
@@ -546,10 +530,8 @@ impl Position {
             };
         }
         let base = self.own_base();
-        (0..ROW as u8).any(|b| {
-            (1..=self.boma[base + b as usize])
-                .any(|lift| self.sow(rules, SowMove { boma: b, lift }).is_ok())
-        })
+        (0..ROW as u8)
+            .any(|b| (1..=self.boma[base + b as usize]).any(|lift| self.sow(rules, SowMove { boma: b, lift }).is_ok()))
     }
 
     /// Checked play: the position after `m`, or why it is not legal.
@@ -593,18 +575,14 @@ impl Position {
         score[self.to_move.other().index()] += self.warriors_on_board() as f64;
         Some(GameResult {
             score,
-            reason: EndReason::NoLegalMove {
-                stuck: self.to_move,
-            },
+            reason: EndReason::NoLegalMove { stuck: self.to_move },
         })
     }
 }
 
 #[inline(always)]
 pub(crate) fn occupied_mask(b: &Board) -> u32 {
-    b.iter()
-        .enumerate()
-        .fold(0u32, |m, (a, &x)| m | ((x != 0) as u32) << a)
+    b.iter().enumerate().fold(0u32, |m, (a, &x)| m | ((x != 0) as u32) << a)
 }
 
 /// How a game ended, with final totals (halves allowed under `split`, hence `f64`).
@@ -671,8 +649,7 @@ impl Game {
             return vec![];
         }
         let mut moves = Vec::new();
-        self.position
-            .for_each_child(&self.rules, |c| moves.push(c.mv));
+        self.position.for_each_child(&self.rules, |c| moves.push(c.mv));
         moves
     }
 
@@ -706,13 +683,7 @@ impl fmt::Display for Position {
     /// A diagram: North's row on top, right to left (as he sees it from across), South below;
     /// `*` marks an nki boma.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let cell = |a: usize| {
-            format!(
-                "{:>2}{}",
-                self.boma[a],
-                if self.is_nki(a) { '*' } else { ' ' }
-            )
-        };
+        let cell = |a: usize| format!("{:>2}{}", self.boma[a], if self.is_nki(a) { '*' } else { ' ' });
         let north: Vec<String> = (ROW..BOMA).rev().map(cell).collect();
         let south: Vec<String> = (0..ROW).map(cell).collect();
         writeln!(f, "  North {:>2} | {}|", self.prisons[1], north.join(""))?;

@@ -19,11 +19,7 @@ const SOW_FORM: &str = "B:K, own index B 0..9 and K >= 1 warriors lifted";
 const REDISTRIBUTION_FORM: &str =
     "E1,E2>A*C,A*C,… with own indices E ascending, absolute boma A 0..19 ascending, counts C >= 1";
 
-fn number<T: FromStr>(
-    s: &str,
-    field: &'static str,
-    expected: &'static str,
-) -> Result<T, KiothiError> {
+fn number<T: FromStr>(s: &str, field: &'static str, expected: &'static str) -> Result<T, KiothiError> {
     s.trim()
         .parse()
         .map_err(|_| parse_err(field, format!("'{s}' is not a number in range"), expected))
@@ -43,11 +39,7 @@ impl FromStr for SowMove {
         };
         let boma: u8 = number(b, "boma", SOW_FORM)?;
         if boma as usize >= ROW {
-            return Err(parse_err(
-                "boma",
-                format!("own index {boma} is out of range"),
-                SOW_FORM,
-            ));
+            return Err(parse_err("boma", format!("own index {boma} is out of range"), SOW_FORM));
         }
         let lift: u8 = number(k, "lift", SOW_FORM)?;
         if lift == 0 {
@@ -75,11 +67,7 @@ impl FromStr for Redistribution {
     type Err = KiothiError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let Some((e, p)) = s.split_once('>') else {
-            return Err(parse_err(
-                "move",
-                format!("'{s}' has no '>'"),
-                REDISTRIBUTION_FORM,
-            ));
+            return Err(parse_err("move", format!("'{s}' has no '>'"), REDISTRIBUTION_FORM));
         };
         let mut emptied = 0u16;
         let mut last: Option<u8> = None;
@@ -182,27 +170,20 @@ impl Position {
     /// Read the state JSON; errors name the field. `nki` may be omitted (none) and so may
     /// `stores` (0, 0); the result is validated ([`Position::validate`]).
     pub fn from_json(v: &serde_json::Value) -> Result<Position, KiothiError> {
-        let bad = |field: &'static str, expected: &'static str| {
-            parse_err(field, "missing or malformed".into(), expected)
-        };
+        let bad =
+            |field: &'static str, expected: &'static str| parse_err(field, "missing or malformed".into(), expected);
         if let Some(g) = v.get("game") {
             if g != "kiothi" {
-                return Err(parse_err(
-                    "game",
-                    format!("{g} is not kiothi"),
-                    "\"kiothi\"",
-                ));
+                return Err(parse_err("game", format!("{g} is not kiothi"), "\"kiothi\""));
             }
         }
-        let list = |field: &'static str,
-                    len: usize,
-                    expected: &'static str|
-         -> Result<Vec<serde_json::Value>, KiothiError> {
-            match v.get(field).and_then(|x| x.as_array()) {
-                Some(a) if a.len() == len => Ok(a.clone()),
-                _ => Err(bad(field, expected)),
-            }
-        };
+        let list =
+            |field: &'static str, len: usize, expected: &'static str| -> Result<Vec<serde_json::Value>, KiothiError> {
+                match v.get(field).and_then(|x| x.as_array()) {
+                    Some(a) if a.len() == len => Ok(a.clone()),
+                    _ => Err(bad(field, expected)),
+                }
+            };
         const PITS: &str = "20 counts 0..255, South 0..9 then North 0..9";
         let mut boma: Board = [0; BOMA];
         for (b, x) in boma.iter_mut().zip(list("pits", BOMA, PITS)?) {
@@ -239,12 +220,7 @@ impl Position {
             .and_then(|x| x.as_u64())
             .and_then(|x| u32::try_from(x).ok())
             .filter(|&t| t >= 1)
-            .ok_or_else(|| {
-                bad(
-                    "turn",
-                    "the ply number, from 1 (1 and 2 are the redistributions)",
-                )
-            })?;
+            .ok_or_else(|| bad("turn", "the ply number, from 1 (1 and 2 are the redistributions)"))?;
         let p = Position {
             boma,
             prisons,

@@ -81,22 +81,14 @@ pub fn divide(pos: &Position, rules: &Rules, depth: u32) -> Result<Vec<(Move, u1
         pos.for_each_redistribution(rules, |r| {
             out.push((
                 Move::Redistribute(*r),
-                count(
-                    &pos.redistribute_unchecked(r),
-                    rules,
-                    depth - 1,
-                    &mut buffers,
-                ),
+                count(&pos.redistribute_unchecked(r), rules, depth - 1, &mut buffers),
             ));
         });
     } else {
         let mut children = Vec::new();
         pos.children(rules, &mut children);
         for c in &children {
-            out.push((
-                Move::Sow(c.mv),
-                count(&c.position, rules, depth - 1, &mut buffers),
-            ));
+            out.push((Move::Sow(c.mv), count(&c.position, rules, depth - 1, &mut buffers)));
         }
     }
     Ok(out)

@@ -24,10 +24,7 @@
 //! (South's emptying touches only his own row, so North's counts `n` are the ones before turn 1.)
 //! At most 15 · 45 · 61² terms for the full setups: instant, exact in `u128` (checked).
 
-use super::{
-    occupied_mask, Board, Illegal, KiothiError, Position, Redistribute, Redistribution, Rules,
-    BOMA, ROW,
-};
+use super::{occupied_mask, Board, Illegal, KiothiError, Position, Redistribute, Redistribution, Rules, BOMA, ROW};
 use crate::index::Compositions;
 
 /// `C(n, k)` in `u128`, `None` on overflow.
@@ -116,8 +113,7 @@ impl Position {
                     // F = {a}: South puts x into a, the rest into the other 19 boma.
                     let mut s = Some(0u128);
                     for x in (n[a] == 0) as u32..=w {
-                        let term =
-                            (|| placements(w - x, 19)?.checked_mul(placements(n[a] + x, 20)?))();
+                        let term = (|| placements(w - x, 19)?.checked_mul(placements(n[a] + x, 20)?))();
                         s = s.and_then(|s| s.checked_add(term?));
                     }
                     add(s);
@@ -129,10 +125,8 @@ impl Position {
                     let mut s = Some(0u128);
                     for x in (n[a] == 0) as u32..=w {
                         for y in (n[b] == 0) as u32..=w - x {
-                            let term = (|| {
-                                placements(w - x - y, 18)?
-                                    .checked_mul(placements(n[a] + n[b] + x + y, 20)?)
-                            })();
+                            let term =
+                                (|| placements(w - x - y, 18)?.checked_mul(placements(n[a] + n[b] + x + y, 20)?))();
                             s = s.and_then(|s| s.checked_add(term?));
                         }
                     }
@@ -250,11 +244,7 @@ impl Position {
         for (b, p) in boma.iter_mut().zip(r.placement.iter()) {
             *b += p;
         }
-        let nki = if self.turn == 2 {
-            occupied_mask(&boma)
-        } else {
-            self.nki
-        };
+        let nki = if self.turn == 2 { occupied_mask(&boma) } else { self.nki };
         Position {
             boma,
             prisons: self.prisons,
@@ -279,19 +269,12 @@ mod tests {
         p.boma[9] = 1;
         p.boma[13] = 1;
         for redistribute in [Redistribute::Exactly2, Redistribute::UpTo2] {
-            let rules = Rules {
-                redistribute,
-                ..Rules::default()
-            };
+            let rules = Rules { redistribute, ..Rules::default() };
             let mut all = Vec::new();
             p.for_each_redistribution(&rules, |r| all.push(*r));
             assert_eq!(all.len() as u128, p.redistribution_count(&rules).unwrap());
             for (i, r) in all.iter().enumerate() {
-                assert_eq!(
-                    p.nth_redistribution(&rules, i as u128).as_ref(),
-                    Some(r),
-                    "{i}"
-                );
+                assert_eq!(p.nth_redistribution(&rules, i as u128).as_ref(), Some(r), "{i}");
             }
             assert_eq!(p.nth_redistribution(&rules, all.len() as u128), None);
         }
@@ -302,15 +285,8 @@ mod tests {
         let n = start.redistribution_count(&rules).unwrap();
         let last = start.nth_redistribution(&rules, n - 1).unwrap();
         assert_eq!(last.to_string(), "8,9>0*10");
-        assert_eq!(
-            start.nth_redistribution(&rules, 0).unwrap().to_string(),
-            "4,5>19*10"
-        );
-        let q = Position {
-            turn: 3,
-            to_move: Side::South,
-            ..start
-        };
+        assert_eq!(start.nth_redistribution(&rules, 0).unwrap().to_string(), "4,5>19*10");
+        let q = Position { turn: 3, to_move: Side::South, ..start };
         assert_eq!(q.nth_redistribution(&rules, 0), None);
     }
 }

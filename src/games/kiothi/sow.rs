@@ -245,9 +245,7 @@ fn lap(w: &mut Words, from: usize, hand: u32) -> (usize, u32, u64) {
 }
 
 fn zobrist(w: &Words) -> u64 {
-    (0..BOMA).fold(0u64, |h, a| {
-        h.wrapping_add(ZOBRIST[a].wrapping_mul(get(w, a) as u64))
-    })
+    (0..BOMA).fold(0u64, |h, a| h.wrapping_add(ZOBRIST[a].wrapping_mul(get(w, a) as u64)))
 }
 
 #[inline(always)]
@@ -560,16 +558,8 @@ mod tests {
                     b[p] += 1;
                     mask |= 1 << p;
                 }
-                assert_eq!(
-                    (to_board(&w), land, bits),
-                    (b, p, mask),
-                    "from {from} hand {hand}"
-                );
-                assert_eq!(
-                    h0.wrapping_add(added),
-                    zobrist(&w),
-                    "hash, from {from} hand {hand}"
-                );
+                assert_eq!((to_board(&w), land, bits), (b, p, mask), "from {from} hand {hand}");
+                assert_eq!(h0.wrapping_add(added), zobrist(&w), "hash, from {from} hand {hand}");
             }
         }
     }

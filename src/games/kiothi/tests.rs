@@ -22,10 +22,7 @@ fn pos(south: [u8; 10], north: [u8; 10], nki: &[usize], to_move: Side, turn: u32
 }
 
 fn rows(p: &Position) -> ([u8; 10], [u8; 10]) {
-    (
-        p.boma[..ROW].try_into().unwrap(),
-        p.boma[ROW..].try_into().unwrap(),
-    )
+    (p.boma[..ROW].try_into().unwrap(), p.boma[ROW..].try_into().unwrap())
 }
 
 fn nki_list(p: &Position) -> Vec<usize> {
@@ -213,8 +210,7 @@ impl Rng {
 fn random_redistribution(p: &Position, rules: &Rules, rng: &mut Rng) -> Option<Redistribution> {
     let base = p.own_base();
     let occupied: Vec<usize> = (0..ROW).filter(|&i| p.boma[base + i] > 0).collect();
-    let two =
-        occupied.len() >= 2 && (rules.redistribute == Redistribute::Exactly2 || rng.below(2) == 0);
+    let two = occupied.len() >= 2 && (rules.redistribute == Redistribute::Exactly2 || rng.below(2) == 0);
     if occupied.is_empty() || (!two && rules.redistribute == Redistribute::Exactly2) {
         return None;
     }
@@ -294,11 +290,7 @@ fn explore_long_sowings() {
                     let v = p.sow(&rules, sow(b, k));
                     let name = match &v {
                         Ok(_) => "legal".to_string(),
-                        Err(e) => format!("{:?}", e)
-                            .split([' ', '{'])
-                            .next()
-                            .unwrap()
-                            .to_string(),
+                        Err(e) => format!("{:?}", e).split([' ', '{']).next().unwrap().to_string(),
                     };
                     *verdicts.entry(name).or_default() += 1;
                     if let Ok(c) = v {
@@ -367,20 +359,14 @@ fn first_lap_may_not_end_in_an_occupied_own_boma() {
     let rules = Rules::default();
     // 0:2 drops into S1 (0->1) and S2 (1->2): the last warrior lands in own S2, which held one,
     // so the move is illegal (K4), although a relay would have been possible.
-    assert_eq!(
-        p.sow(&rules, sow(0, 2)),
-        Err(Illegal::FirstLap { landing: 2 })
-    );
+    assert_eq!(p.sow(&rules, sow(0, 2)), Err(Illegal::FirstLap { landing: 2 }));
     // 0:1 (partial lift) drops into S1, which was empty: the sowing ends there; the opposite
     // boma N8 is empty, so nothing is captured.
     // After: S[1,1,1,0,0,0,0,0,0,0] N unchanged, North to move.
     let c = p.sow(&rules, sow(0, 1)).unwrap();
     assert_eq!(
         rows(&c.position),
-        (
-            [1, 1, 1, 0, 0, 0, 0, 0, 0, 0],
-            [0, 0, 0, 0, 0, 0, 0, 0, 0, 3]
-        )
+        ([1, 1, 1, 0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0, 0, 0, 3])
     );
     assert_eq!(
         (c.captured, c.relays, c.position.to_move, c.position.turn),
@@ -404,16 +390,10 @@ fn first_lap_counts_warriors_dropped_earlier_in_the_lap_and_the_origin() {
     // before the last drop: K4, illegal.
     let p = pos([21, 0, 0, 0, 0, 0, 0, 0, 0, 0], [0; 10], &[], S, 3);
     let rules = Rules::default();
-    assert_eq!(
-        p.sow(&rules, sow(0, 21)),
-        Err(Illegal::FirstLap { landing: 1 })
-    );
+    assert_eq!(p.sow(&rules, sow(0, 21)), Err(Illegal::FirstLap { landing: 1 }));
     // 0:20 leaves one warrior in S0 (partial lift); the 20th warrior comes back to S0 (no
     // origin skip), which holds that one: occupied own boma, illegal.
-    assert_eq!(
-        p.sow(&rules, sow(0, 20)),
-        Err(Illegal::FirstLap { landing: 0 })
-    );
+    assert_eq!(p.sow(&rules, sow(0, 20)), Err(Illegal::FirstLap { landing: 0 }));
 }
 
 // ---- K5 / K6 captures ---------------------------------------------------------------------
@@ -429,10 +409,7 @@ fn no_origin_skip_and_full_triple_bonus() {
     let c = p.sow(&Rules::default(), sow(0, 20)).unwrap();
     assert_eq!(
         rows(&c.position),
-        (
-            [0, 1, 1, 1, 1, 1, 1, 1, 1, 1],
-            [1, 1, 1, 1, 1, 1, 0, 0, 0, 0]
-        )
+        ([0, 1, 1, 1, 1, 1, 1, 1, 1, 1], [1, 1, 1, 1, 1, 1, 0, 0, 0, 0])
     );
     assert_eq!((c.captured, c.position.prisons), (5, [5, 0]));
 }
@@ -452,10 +429,7 @@ fn capture_blocked_by_nki() {
     let c = p.sow(&Rules::default(), sow(3, 1)).unwrap();
     assert_eq!(
         rows(&c.position),
-        (
-            [0, 0, 0, 0, 1, 0, 0, 0, 0, 0],
-            [0, 0, 0, 0, 0, 4, 0, 0, 0, 0]
-        )
+        ([0, 0, 0, 0, 1, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 4, 0, 0, 0, 0])
     );
     assert_eq!((c.captured, nki_list(&c.position)), (0, vec![15]));
     // The same board without the nki mark: N5's 4 and the capturing warrior go to prison.
@@ -489,10 +463,7 @@ fn triple_bonus_stops_at_an_empty_boma() {
     let c = p.sow(&Rules::default(), sow(5, 12)).unwrap();
     assert_eq!(
         rows(&c.position),
-        (
-            [0, 0, 0, 0, 0, 0, 1, 1, 1, 1],
-            [1, 1, 1, 1, 1, 1, 1, 0, 0, 0]
-        )
+        ([0, 0, 0, 0, 0, 0, 1, 1, 1, 1], [1, 1, 1, 1, 1, 1, 1, 0, 0, 0])
     );
     assert_eq!((c.captured, c.relays, c.position.prisons), (3, 1, [3, 0]));
 }
@@ -533,10 +504,7 @@ fn capture_at_leftmost_boma_when_the_next_opponent_boma_is_empty() {
     let c = p.sow(&Rules::default(), sow(7, 11)).unwrap();
     assert_eq!(
         rows(&c.position),
-        (
-            [0, 0, 0, 0, 0, 0, 0, 0, 1, 1],
-            [1, 1, 1, 1, 1, 1, 1, 1, 0, 0]
-        )
+        ([0, 0, 0, 0, 0, 0, 0, 0, 1, 1], [1, 1, 1, 1, 1, 1, 1, 1, 0, 0])
     );
     assert_eq!(c.captured, 2);
 }
@@ -555,10 +523,7 @@ fn north_captures_into_his_own_prison() {
     );
     let c = p.sow(&Rules::default(), sow(2, 1)).unwrap();
     assert_eq!(rows(&c.position), ([0; 10], [0; 10]));
-    assert_eq!(
-        (c.captured, c.position.prisons, c.position.to_move),
-        (4, [0, 4], S)
-    );
+    assert_eq!((c.captured, c.position.prisons, c.position.to_move), (4, [0, 4], S));
 }
 
 // ---- K3 nki clearing ---------------------------------------------------------------------
@@ -580,10 +545,7 @@ fn relay_and_lift_clear_nki_sowing_does_not_unless_pass() {
         S,
         3,
     );
-    let after = (
-        [0, 0, 0, 0, 0, 0, 0, 0, 1, 1],
-        [2, 1, 0, 1, 2, 1, 0, 0, 0, 0],
-    );
+    let after = ([0, 0, 0, 0, 0, 0, 0, 0, 1, 1], [2, 1, 0, 1, 2, 1, 0, 0, 0, 0]);
     let lift = p.sow(&Rules::default(), sow(8, 4)).unwrap();
     assert_eq!((rows(&lift.position), lift.relays), (after, 1));
     assert_eq!(nki_list(&lift.position), [10, 14]);
@@ -623,10 +585,7 @@ fn pass_variant_makes_a_relay_sown_opposite_boma_capturable() {
     assert_eq!((pass.captured, nki_list(&pass.position)), (3, vec![]));
     assert_eq!(
         rows(&pass.position),
-        (
-            [0, 0, 0, 0, 0, 0, 0, 0, 1, 1],
-            [1, 1, 1, 1, 1, 1, 1, 1, 0, 0]
-        )
+        ([0, 0, 0, 0, 0, 0, 0, 0, 1, 1], [1, 1, 1, 1, 1, 1, 1, 1, 0, 0])
     );
 }
 
@@ -652,11 +611,7 @@ fn perpetual_sowing_is_illegal() {
     let rules = Rules::default();
     for m in [sow(8, 2), sow(9, 1)] {
         assert_eq!(p.sow(&rules, m), Err(Illegal::Perpetual), "{m}");
-        assert_eq!(
-            reference::sow(&p, &rules, m.boma as usize, m.lift),
-            None,
-            "{m}"
-        );
+        assert_eq!(reference::sow(&p, &rules, m.boma as usize, m.lift), None, "{m}");
         let err = p.play(&rules, &Move::Sow(m)).unwrap_err();
         assert!(err.to_string().contains("K7"), "{err}");
     }
@@ -665,13 +620,8 @@ fn perpetual_sowing_is_illegal() {
     p.children(&rules, &mut children);
     let mut expect = Vec::new();
     reference::children(&p, &rules, &mut |c| expect.push(c));
-    assert_eq!(
-        children.iter().map(|c| c.position).collect::<Vec<_>>(),
-        expect
-    );
-    assert!(!children
-        .iter()
-        .any(|c| c.mv == sow(8, 2) || c.mv == sow(9, 1)));
+    assert_eq!(children.iter().map(|c| c.position).collect::<Vec<_>>(), expect);
+    assert!(!children.iter().any(|c| c.mv == sow(8, 2) || c.mv == sow(9, 1)));
 }
 
 #[test]
@@ -689,10 +639,7 @@ fn max_relays_bounds_every_sowing() {
         ..Rules::default()
     };
     assert!(p.sow(&bounded(1), sow(8, 4)).is_ok());
-    assert_eq!(
-        p.sow(&bounded(0), sow(8, 4)),
-        Err(Illegal::RelayLimit { limit: 0 })
-    );
+    assert_eq!(p.sow(&bounded(0), sow(8, 4)), Err(Illegal::RelayLimit { limit: 0 }));
     // A perpetual sowing needs relay N+1 for every N: under a bound it is a RelayLimit.
     let q = perpetual_position();
     assert_eq!(
@@ -797,10 +744,7 @@ fn legal_moves_checked_and_unchecked_play_agree_with_the_generator() {
         let mut children = Vec::new();
         p.children(&rules, &mut children);
         p.legal_moves(&rules, &mut buf);
-        assert_eq!(
-            buf,
-            children.iter().map(|c| Move::Sow(c.mv)).collect::<Vec<_>>()
-        );
+        assert_eq!(buf, children.iter().map(|c| Move::Sow(c.mv)).collect::<Vec<_>>());
         for c in &children {
             let m = Move::Sow(c.mv);
             assert_eq!(p.play(&rules, &m), Ok(c.position));
@@ -814,10 +758,7 @@ fn legal_moves_checked_and_unchecked_play_agree_with_the_generator() {
     // A redistribution turn lists every redistribution.
     let tiny = tiny_opening();
     tiny.legal_moves(&rules, &mut buf);
-    assert_eq!(
-        buf.len() as u128,
-        tiny.redistribution_count(&rules).unwrap()
-    );
+    assert_eq!(buf.len() as u128, tiny.redistribution_count(&rules).unwrap());
     assert!(buf.iter().all(|m| tiny.play(&rules, m).is_ok()));
 }
 
@@ -828,27 +769,9 @@ fn each_setup_and_its_turn_one_count() {
     use clap::ValueEnum;
     let c = |n, k| binomial_u128(n, k).unwrap();
     for (name, setup, south, per_side, turn1) in [
-        (
-            "6x5",
-            Setup::S6x5,
-            [0, 0, 0, 0, 5, 5, 5, 5, 5, 5],
-            30,
-            15 * c(29, 19),
-        ),
-        (
-            "5x5",
-            Setup::S5x5,
-            [0, 0, 0, 0, 0, 5, 5, 5, 5, 5],
-            25,
-            10 * c(29, 19),
-        ),
-        (
-            "5x6",
-            Setup::S5x6,
-            [0, 0, 0, 0, 0, 6, 6, 6, 6, 6],
-            30,
-            10 * c(31, 19),
-        ),
+        ("6x5", Setup::S6x5, [0, 0, 0, 0, 5, 5, 5, 5, 5, 5], 30, 15 * c(29, 19)),
+        ("5x5", Setup::S5x5, [0, 0, 0, 0, 0, 5, 5, 5, 5, 5], 25, 10 * c(29, 19)),
+        ("5x6", Setup::S5x6, [0, 0, 0, 0, 0, 6, 6, 6, 6, 6], 30, 10 * c(31, 19)),
     ] {
         let rules = Rules {
             setup,
@@ -856,10 +779,7 @@ fn each_setup_and_its_turn_one_count() {
         };
         let p = rules.start();
         assert_eq!(rows(&p), (south, south), "{name}");
-        assert_eq!(
-            (p.warriors(), p.turn, p.to_move, p.nki),
-            (2 * per_side, 1, S, 0)
-        );
+        assert_eq!((p.warriors(), p.turn, p.to_move, p.nki), (2 * per_side, 1, S, 0));
         assert_eq!(Setup::from_str(name, false), Ok(setup));
         assert_eq!(rules.to_json()["setup"], name);
         assert_eq!(p.redistribution_count(&rules).unwrap(), turn1, "{name}");
@@ -874,10 +794,7 @@ fn each_setup_and_its_turn_one_count() {
         up.start().redistribution_count(&up).unwrap(),
         6 * c(24, 19) + 15 * c(29, 19)
     );
-    assert_eq!(
-        Redistribute::from_str("up-to-2", false),
-        Ok(Redistribute::UpTo2)
-    );
+    assert_eq!(Redistribute::from_str("up-to-2", false), Ok(Redistribute::UpTo2));
     assert_eq!(NkiClear::from_str("pass", false), Ok(NkiClear::Pass));
     assert_eq!(
         Rules::default().to_json(),
@@ -897,20 +814,14 @@ fn redistributions_then_nki_marks() {
     let p = p.play(&rules, &m).unwrap();
     assert_eq!(
         rows(&p),
-        (
-            [2, 0, 0, 0, 3, 0, 5, 5, 5, 5],
-            [5, 0, 0, 0, 5, 5, 5, 5, 5, 5]
-        )
+        ([2, 0, 0, 0, 3, 0, 5, 5, 5, 5], [5, 0, 0, 0, 5, 5, 5, 5, 5, 5])
     );
     assert_eq!((p.turn, p.to_move, p.nki), (2, N, 0));
     // North empties his N4, N9 (abs 14, 19) and puts all 10 into South's S9 and his N9.
     let p = p.play(&rules, &"4,9>9*5,19*5".parse().unwrap()).unwrap();
     assert_eq!(
         rows(&p),
-        (
-            [2, 0, 0, 0, 3, 0, 5, 5, 5, 10],
-            [5, 0, 0, 0, 0, 5, 5, 5, 5, 5]
-        )
+        ([2, 0, 0, 0, 3, 0, 5, 5, 5, 10], [5, 0, 0, 0, 0, 5, 5, 5, 5, 5])
     );
     // After both: every occupied boma is nki.
     assert_eq!((p.turn, p.to_move, p.nki), (3, S, p.occupied()));
@@ -924,10 +835,7 @@ fn redistributions_then_nki_marks() {
             ..
         }
     ));
-    let err = rules
-        .start()
-        .play(&rules, &"4:1".parse().unwrap())
-        .unwrap_err();
+    let err = rules.start().play(&rules, &"4:1".parse().unwrap()).unwrap_err();
     assert!(matches!(
         err,
         KiothiError::Illegal {
@@ -966,16 +874,10 @@ fn redistribution_errors_name_the_problem() {
             allowed: "1 or 2"
         })
     );
-    assert_eq!(
-        reason(&rules, "0,4>0*5"),
-        Some(Illegal::EmptiedNotOccupied { boma: 0 })
-    );
+    assert_eq!(reason(&rules, "0,4>0*5"), Some(Illegal::EmptiedNotOccupied { boma: 0 }));
     assert_eq!(
         reason(&rules, "4,5>0*9"),
-        Some(Illegal::PlacementSum {
-            placed: 9,
-            lifted: 10
-        })
+        Some(Illegal::PlacementSum { placed: 9, lifted: 10 })
     );
 }
 
@@ -999,10 +901,7 @@ fn notation_parses_formats_and_names_bad_fields() {
     assert_eq!(field("4,5>3*0"), "placement count");
     assert_eq!(field("4,5>3"), "placement");
     let e = "4,5>3*1,2*9".parse::<Move>().unwrap_err().to_string();
-    assert!(
-        e.starts_with("placement boma:") && e.contains("ascending"),
-        "{e}"
-    );
+    assert!(e.starts_with("placement boma:") && e.contains("ascending"), "{e}");
 }
 
 #[test]
@@ -1026,10 +925,7 @@ fn position_json_round_trip_and_errors() {
         }
     };
     assert_eq!(field(j.clone(), "pits", serde_json::json!([1, 2])), "pits");
-    assert_eq!(
-        field(j.clone(), "to_move", serde_json::json!("east")),
-        "to_move"
-    );
+    assert_eq!(field(j.clone(), "to_move", serde_json::json!("east")), "to_move");
     assert_eq!(field(j.clone(), "turn", serde_json::json!(0)), "turn");
     let mut nki = vec![false; 20];
     nki[3] = true; // an empty boma cannot be nki
@@ -1078,17 +974,9 @@ fn redistribution_counts_match_brute_force() {
                 let mut n = 0u128;
                 reference::children(&c, &rules, &mut |_| n += 1);
                 two += n;
-                assert_eq!(
-                    c.redistribution_count(&rules).unwrap(),
-                    n,
-                    "turn 2 from {c:?}"
-                );
+                assert_eq!(c.redistribution_count(&rules).unwrap(), n, "turn 2 from {c:?}");
             });
-            assert_eq!(
-                p.redistribution_count(&rules).unwrap(),
-                one,
-                "{redistribute:?} {p:?}"
-            );
+            assert_eq!(p.redistribution_count(&rules).unwrap(), one, "{redistribute:?} {p:?}");
             assert_eq!(
                 p.redistribution_count_two_plies(&rules).unwrap(),
                 two,
@@ -1228,13 +1116,7 @@ fn perft_tiny_opening_variants() {
 
 #[test]
 fn perft_midgame() {
-    check_perft(
-        "midgame",
-        &midgame(),
-        &Rules::default(),
-        &[17, 406, 6_291, 115_017],
-        4,
-    );
+    check_perft("midgame", &midgame(), &Rules::default(), &[17, 406, 6_291, 115_017], 4);
 }
 
 #[test]
@@ -1264,13 +1146,7 @@ fn perft_endgame() {
         nki_clear: NkiClear::Pass,
         ..Rules::default()
     };
-    check_perft(
-        "endgame pass",
-        &endgame(),
-        &pass,
-        &[6, 34, 165, 761, 3_210, 13_217],
-        6,
-    );
+    check_perft("endgame pass", &endgame(), &pass, &[6, 34, 165, 761, 3_210, 13_217], 6);
 }
 
 #[test]
@@ -1289,10 +1165,7 @@ fn divide_refuses_to_list_a_full_opening() {
     let rules = Rules::default();
     assert!(matches!(
         divide(&rules.start(), &rules, 1),
-        Err(KiothiError::TooManyMoves {
-            count: 300_450_150,
-            ..
-        })
+        Err(KiothiError::TooManyMoves { count: 300_450_150, .. })
     ));
 }
 
@@ -1330,11 +1203,7 @@ fn explore_find_repetition() {
             let mut stack: Vec<(Position, Vec<Child>, usize)> = Vec::new();
             s0.children(&rules, &mut buf);
             colour.insert((s0.boma, s0.to_move), 1);
-            stack.push((
-                s0,
-                buf.iter().filter(|c| c.captured == 0).copied().collect(),
-                0,
-            ));
+            stack.push((s0, buf.iter().filter(|c| c.captured == 0).copied().collect(), 0));
             while let Some((p, kids, i)) = stack.last_mut() {
                 if *i == kids.len() {
                     colour.insert((p.boma, p.to_move), 2);
@@ -1346,10 +1215,7 @@ fn explore_find_repetition() {
                 let k = (c.position.boma, c.position.to_move);
                 match colour.get(&k) {
                     Some(1) => {
-                        let start = stack
-                            .iter()
-                            .position(|(q, ..)| (q.boma, q.to_move) == k)
-                            .unwrap();
+                        let start = stack.iter().position(|(q, ..)| (q.boma, q.to_move) == k).unwrap();
                         let cyc: Vec<String> = stack[start..]
                             .iter()
                             .map(|(_, kids, i)| kids[*i - 1].mv.to_string())
@@ -1404,11 +1270,7 @@ fn explore_game_endings() {
         let r = g.result.unwrap();
         let key = format!("{:?}", r.reason);
         if r.reason == EndReason::Repetition && !reasons.contains_key(&key) {
-            println!(
-                "repetition after {} plies: {}",
-                moves.len(),
-                moves.join(" ")
-            );
+            println!("repetition after {} plies: {}", moves.len(), moves.join(" "));
         }
         *reasons.entry(key).or_default() += 1;
     }
@@ -1418,12 +1280,7 @@ fn explore_game_endings() {
 /// CPU seconds of this thread (Linux; the machine is shared, so wall time says little).
 fn cpu_seconds() -> f64 {
     let stat = std::fs::read_to_string("/proc/thread-self/stat").unwrap_or_default();
-    let fields: Vec<&str> = stat
-        .rsplit(')')
-        .next()
-        .unwrap_or("")
-        .split_whitespace()
-        .collect();
+    let fields: Vec<&str> = stat.rsplit(')').next().unwrap_or("").split_whitespace().collect();
     let ticks: f64 = fields.get(11).and_then(|u| u.parse().ok()).unwrap_or(0.0);
     ticks / 100.0
 }

@@ -158,20 +158,14 @@ pub struct Board {
 impl Default for Board {
     /// 3 seeds in every pit, no knives, empty stores.
     fn default() -> Self {
-        Board {
-            pits: ONES * START_SEEDS as u128,
-            knives: 0,
-            stores: [0; 2],
-        }
+        Board { pits: ONES * START_SEEDS as u128, knives: 0, stores: [0; 2] }
     }
 }
 
 /// A board given from outside (JSON, CLI) that no game can reach; each message names the field.
 #[derive(Debug, Clone, thiserror::Error, PartialEq, Eq)]
 pub enum BoardError {
-    #[error(
-        "pits: {board} seeds on the board plus {stores} in the stores is more than {TOTAL_SEEDS}"
-    )]
+    #[error("pits: {board} seeds on the board plus {stores} in the stores is more than {TOTAL_SEEDS}")]
     TooManySeeds { board: u32, stores: u32 },
     #[error("knives: pit {pit} has {value}; expected -1 (none), 0 (South) or 1 (North)")]
     KnifeOwner { pit: usize, value: i8 },
@@ -182,11 +176,7 @@ pub enum BoardError {
 impl Board {
     /// A checked board: at most 48 seeds in all, knife owners `-1`/`0`/`1`, every knife
     /// holding at least the 2 seeds it was made with.
-    pub fn checked(
-        pits: [u8; PITS],
-        knives: [i8; PITS],
-        stores: [u8; 2],
-    ) -> Result<Self, BoardError> {
+    pub fn checked(pits: [u8; PITS], knives: [i8; PITS], stores: [u8; 2]) -> Result<Self, BoardError> {
         let board: u32 = pits.iter().map(|&x| x as u32).sum();
         let st = stores[0] as u32 + stores[1] as u32;
         if board + st > TOTAL_SEEDS {
@@ -197,10 +187,7 @@ impl Board {
                 return Err(BoardError::KnifeOwner { pit, value });
             }
             if value >= 0 && pits[pit] < 2 {
-                return Err(BoardError::KnifeTooSmall {
-                    pit,
-                    seeds: pits[pit],
-                });
+                return Err(BoardError::KnifeTooSmall { pit, seeds: pits[pit] });
             }
         }
         Ok(Board::new(pits, knives, stores))
@@ -215,11 +202,7 @@ impl Board {
                 k |= 1 << (16 * owner as u32 + p as u32);
             }
         }
-        Board {
-            pits: u128::from_le_bytes(pits),
-            knives: k,
-            stores,
-        }
+        Board { pits: u128::from_le_bytes(pits), knives: k, stores }
     }
 
     pub fn pits(&self) -> [u8; PITS] {
@@ -300,11 +283,7 @@ impl Board {
         const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
         const HIGH: u64 = 0x8080_8080_8080_8080;
         let s = side.index();
-        let row = if s == 0 {
-            self.pits as u64
-        } else {
-            (self.pits >> 64) as u64
-        };
+        let row = if s == 0 { self.pits as u64 } else { (self.pits >> 64) as u64 };
         // High bit of byte i set iff byte i is non-zero (no carries between bytes).
         let nonzero = (((row & LOW7) + LOW7) | row) & HIGH;
         let knives = BYTES[((self.all_knives() >> (8 * s)) & 0xff) as usize];
@@ -330,10 +309,7 @@ impl Board {
 
     /// Store plus own knives, per side.
     fn knife_totals(&self) -> [u32; 2] {
-        [
-            self.stores[0] as u32 + self.knife_seeds(Side::South),
-            self.stores[1] as u32 + self.knife_seeds(Side::North),
-        ]
+        [self.stores[0] as u32 + self.knife_seeds(Side::South), self.stores[1] as u32 + self.knife_seeds(Side::North)]
     }
 }
 
@@ -485,10 +461,7 @@ static TURNED_LAP: [u128; LAP_ROW] = {
 fn relative_lap(s: u128) -> (u128, usize) {
     let h = s as u8 as usize;
     let r = h % PITS;
-    (
-        (s & !0xff).rotate_right(8 * r as u32) + TURNED_LAP[h % LAP_ROW],
-        r,
-    )
+    ((s & !0xff).rotate_right(8 * r as u32) + TURNED_LAP[h % LAP_ROW], r)
 }
 
 /// Packed relative states (see [`relative_lap`]) and phase known to lie on a perpetual cycle.
@@ -677,11 +650,7 @@ impl Board {
             if now < relay_from || knives & (1 << pos) != 0 {
                 self.pits = b;
                 let how = self.stop_lap(rules.chain, sower, pos, phase);
-                return Sown::Ended {
-                    last: pos as u8,
-                    how,
-                    laps,
-                };
+                return Sown::Ended { last: pos as u8, how, laps };
             }
             b &= CLEAR[pos];
             hand = now as u32;
@@ -698,24 +667,12 @@ impl Board {
     /// enough to inline into the game loop.
     #[cold]
     #[inline(never)]
-    fn sow_long(
-        &mut self,
-        rules: &Rules,
-        sower: Side,
-        mut pos: usize,
-        mut hand: u32,
-        mut laps: u64,
-        phase: Phase,
-    ) -> Sown {
+    fn sow_long(&mut self, rules: &Rules, sower: Side, mut pos: usize, mut hand: u32, mut laps: u64, phase: Phase) -> Sown {
         match self.sow_relative(phase, &mut pos, &mut hand, &mut laps) {
             true => Sown::Perpetual { laps },
             false => {
                 let how = self.stop_lap(rules.chain, sower, pos, phase);
-                Sown::Ended {
-                    last: pos as u8,
-                    how,
-                    laps,
-                }
+                Sown::Ended { last: pos as u8, how, laps }
             }
         }
     }
@@ -724,13 +681,7 @@ impl Board {
     /// ([`relative_lap`]): the cycle-finding key costs nothing and a lap is a handful of
     /// instructions. Returns true for a perpetual sowing; false when the lap ending at `pos`
     /// (absolute, with the board turned back) does not relay: the caller applies that ending.
-    fn sow_relative(
-        &mut self,
-        phase: Phase,
-        pos: &mut usize,
-        hand: &mut u32,
-        laps: &mut u64,
-    ) -> bool {
+    fn sow_relative(&mut self, phase: Phase, pos: &mut usize, hand: &mut u32, laps: &mut u64) -> bool {
         let relay_from = phase.relay_from();
         // Byte `pos` (the pit just lifted) is empty: the hand goes there.
         let mut s = self.pits.rotate_right(8 * *pos as u32) | *hand as u128;
@@ -741,7 +692,7 @@ impl Board {
         let mut saved = s;
         let mut window = 1u64;
         let mut n = 0u64; // laps before the current window
-                          // Distinguished states met on this walk (see [`perpetual_points`]).
+        // Distinguished states met on this walk (see [`perpetual_points`]).
         let mut points: Vec<u128> = Vec::new();
         let perpetual = 'walk: loop {
             for lam in 1..window + 1 {

@@ -20,13 +20,7 @@ pub(crate) struct Cycles<K> {
 
 impl<K: Copy + PartialEq> Cycles<K> {
     pub(crate) fn new(first: K) -> Self {
-        Cycles {
-            anchor: first,
-            saved: first,
-            steps: 0,
-            power: 1,
-            lam: 0,
-        }
+        Cycles { anchor: first, saved: first, steps: 0, power: 1, lam: 0 }
     }
 
     /// Feed the next state. Returns the cycle length λ when `key` repeats a compared state.

@@ -48,12 +48,7 @@ pub struct Position {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TurnEnd {
     /// The mover lifted absolute pit `pit`; his last lap ended at `last` as `how`.
-    Played {
-        pit: u8,
-        last: u8,
-        how: LapEnd,
-        laps: u64,
-    },
+    Played { pit: u8, last: u8, how: LapEnd, laps: u64 },
     /// The mover has no non-empty non-knife pit: the game is over (nothing changed).
     NoMove,
     /// The sowing never ends (the position is left as it was before the turn).
@@ -88,12 +83,7 @@ impl Position {
         match self.board.sow(rules, side, p, hand, Phase::Turn) {
             Sown::Ended { last, how, laps } => {
                 self.to_move = side.other();
-                TurnEnd::Played {
-                    pit: p as u8,
-                    last,
-                    how,
-                    laps,
-                }
+                TurnEnd::Played { pit: p as u8, last, how, laps }
             }
             Sown::Perpetual { .. } => {
                 self.board.pits = before;
@@ -186,20 +176,9 @@ pub fn play_game(rules: &Rules, south: &Choice, north: &Choice, race: Race) -> G
 /// The game after a given opening (e.g. one of [`super::speed_races`]).
 pub fn play_after(rules: &Rules, o: &Opening) -> GameOutcome {
     if o.perpetual {
-        return GameOutcome::new(
-            o.first_player,
-            o.board.split_totals2(o.hands()),
-            Class::PerpetualOpening,
-            0,
-        );
+        return GameOutcome::new(o.first_player, o.board.split_totals2(o.hands()), Class::PerpetualOpening, 0);
     }
-    play_from(
-        rules,
-        Position {
-            board: o.board,
-            to_move: o.first_player,
-        },
-    )
+    play_from(rules, Position { board: o.board, to_move: o.first_player })
 }
 
 /// Turns before Brent's check starts: 99.8 % of a typical South choice's games end within 30
@@ -226,21 +205,11 @@ pub fn play_from(rules: &Rules, start: Position) -> GameOutcome {
         match pos.turn(rules) {
             TurnEnd::Played { .. } => {}
             TurnEnd::NoMove => {
-                return GameOutcome::new(
-                    first,
-                    pos.board.sweep_totals2(pos.to_move),
-                    Class::Normal,
-                    turns,
-                );
+                return GameOutcome::new(first, pos.board.sweep_totals2(pos.to_move), Class::Normal, turns);
             }
             TurnEnd::Perpetual => {
                 // `turn` left the position as it was before that turn.
-                return GameOutcome::new(
-                    first,
-                    pos.board.split_totals2(0),
-                    Class::PerpetualTurn,
-                    turns,
-                );
+                return GameOutcome::new(first, pos.board.split_totals2(0), Class::PerpetualTurn, turns);
             }
         }
         turns += 1;
@@ -255,14 +224,8 @@ pub fn play_from(rules: &Rules, start: Position) -> GameOutcome {
                     // Every position of the cycle has the same stores and knives (nothing
                     // irreversible happens on it), so the split can be taken here; `turns`
                     // is when the first repetition happened: μ + λ.
-                    let repeat =
-                        first_repeat(start, lambda, |p| _ = p.turn(rules), Position::key) as u32;
-                    return GameOutcome::new(
-                        first,
-                        pos.board.split_totals2(0),
-                        Class::Cycle,
-                        repeat,
-                    );
+                    let repeat = first_repeat(start, lambda, |p| _ = p.turn(rules), Position::key) as u32;
+                    return GameOutcome::new(first, pos.board.split_totals2(0), Class::Cycle, repeat);
                 }
             }
         }

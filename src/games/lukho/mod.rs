@@ -22,9 +22,7 @@ pub mod speeds;
 mod tests;
 
 pub use board::{Board, BoardError, LapEnd, Phase, Sown, PITS, ROW, TOTAL_SEEDS};
-pub use game::{
-    match_points, play_after, play_from, play_game, Class, GameOutcome, Position, TurnEnd,
-};
+pub use game::{match_points, play_after, play_from, play_game, Class, GameOutcome, Position, TurnEnd};
 pub use lanes::{play_batch, play_batch_scalar};
 pub use opening::{Choice, ChoiceError};
 pub use race::{opening, Opening, Race, RaceModel};
@@ -33,9 +31,7 @@ pub use speeds::{speed_races, Ratio, SpeedRace};
 use serde::{Deserialize, Serialize};
 
 /// What happens after a capture (RULES.md "Chain rule").
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum, Default,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum, Default)]
 #[serde(rename_all = "kebab-case")]
 pub enum Chain {
     /// Italian text: after capturing at own index `i`, own `i+1, i+2, …` while each is empty

@@ -28,9 +28,7 @@ pub struct Choice {
 pub enum ChoiceError {
     #[error("remove: expected r0,…,r7 (8 comma-separated counts, each 0..=3), got {0:?}")]
     Remove(String),
-    #[error(
-        "drop: expected COUNT@PIT (PIT = the opponent's index 0..7; a zero drop is 0@0), got {0:?}"
-    )]
+    #[error("drop: expected COUNT@PIT (PIT = the opponent's index 0..7; a zero drop is 0@0), got {0:?}")]
     Drop(String),
     #[error("drop: {drop} seeds but the removal lifts only {hand}{}", if *.keep_one { " and keep-one needs one left to sow" } else { "" })]
     DropTooLarge { drop: u8, hand: u8, keep_one: bool },
@@ -52,11 +50,7 @@ fn block(h: u64, keep_one: bool) -> u64 {
 #[inline]
 fn subtree(prefix: u64, k: u32, keep_one: bool) -> u64 {
     let n = 4u64.pow(k);
-    let digit_sums = if k == 0 {
-        0
-    } else {
-        6 * k as u64 * 4u64.pow(k - 1)
-    };
+    let digit_sums = if k == 0 { 0 } else { 6 * k as u64 * 4u64.pow(k - 1) };
     let mut total = n + 8 * (prefix * n + digit_sums);
     if keep_one {
         total -= 8 * (n - (prefix == 0) as u64);
@@ -78,23 +72,11 @@ impl Choice {
         if pit as usize >= ROW {
             return Err(ChoiceError::Drop(format!("{drop}@{pit}")));
         }
-        let c = Choice {
-            remove,
-            drop,
-            pit: if drop == 0 { 0 } else { pit },
-        };
+        let c = Choice { remove, drop, pit: if drop == 0 { 0 } else { pit } };
         let hand = c.hand();
-        let max = if rules.keep_one && hand > 0 {
-            hand - 1
-        } else {
-            hand
-        };
+        let max = if rules.keep_one && hand > 0 { hand - 1 } else { hand };
         if drop > max {
-            return Err(ChoiceError::DropTooLarge {
-                drop,
-                hand,
-                keep_one: rules.keep_one,
-            });
+            return Err(ChoiceError::DropTooLarge { drop, hand, keep_one: rules.keep_one });
         }
         Ok(c)
     }
@@ -159,16 +141,8 @@ impl Choice {
             prefix += c;
         }
         debug_assert!(rest < block(prefix, rules.keep_one));
-        let (drop, pit) = if rest == 0 {
-            (0, 0)
-        } else {
-            (1 + (rest - 1) / 8, (rest - 1) % 8)
-        };
-        Ok(Choice {
-            remove,
-            drop: drop as u8,
-            pit: pit as u8,
-        })
+        let (drop, pit) = if rest == 0 { (0, 0) } else { (1 + (rest - 1) / 8, (rest - 1) % 8) };
+        Ok(Choice { remove, drop: drop as u8, pit: pit as u8 })
     }
 
     /// `r0,…,r7`.
@@ -189,10 +163,7 @@ impl fmt::Display for Choice {
 }
 
 fn join(r: &[u8]) -> String {
-    r.iter()
-        .map(|x| x.to_string())
-        .collect::<Vec<_>>()
-        .join(",")
+    r.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",")
 }
 
 /// `r0,…,r7`: eight counts 0..=3.
@@ -204,11 +175,7 @@ pub fn parse_remove(s: &str) -> Result<[u8; ROW], ChoiceError> {
     }
     let mut r = [0u8; ROW];
     for (x, f) in r.iter_mut().zip(fields) {
-        *x = f
-            .parse::<u8>()
-            .ok()
-            .filter(|&v| v <= MAX_REMOVE)
-            .ok_or_else(err)?;
+        *x = f.parse::<u8>().ok().filter(|&v| v <= MAX_REMOVE).ok_or_else(err)?;
     }
     Ok(r)
 }
@@ -218,11 +185,6 @@ pub fn parse_drop(s: &str) -> Result<(u8, u8), ChoiceError> {
     let err = || ChoiceError::Drop(s.to_string());
     let (d, j) = s.trim().split_once('@').ok_or_else(err)?;
     let d: u8 = d.trim().parse().map_err(|_| err())?;
-    let j: u8 = j
-        .trim()
-        .parse()
-        .ok()
-        .filter(|&j| (j as usize) < ROW)
-        .ok_or_else(err)?;
+    let j: u8 = j.trim().parse().ok().filter(|&j| (j as usize) < ROW).ok_or_else(err)?;
     Ok((d, j))
 }

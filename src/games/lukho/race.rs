@@ -83,10 +83,7 @@ impl Opening {
     /// Seeds still in the sowers' hands: all that is neither stored nor on the board (only
     /// non-zero when perpetual).
     pub fn hands(&self) -> u32 {
-        super::TOTAL_SEEDS
-            - self.board.board_seeds()
-            - self.board.stores[0] as u32
-            - self.board.stores[1] as u32
+        super::TOTAL_SEEDS - self.board.board_seeds() - self.board.stores[0] as u32 - self.board.stores[1] as u32
     }
 }
 
@@ -114,13 +111,7 @@ pub(crate) fn sow_from(side: Side) -> usize {
 /// the lap's last, the end-of-lap check (relay lift, or capture and stop). True when the
 /// sowing has ended.
 #[inline(always)]
-pub(crate) fn step(
-    rules: &Rules,
-    board: &mut Board,
-    side: Side,
-    pos: &mut usize,
-    hand: &mut u32,
-) -> bool {
+pub(crate) fn step(rules: &Rules, board: &mut Board, side: Side, pos: &mut usize, hand: &mut u32) -> bool {
     *pos = (*pos + 1) % PITS;
     board.pits += 1u128 << (8 * *pos);
     *hand -= 1;
@@ -153,31 +144,17 @@ fn sequential(rules: &Rules, mut board: Board, hands: [u32; 2], a: Side) -> Open
     let b = a.other();
     // `a` sows first and so finishes first, unless `b` has nothing to sow (finished at time 0
     // while `a` still sows). This also names the right player when `a`'s sowing is perpetual.
-    let first_player = if hands[a.index()] > 0 && hands[b.index()] == 0 {
-        b
-    } else {
-        a
-    };
+    let first_player = if hands[a.index()] > 0 && hands[b.index()] == 0 { b } else { a };
     for side in [a, b] {
         let s = hands[side.index()];
         if s == 0 {
             continue;
         }
-        if let Sown::Perpetual { .. } =
-            board.sow(rules, side, sow_from(side), s as u8, Phase::Opening)
-        {
-            return Opening {
-                board,
-                first_player,
-                perpetual: true,
-            };
+        if let Sown::Perpetual { .. } = board.sow(rules, side, sow_from(side), s as u8, Phase::Opening) {
+            return Opening { board, first_player, perpetual: true };
         }
     }
-    Opening {
-        board,
-        first_player,
-        perpetual: false,
-    }
+    Opening { board, first_player, perpetual: false }
 }
 
 fn lockstep(rules: &Rules, mut board: Board, mut hand: [u32; 2], a: Side) -> Opening {
@@ -198,11 +175,7 @@ fn lockstep(rules: &Rules, mut board: Board, mut hand: [u32; 2], a: Side) -> Ope
             let w = if done[0] { Side::North } else { Side::South };
             let h = hand[w.index()] as u8;
             if let Sown::Perpetual { .. } = board.sow(rules, w, pos[w.index()], h, Phase::Opening) {
-                return Opening {
-                    board,
-                    first_player: first.unwrap_or(a),
-                    perpetual: true,
-                };
+                return Opening { board, first_player: first.unwrap_or(a), perpetual: true };
             }
             first.get_or_insert(w);
             break;
@@ -233,28 +206,15 @@ fn lockstep(rules: &Rules, mut board: Board, mut hand: [u32; 2], a: Side) -> Ope
         if steps < CYCLE_CHECK_AFTER {
             continue;
         }
-        let key = (
-            board.pits.rotate_right(8 * pos[0] as u32),
-            (pos[1] + PITS - pos[0]) % PITS,
-            hand[0],
-            hand[1],
-        );
+        let key = (board.pits.rotate_right(8 * pos[0] as u32), (pos[1] + PITS - pos[0]) % PITS, hand[0], hand[1]);
         match &mut cycles {
             None => cycles = Some(Cycles::new(key)),
             Some(c) => {
                 if c.next(key).is_some() {
-                    return Opening {
-                        board,
-                        first_player: first.unwrap_or(a),
-                        perpetual: true,
-                    };
+                    return Opening { board, first_player: first.unwrap_or(a), perpetual: true };
                 }
             }
         }
     }
-    Opening {
-        board,
-        first_player: first.unwrap_or(a),
-        perpetual: false,
-    }
+    Opening { board, first_player: first.unwrap_or(a), perpetual: false }
 }

@@ -91,22 +91,9 @@ pub fn speed_races(rules: &Rules, south: &Choice, north: &Choice) -> Vec<SpeedRa
     let hand = [south.sow_count() as u32, north.sow_count() as u32];
     // Nothing to sow finishes at time 0; both at time 0: equal times, South first. (The one
     // place where ρ = 0 differs from north-first, which names North: see RULES.md gaps.)
-    let first = [Side::South, Side::North]
-        .into_iter()
-        .find(|s| hand[s.index()] == 0);
-    let start = Joint {
-        board,
-        pos: [sow_from(Side::South), sow_from(Side::North)],
-        hand,
-        steps: [0, 0],
-        first,
-    };
-    let mut search = Search {
-        rules,
-        seen: HashSet::new(),
-        trail: Vec::new(),
-        out: Vec::new(),
-    };
+    let first = [Side::South, Side::North].into_iter().find(|s| hand[s.index()] == 0);
+    let start = Joint { board, pos: [sow_from(Side::South), sow_from(Side::North)], hand, steps: [0, 0], first };
+    let mut search = Search { rules, seen: HashSet::new(), trail: Vec::new(), out: Vec::new() };
     search.run(start);
     search.out
 }
@@ -124,10 +111,7 @@ impl Search<'_> {
                     break self.finish(j);
                 }
                 // South's step k+1 is at (k+1)/ρ, North's m+1 at m+1: South first iff ρ >= c.
-                let c = Ratio {
-                    num: j.steps[0] + 1,
-                    den: j.steps[1] + 1,
-                };
+                let c = Ratio { num: j.steps[0] + 1, den: j.steps[1] + 1 };
                 let south_first = if lo.ge(c) {
                     true
                 } else if hi.is_some_and(|h| c.ge(h)) {
@@ -138,11 +122,7 @@ impl Search<'_> {
                     hi = Some(c);
                     false
                 };
-                let w = if south_first {
-                    Side::South
-                } else {
-                    Side::North
-                };
+                let w = if south_first { Side::South } else { Side::North };
                 let s = w.index();
                 j.steps[s] += 1;
                 if step(self.rules, &mut j.board, w, &mut j.pos[s], &mut j.hand[s]) {
@@ -156,24 +136,12 @@ impl Search<'_> {
                     // in-tick-first player"; here that is the faster one: the first split is at
                     // ρ = 1, so the interval is inside [0, 1) (North) or [1, ∞] (South). This
                     // agrees with north-first at ρ = 0, south-first at ∞, lockstep-south at 1.
-                    let faster = if lo.ge(Ratio { num: 1, den: 1 }) {
-                        Side::South
-                    } else {
-                        Side::North
-                    };
-                    break Opening {
-                        board: j.board,
-                        first_player: faster,
-                        perpetual: true,
-                    };
+                    let faster = if lo.ge(Ratio { num: 1, den: 1 }) { Side::South } else { Side::North };
+                    break Opening { board: j.board, first_player: faster, perpetual: true };
                 }
                 self.trail.push(key);
             };
-            self.out.push(SpeedRace {
-                lo,
-                hi,
-                opening: result,
-            });
+            self.out.push(SpeedRace { lo, hi, opening: result });
         }
     }
 
@@ -184,23 +152,12 @@ impl Search<'_> {
             if j.hand[s] == 0 {
                 continue;
             }
-            if let Sown::Perpetual { .. } =
-                j.board
-                    .sow(self.rules, w, j.pos[s], j.hand[s] as u8, Phase::Opening)
-            {
-                return Opening {
-                    board: j.board,
-                    first_player: j.first.unwrap_or(w.other()),
-                    perpetual: true,
-                };
+            if let Sown::Perpetual { .. } = j.board.sow(self.rules, w, j.pos[s], j.hand[s] as u8, Phase::Opening) {
+                return Opening { board: j.board, first_player: j.first.unwrap_or(w.other()), perpetual: true };
             }
             j.first.get_or_insert(w);
         }
-        Opening {
-            board: j.board,
-            first_player: j.first.unwrap_or(Side::South),
-            perpetual: false,
-        }
+        Opening { board: j.board, first_player: j.first.unwrap_or(Side::South), perpetual: false }
     }
 
     fn unwind(&mut self, mark: usize) {

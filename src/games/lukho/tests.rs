@@ -7,18 +7,9 @@ use super::race::setup;
 use super::*;
 use crate::side::Side;
 
-const IT: Rules = Rules {
-    chain: Chain::It,
-    keep_one: false,
-};
-const EN: Rules = Rules {
-    chain: Chain::En,
-    keep_one: false,
-};
-const NONE: Rules = Rules {
-    chain: Chain::None,
-    keep_one: false,
-};
+const IT: Rules = Rules { chain: Chain::It, keep_one: false };
+const EN: Rules = Rules { chain: Chain::En, keep_one: false };
+const NONE: Rules = Rules { chain: Chain::None, keep_one: false };
 
 /// A board from the two rows (own indices), knives as `(absolute pit, owner)`.
 fn board(s: [u8; 8], n: [u8; 8], knives: &[(usize, Side)], stores: [u8; 2]) -> Board {
@@ -38,10 +29,7 @@ fn rows(b: &Board) -> ([u8; 8], [u8; 8]) {
 }
 
 fn turn(b: Board, side: Side, rules: &Rules) -> (Position, TurnEnd) {
-    let mut p = Position {
-        board: b,
-        to_move: side,
-    };
+    let mut p = Position { board: b, to_move: side };
     let t = p.turn(rules);
     (p, t)
 }
@@ -57,38 +45,17 @@ fn relay_lifts_and_sows_on() {
     // s [2,0,3,0,0,0,0,0]  n [5,0,0,0,0,0,0,0], South to move.
     // South lifts S0 (2): S1 0→1, S2 3→4 (last; held 3 ≥ 2) → relay: lift 4 from S2,
     // S3..S6 each 0→1; S6 was empty, its opposite N1 is empty: no capture, the turn ends.
-    let b = board(
-        [2, 0, 3, 0, 0, 0, 0, 0],
-        [5, 0, 0, 0, 0, 0, 0, 0],
-        &[],
-        [0, 0],
-    );
+    let b = board([2, 0, 3, 0, 0, 0, 0, 0], [5, 0, 0, 0, 0, 0, 0, 0], &[], [0, 0]);
     let (p, t) = turn(b, Side::South, &IT);
-    assert_eq!(
-        t,
-        TurnEnd::Played {
-            pit: 0,
-            last: 6,
-            how: LapEnd::Empty(0),
-            laps: 2
-        }
-    );
-    assert_eq!(
-        rows(&p.board),
-        ([0, 1, 0, 1, 1, 1, 1, 0], [5, 0, 0, 0, 0, 0, 0, 0])
-    );
+    assert_eq!(t, TurnEnd::Played { pit: 0, last: 6, how: LapEnd::Empty(0), laps: 2 });
+    assert_eq!(rows(&p.board), ([0, 1, 0, 1, 1, 1, 1, 0], [5, 0, 0, 0, 0, 0, 0, 0]));
     assert_eq!(p.to_move, Side::North);
 }
 
 /// s [1,0,0,0,0,0,0,0]  n [1,1,7,0,5,3,2,4], South to move: S0's seed falls into the empty
 /// S1, whose opposite is N6 (2): capture 2 + the capturing seed.
 fn chain_board() -> Board {
-    board(
-        [1, 0, 0, 0, 0, 0, 0, 0],
-        [1, 1, 7, 0, 5, 3, 2, 4],
-        &[],
-        [0, 0],
-    )
+    board([1, 0, 0, 0, 0, 0, 0, 0], [1, 1, 7, 0, 5, 3, 2, 4], &[], [0, 0])
 }
 
 #[test]
@@ -96,15 +63,7 @@ fn capture_chain_it() {
     // chain=it: then own S2 (empty) faces N5 (3): taken; S3 (empty) faces N4 (5): taken;
     // S4 faces N3 (empty): stop. 3 + 3 + 5 = 11.
     let (p, t) = turn(chain_board(), Side::South, &IT);
-    assert_eq!(
-        t,
-        TurnEnd::Played {
-            pit: 0,
-            last: 1,
-            how: LapEnd::Empty(11),
-            laps: 1
-        }
-    );
+    assert_eq!(t, TurnEnd::Played { pit: 0, last: 1, how: LapEnd::Empty(11), laps: 1 });
     assert_eq!(rows(&p.board), ([0; 8], [1, 1, 7, 0, 0, 0, 0, 4]));
     assert_eq!(p.board.stores, [11, 0]);
 }
@@ -114,15 +73,7 @@ fn capture_chain_en() {
     // chain=en: the captured pit is N6; then N7 (4, non-empty): taken; index 8 does not
     // exist (no wrap). 3 + 4 = 7.
     let (p, t) = turn(chain_board(), Side::South, &EN);
-    assert_eq!(
-        t,
-        TurnEnd::Played {
-            pit: 0,
-            last: 1,
-            how: LapEnd::Empty(7),
-            laps: 1
-        }
-    );
+    assert_eq!(t, TurnEnd::Played { pit: 0, last: 1, how: LapEnd::Empty(7), laps: 1 });
     assert_eq!(rows(&p.board), ([0; 8], [1, 1, 7, 0, 5, 3, 0, 0]));
     assert_eq!(p.board.stores, [7, 0]);
 }
@@ -140,12 +91,7 @@ fn chains_stop_at_knives() {
     // Same board with North knives on N5 (it: the chain stops before it) and N7 (en: the
     // chain stops before it). Knives are never captured.
     let k = [(13, Side::North), (15, Side::North)];
-    let b = board(
-        [1, 0, 0, 0, 0, 0, 0, 0],
-        [1, 1, 7, 0, 5, 3, 2, 4],
-        &k,
-        [0, 0],
-    );
+    let b = board([1, 0, 0, 0, 0, 0, 0, 0], [1, 1, 7, 0, 5, 3, 2, 4], &k, [0, 0]);
     let (p, _) = turn(b, Side::South, &IT);
     assert_eq!(rows(&p.board), ([0; 8], [1, 1, 7, 0, 5, 3, 0, 4]));
     assert_eq!(p.board.stores, [3, 0]);
@@ -158,26 +104,10 @@ fn chains_stop_at_knives() {
 fn knife_opposite_is_not_captured() {
     // s [1,0,…]  n [0,0,0,0,0,0,2n,0]: S0's seed falls into the empty S1 facing N6, a
     // knife: no capture, S1 keeps its seed, the turn ends.
-    let b = board(
-        [1, 0, 0, 0, 0, 0, 0, 0],
-        [0, 0, 0, 0, 0, 0, 2, 0],
-        &[(14, Side::North)],
-        [0, 0],
-    );
+    let b = board([1, 0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 2, 0], &[(14, Side::North)], [0, 0]);
     let (p, t) = turn(b, Side::South, &IT);
-    assert_eq!(
-        t,
-        TurnEnd::Played {
-            pit: 0,
-            last: 1,
-            how: LapEnd::Empty(0),
-            laps: 1
-        }
-    );
-    assert_eq!(
-        rows(&p.board),
-        ([0, 1, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 2, 0])
-    );
+    assert_eq!(t, TurnEnd::Played { pit: 0, last: 1, how: LapEnd::Empty(0), laps: 1 });
+    assert_eq!(rows(&p.board), ([0, 1, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 2, 0]));
     assert_eq!(p.board.knife(14), Some(Side::North));
 }
 
@@ -185,26 +115,10 @@ fn knife_opposite_is_not_captured() {
 fn knife_created_on_own_row() {
     // s [1,1,0,…]  n [3,0,…]: S0's seed falls into S1, which held exactly 1 (2 now): S1
     // becomes a South knife and the turn ends (no relay).
-    let b = board(
-        [1, 1, 0, 0, 0, 0, 0, 0],
-        [3, 0, 0, 0, 0, 0, 0, 0],
-        &[],
-        [0, 0],
-    );
+    let b = board([1, 1, 0, 0, 0, 0, 0, 0], [3, 0, 0, 0, 0, 0, 0, 0], &[], [0, 0]);
     let (p, t) = turn(b, Side::South, &IT);
-    assert_eq!(
-        t,
-        TurnEnd::Played {
-            pit: 0,
-            last: 1,
-            how: LapEnd::NewKnife,
-            laps: 1
-        }
-    );
-    assert_eq!(
-        rows(&p.board),
-        ([0, 2, 0, 0, 0, 0, 0, 0], [3, 0, 0, 0, 0, 0, 0, 0])
-    );
+    assert_eq!(t, TurnEnd::Played { pit: 0, last: 1, how: LapEnd::NewKnife, laps: 1 });
+    assert_eq!(rows(&p.board), ([0, 2, 0, 0, 0, 0, 0, 0], [3, 0, 0, 0, 0, 0, 0, 0]));
     assert_eq!(p.board.knife(1), Some(Side::South));
     assert_eq!(p.board.knives_json()[1], 0);
 }
@@ -213,22 +127,9 @@ fn knife_created_on_own_row() {
 fn knife_created_on_opponent_row() {
     // s [0,…,0,1]  n [1,0,…]: South's only seed (S7) falls into N0, which held 1: N0
     // becomes a knife of South, in North's row.
-    let b = board(
-        [0, 0, 0, 0, 0, 0, 0, 1],
-        [1, 0, 0, 0, 0, 0, 0, 0],
-        &[],
-        [0, 0],
-    );
+    let b = board([0, 0, 0, 0, 0, 0, 0, 1], [1, 0, 0, 0, 0, 0, 0, 0], &[], [0, 0]);
     let (p, t) = turn(b, Side::South, &IT);
-    assert_eq!(
-        t,
-        TurnEnd::Played {
-            pit: 7,
-            last: 8,
-            how: LapEnd::NewKnife,
-            laps: 1
-        }
-    );
+    assert_eq!(t, TurnEnd::Played { pit: 7, last: 8, how: LapEnd::NewKnife, laps: 1 });
     assert_eq!(p.board.knife(8), Some(Side::South));
     assert_eq!(p.board.knives_json()[8], 0);
     // North owns no pit he may lift now (N0 is South's knife): the game is over, South
@@ -242,22 +143,9 @@ fn knife_created_on_opponent_row() {
 fn north_creates_knife_on_south_row() {
     // s [1,0,…]  n [0,…,0,1], North to move: his only seed (N7) falls into S0, which held 1:
     // S0 becomes North's knife, in South's row.
-    let b = board(
-        [1, 0, 0, 0, 0, 0, 0, 0],
-        [0, 0, 0, 0, 0, 0, 0, 1],
-        &[],
-        [0, 0],
-    );
+    let b = board([1, 0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0, 1], &[], [0, 0]);
     let (p, t) = turn(b, Side::North, &IT);
-    assert_eq!(
-        t,
-        TurnEnd::Played {
-            pit: 15,
-            last: 0,
-            how: LapEnd::NewKnife,
-            laps: 1
-        }
-    );
+    assert_eq!(t, TurnEnd::Played { pit: 15, last: 0, how: LapEnd::NewKnife, laps: 1 });
     assert_eq!(p.board.knife(0), Some(Side::North));
 }
 
@@ -266,26 +154,10 @@ fn sowing_into_a_knife() {
     // s [3,0,2n,0,…]  n [1,0,…] (S2 is North's knife): South lifts S0 (3): S1 0→1, S2 2→3
     // (the knife receives the seed and keeps it), S3 0→1 (last; empty; opposite N4 empty):
     // the turn ends. The knife holds 3 and is still North's.
-    let b = board(
-        [3, 0, 2, 0, 0, 0, 0, 0],
-        [1, 0, 0, 0, 0, 0, 0, 0],
-        &[(2, Side::North)],
-        [0, 0],
-    );
+    let b = board([3, 0, 2, 0, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0, 0, 0], &[(2, Side::North)], [0, 0]);
     let (p, t) = turn(b, Side::South, &IT);
-    assert_eq!(
-        t,
-        TurnEnd::Played {
-            pit: 0,
-            last: 3,
-            how: LapEnd::Empty(0),
-            laps: 1
-        }
-    );
-    assert_eq!(
-        rows(&p.board),
-        ([0, 1, 3, 1, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0, 0, 0])
-    );
+    assert_eq!(t, TurnEnd::Played { pit: 0, last: 3, how: LapEnd::Empty(0), laps: 1 });
+    assert_eq!(rows(&p.board), ([0, 1, 3, 1, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0, 0, 0]));
     assert_eq!(p.board.knife(2), Some(Side::North));
 }
 
@@ -293,59 +165,22 @@ fn sowing_into_a_knife() {
 fn lap_ending_in_a_knife_stops() {
     // s [2,0,2s,…]  n [1,…]: South lifts S0 (2): S1 0→1, S2 2→3 is the last seed and S2 is
     // a knife: the turn ends there (no relay, although it held 2; no new knife).
-    let b = board(
-        [2, 0, 2, 0, 0, 0, 0, 0],
-        [1, 0, 0, 0, 0, 0, 0, 0],
-        &[(2, Side::South)],
-        [0, 0],
-    );
+    let b = board([2, 0, 2, 0, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0, 0, 0], &[(2, Side::South)], [0, 0]);
     let (p, t) = turn(b, Side::South, &IT);
-    assert_eq!(
-        t,
-        TurnEnd::Played {
-            pit: 0,
-            last: 2,
-            how: LapEnd::KnifeStop,
-            laps: 1
-        }
-    );
-    assert_eq!(
-        rows(&p.board),
-        ([0, 1, 3, 0, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0, 0, 0])
-    );
+    assert_eq!(t, TurnEnd::Played { pit: 0, last: 2, how: LapEnd::KnifeStop, laps: 1 });
+    assert_eq!(rows(&p.board), ([0, 1, 3, 0, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0, 0, 0]));
 }
 
 #[test]
 fn knives_are_never_lifted() {
     // s [2s,0,1,…]: S0 is South's own knife: the forced pit is S2, not S0.
-    let b = board(
-        [2, 0, 1, 0, 0, 0, 0, 0],
-        [1, 0, 0, 0, 0, 0, 0, 0],
-        &[(0, Side::South)],
-        [0, 0],
-    );
+    let b = board([2, 0, 1, 0, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0, 0, 0], &[(0, Side::South)], [0, 0]);
     assert_eq!(b.forced_pit(Side::South), Some(2));
     let (p, t) = turn(b, Side::South, &IT);
-    assert_eq!(
-        t,
-        TurnEnd::Played {
-            pit: 2,
-            last: 3,
-            how: LapEnd::Empty(0),
-            laps: 1
-        }
-    );
-    assert_eq!(
-        rows(&p.board),
-        ([2, 0, 0, 1, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0, 0, 0])
-    );
+    assert_eq!(t, TurnEnd::Played { pit: 2, last: 3, how: LapEnd::Empty(0), laps: 1 });
+    assert_eq!(rows(&p.board), ([2, 0, 0, 1, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0, 0, 0]));
     // A knife of the opponent in one's own row is skipped as well.
-    let b = board(
-        [2, 0, 0, 0, 0, 0, 0, 0],
-        [1, 0, 0, 0, 0, 0, 0, 0],
-        &[(0, Side::North)],
-        [0, 0],
-    );
+    let b = board([2, 0, 0, 0, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0, 0, 0], &[(0, Side::North)], [0, 0]);
     assert_eq!(b.forced_pit(Side::South), None);
 }
 
@@ -356,19 +191,8 @@ fn game_ends_with_knives() {
     // South: 15 + his knives S0 (2) + N6 (2) = 19. North: 21 + his knife S7 (3) + every
     // non-knife seed N0 (1) + N3 (4) = 29. North wins by 10.
     let k = [(0, Side::South), (7, Side::North), (14, Side::South)];
-    let b = board(
-        [2, 0, 0, 0, 0, 0, 0, 3],
-        [1, 0, 0, 4, 0, 0, 2, 0],
-        &k,
-        [15, 21],
-    );
-    let o = play_from(
-        &IT,
-        Position {
-            board: b,
-            to_move: Side::South,
-        },
-    );
+    let b = board([2, 0, 0, 0, 0, 0, 0, 3], [1, 0, 0, 4, 0, 0, 2, 0], &k, [15, 21]);
+    let o = play_from(&IT, Position { board: b, to_move: Side::South });
     assert_eq!(o.class, Class::Normal);
     assert_eq!(o.totals(), [19.0, 29.0]);
     assert_eq!(o.winner, Some(Side::North));
@@ -383,19 +207,8 @@ fn forced_game_runs_to_a_sweep() {
     // s [1,0,…]  n [0,…,0,1,0], stores 23–23, South to move.
     // Turn 1 (South): S0 → S1 (empty, opposite N6 holds 1): capture 1 + 1 → South store 25.
     // North to move: N6 is gone; North has nothing: game over, South sweeps nothing.
-    let b = board(
-        [1, 0, 0, 0, 0, 0, 0, 0],
-        [0, 0, 0, 0, 0, 0, 1, 0],
-        &[],
-        [23, 23],
-    );
-    let o = play_from(
-        &IT,
-        Position {
-            board: b,
-            to_move: Side::South,
-        },
-    );
+    let b = board([1, 0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 1, 0], &[], [23, 23]);
+    let o = play_from(&IT, Position { board: b, to_move: Side::South });
     assert_eq!(o.class, Class::Normal);
     assert_eq!(o.turns, 1);
     assert_eq!(o.totals(), [25.0, 23.0]);
@@ -431,26 +244,12 @@ fn opening_relays_where_a_turn_makes_a_knife() {
     // N2 was empty and is North's: no capture, the sowing ends.
     let b = board([0; 8], [1, 0, 0, 0, 0, 0, 0, 0], &[], [0, 0]);
     let mut o = b;
-    assert_eq!(
-        o.sow(&IT, Side::South, 7, 1, Phase::Opening),
-        Sown::Ended {
-            last: 10,
-            how: LapEnd::Empty(0),
-            laps: 2
-        }
-    );
+    assert_eq!(o.sow(&IT, Side::South, 7, 1, Phase::Opening), Sown::Ended { last: 10, how: LapEnd::Empty(0), laps: 2 });
     assert_eq!(rows(&o), ([0; 8], [0, 1, 1, 0, 0, 0, 0, 0]));
     assert_eq!(o.all_knives(), 0);
     // The same lap in a normal turn makes N0 a knife of South.
     let mut t = b;
-    assert_eq!(
-        t.sow(&IT, Side::South, 7, 1, Phase::Turn),
-        Sown::Ended {
-            last: 8,
-            how: LapEnd::NewKnife,
-            laps: 1
-        }
-    );
+    assert_eq!(t.sow(&IT, Side::South, 7, 1, Phase::Turn), Sown::Ended { last: 8, how: LapEnd::NewKnife, laps: 1 });
     assert_eq!(t.knife(8), Some(Side::South));
 }
 
@@ -465,23 +264,11 @@ fn opening_capture_after_relay() {
     let south = choice([3, 2, 0, 0, 0, 0, 0, 0], 3, 1);
     let north = choice([0; 8], 0, 0);
     let b = setup(&south, &north);
-    assert_eq!(
-        rows(&b),
-        ([0, 1, 3, 3, 3, 3, 3, 3], [3, 6, 3, 3, 3, 3, 3, 3])
-    );
-    for race in [
-        Race::SouthFirst,
-        Race::NorthFirst,
-        Race::LockstepSouth,
-        Race::LockstepNorth,
-    ] {
+    assert_eq!(rows(&b), ([0, 1, 3, 3, 3, 3, 3, 3], [3, 6, 3, 3, 3, 3, 3, 3]));
+    for race in [Race::SouthFirst, Race::NorthFirst, Race::LockstepSouth, Race::LockstepNorth] {
         let o = opening(&IT, &south, &north, race);
         assert!(!o.perpetual);
-        assert_eq!(
-            rows(&o.board),
-            ([0, 1, 3, 3, 3, 3, 3, 3], [4, 0, 4, 4, 4, 4, 4, 0]),
-            "{race:?}"
-        );
+        assert_eq!(rows(&o.board), ([0, 1, 3, 3, 3, 3, 3, 3], [4, 0, 4, 4, 4, 4, 4, 0]), "{race:?}");
         assert_eq!(o.board.stores, [5, 0]);
         assert_eq!(o.first_player, Side::North, "{race:?}");
     }
@@ -490,10 +277,7 @@ fn opening_capture_after_relay() {
 /// Setup s [2,3,3,3,3,3,3,3]  n [0,0,0,3,3,3,3,3]; South sows 1 (into N0), North sows 9
 /// (S0..S7, then N0).
 fn sequential_pair() -> (Choice, Choice) {
-    (
-        choice([1, 0, 0, 0, 0, 0, 0, 0], 0, 0),
-        choice([3, 3, 3, 0, 0, 0, 0, 0], 0, 0),
-    )
+    (choice([1, 0, 0, 0, 0, 0, 0, 0], 0, 0), choice([3, 3, 3, 0, 0, 0, 0, 0], 0, 0))
 }
 
 #[test]
@@ -503,20 +287,14 @@ fn sequential_order_changes_the_board() {
     // N0 1→2 (held 1: relay in the opening) → N1, N2 (0→1, last, empty, North's row):
     // opposite S5 (4): North captures 4 + 1 = 5; chain (it) N3 holds 3: stop.
     let o = opening(&IT, &south, &north, Race::SouthFirst);
-    assert_eq!(
-        rows(&o.board),
-        ([3, 4, 4, 4, 4, 0, 4, 4], [0, 1, 0, 3, 3, 3, 3, 3])
-    );
+    assert_eq!(rows(&o.board), ([3, 4, 4, 4, 4, 0, 4, 4], [0, 1, 0, 3, 3, 3, 3, 3]));
     assert_eq!(o.board.stores, [0, 5]);
     assert_eq!(o.first_player, Side::South);
     // north-first: North: S0..S7 +1, N0 (0→1, last, empty, his row): opposite S7 (4):
     // capture 5; chain (it): N1 empty facing S6 (4): +4; N2 empty facing S5 (4): +4; N3
     // holds 3: stop. 13. Then South's seed: N0 0→1, done.
     let o = opening(&IT, &south, &north, Race::NorthFirst);
-    assert_eq!(
-        rows(&o.board),
-        ([3, 4, 4, 4, 4, 0, 0, 0], [1, 0, 0, 3, 3, 3, 3, 3])
-    );
+    assert_eq!(rows(&o.board), ([3, 4, 4, 4, 4, 0, 0, 0], [1, 0, 0, 3, 3, 3, 3, 3]));
     assert_eq!(o.board.stores, [0, 13]);
     assert_eq!(o.first_player, Side::North);
     // Lockstep: South's only step (tick 1) ends his sowing before North reaches N0 (tick
@@ -526,10 +304,7 @@ fn sequential_order_changes_the_board() {
         assert_eq!(opening(&IT, &south, &north, race), sf, "{race:?}");
     }
     // And the games differ.
-    assert_ne!(
-        play_game(&IT, &south, &north, Race::SouthFirst),
-        play_game(&IT, &south, &north, Race::NorthFirst)
-    );
+    assert_ne!(play_game(&IT, &south, &north, Race::SouthFirst), play_game(&IT, &south, &north, Race::NorthFirst));
 }
 
 #[test]
@@ -546,18 +321,12 @@ fn lockstep_order_inside_a_tick_changes_the_board() {
     // Tick 13: South's last seed falls in S4 (empty since North lifted it), North's last in N4.
     let south = choice([3, 3, 3, 3, 0, 3, 3, 3], 8, 0);
     let north = choice([3, 3, 3, 0, 0, 0, 0, 0], 4, 4);
-    assert_eq!(
-        rows(&setup(&south, &north)),
-        ([0, 0, 0, 0, 7, 0, 0, 0], [8, 0, 0, 3, 3, 3, 3, 3])
-    );
+    assert_eq!(rows(&setup(&south, &north)), ([0, 0, 0, 0, 7, 0, 0, 0], [8, 0, 0, 3, 3, 3, 3, 3]));
     // lockstep-south: South first in tick 13: captures N3 (5) + 1, then (en) N4..N7 (4 each)
     // = 22. Then North's seed falls in the now empty N4, his row, facing S3 (2): he captures
     // 2 + 1 = 3 (chain en: S4 is empty, stop). Both finished in tick 13: South first.
     let o = opening(&EN, &south, &north, Race::LockstepSouth);
-    assert_eq!(
-        rows(&o.board),
-        ([2, 2, 2, 0, 0, 1, 1, 1], [10, 2, 2, 0, 0, 0, 0, 0])
-    );
+    assert_eq!(rows(&o.board), ([2, 2, 2, 0, 0, 1, 1, 1], [10, 2, 2, 0, 0, 0, 0, 0]));
     assert_eq!(o.board.stores, [22, 3]);
     assert_eq!(o.first_player, Side::South);
     // lockstep-north: North first in tick 13: his seed makes N4 5 (held 4): relay, lifts 5.
@@ -565,10 +334,7 @@ fn lockstep_order_inside_a_tick_changes_the_board() {
     // North sows on: N5, N6, N7 (5 each), S0 (3), S1 (2→3, held 2): relay 3 → S2 (3), S3
     // (3), S4 (0→1, last, empty, not his row): done.
     let o = opening(&EN, &south, &north, Race::LockstepNorth);
-    assert_eq!(
-        rows(&o.board),
-        ([3, 0, 3, 3, 1, 1, 1, 1], [10, 2, 2, 0, 0, 5, 5, 5])
-    );
+    assert_eq!(rows(&o.board), ([3, 0, 3, 3, 1, 1, 1, 1], [10, 2, 2, 0, 0, 5, 5, 5]));
     assert_eq!(o.board.stores, [6, 0]);
     assert_eq!(o.first_player, Side::South);
 }
@@ -577,41 +343,16 @@ fn lockstep_order_inside_a_tick_changes_the_board() {
 fn nothing_to_sow_finishes_at_time_zero() {
     // Both sow nothing: the named / in-tick-first player moves first.
     let z = choice([0; 8], 0, 0);
-    assert_eq!(
-        opening(&IT, &z, &z, Race::SouthFirst).first_player,
-        Side::South
-    );
-    assert_eq!(
-        opening(&IT, &z, &z, Race::NorthFirst).first_player,
-        Side::North
-    );
-    assert_eq!(
-        opening(&IT, &z, &z, Race::LockstepSouth).first_player,
-        Side::South
-    );
-    assert_eq!(
-        opening(&IT, &z, &z, Race::LockstepNorth).first_player,
-        Side::North
-    );
+    assert_eq!(opening(&IT, &z, &z, Race::SouthFirst).first_player, Side::South);
+    assert_eq!(opening(&IT, &z, &z, Race::NorthFirst).first_player, Side::North);
+    assert_eq!(opening(&IT, &z, &z, Race::LockstepSouth).first_player, Side::South);
+    assert_eq!(opening(&IT, &z, &z, Race::LockstepNorth).first_player, Side::North);
     // Only North sows nothing: he finished at time 0 and moves first, even in south-first
     // (South still sows one seed into N0, which held 3: relay…).
     let s = choice([1, 0, 0, 0, 0, 0, 0, 0], 0, 0);
-    for race in [
-        Race::SouthFirst,
-        Race::NorthFirst,
-        Race::LockstepSouth,
-        Race::LockstepNorth,
-    ] {
-        assert_eq!(
-            opening(&IT, &s, &z, race).first_player,
-            Side::North,
-            "{race:?}"
-        );
-        assert_eq!(
-            opening(&IT, &z, &s, race).first_player,
-            Side::South,
-            "{race:?}"
-        );
+    for race in [Race::SouthFirst, Race::NorthFirst, Race::LockstepSouth, Race::LockstepNorth] {
+        assert_eq!(opening(&IT, &s, &z, race).first_player, Side::North, "{race:?}");
+        assert_eq!(opening(&IT, &z, &s, race).first_player, Side::South, "{race:?}");
     }
 }
 
@@ -621,10 +362,7 @@ fn drops_commute_and_removals_are_own_indices() {
     // removes 1 from N7 (absolute 15) and drops 1 into South's index 0.
     let s = choice([3, 0, 0, 0, 0, 0, 0, 0], 3, 2);
     let n = choice([0, 0, 0, 0, 0, 0, 0, 1], 1, 0);
-    assert_eq!(
-        rows(&setup(&s, &n)),
-        ([1, 3, 3, 3, 3, 3, 3, 3], [3, 3, 6, 3, 3, 3, 3, 2])
-    );
+    assert_eq!(rows(&setup(&s, &n)), ([1, 3, 3, 3, 3, 3, 3, 3], [3, 3, 6, 3, 3, 3, 3, 2]));
 }
 
 // ---------------------------------------------------------------- choice ids
@@ -632,13 +370,7 @@ fn drops_commute_and_removals_are_own_indices() {
 #[test]
 fn choice_count() {
     assert_eq!(Choice::count(&Rules::default()), 6_356_992);
-    assert_eq!(
-        Choice::count(&Rules {
-            chain: Chain::It,
-            keep_one: true
-        }),
-        5_832_712
-    );
+    assert_eq!(Choice::count(&Rules { chain: Chain::It, keep_one: true }), 5_832_712);
 }
 
 #[test]
@@ -647,40 +379,16 @@ fn choice_ids_first_and_last() {
     assert_eq!(Choice::from_id(0, &r).unwrap(), choice([0; 8], 0, 0));
     // Removal 0,…,0 (h = 0) has the single id 0; removal 0,…,0,1 (h = 1) holds ids 1..=9:
     // id 1 = d = 0, ids 2..9 = d = 1 at pits 0..7; removal 0,…,0,2 starts at id 10.
-    assert_eq!(
-        Choice::from_id(1, &r).unwrap(),
-        choice([0, 0, 0, 0, 0, 0, 0, 1], 0, 0)
-    );
-    assert_eq!(
-        Choice::from_id(2, &r).unwrap(),
-        choice([0, 0, 0, 0, 0, 0, 0, 1], 1, 0)
-    );
-    assert_eq!(
-        Choice::from_id(9, &r).unwrap(),
-        choice([0, 0, 0, 0, 0, 0, 0, 1], 1, 7)
-    );
-    assert_eq!(
-        Choice::from_id(10, &r).unwrap(),
-        choice([0, 0, 0, 0, 0, 0, 0, 2], 0, 0)
-    );
+    assert_eq!(Choice::from_id(1, &r).unwrap(), choice([0, 0, 0, 0, 0, 0, 0, 1], 0, 0));
+    assert_eq!(Choice::from_id(2, &r).unwrap(), choice([0, 0, 0, 0, 0, 0, 0, 1], 1, 0));
+    assert_eq!(Choice::from_id(9, &r).unwrap(), choice([0, 0, 0, 0, 0, 0, 0, 1], 1, 7));
+    assert_eq!(Choice::from_id(10, &r).unwrap(), choice([0, 0, 0, 0, 0, 0, 0, 2], 0, 0));
     // The last id: remove everything, drop all 24 into the opponent's index 7.
-    assert_eq!(
-        Choice::from_id(6_356_991, &r).unwrap(),
-        choice([3; 8], 24, 7)
-    );
+    assert_eq!(Choice::from_id(6_356_991, &r).unwrap(), choice([3; 8], 24, 7));
     assert_eq!(choice([3; 8], 24, 7).id(&r), 6_356_991);
-    assert!(matches!(
-        Choice::from_id(6_356_992, &r),
-        Err(ChoiceError::Id { .. })
-    ));
-    let k = Rules {
-        chain: Chain::It,
-        keep_one: true,
-    };
-    assert_eq!(
-        Choice::from_id(5_832_711, &k).unwrap(),
-        Choice::new([3; 8], 23, 7, &k).unwrap()
-    );
+    assert!(matches!(Choice::from_id(6_356_992, &r), Err(ChoiceError::Id { .. })));
+    let k = Rules { chain: Chain::It, keep_one: true };
+    assert_eq!(Choice::from_id(5_832_711, &k).unwrap(), Choice::new([3; 8], 23, 7, &k).unwrap());
 }
 
 /// Every id in one pass: enumerate choices in the defining order (removals lexicographic,
@@ -695,11 +403,7 @@ fn check_bijection(rules: &Rules) {
         let h: u8 = remove.iter().sum();
         let max = if rules.keep_one && h > 0 { h - 1 } else { h };
         let mut visit = |d: u8, j: u8| {
-            let c = Choice {
-                remove,
-                drop: d,
-                pit: j,
-            };
+            let c = Choice { remove, drop: d, pit: j };
             assert_eq!(c.id(rules), next, "{c}");
             assert_eq!(Choice::from_id(next, rules).unwrap(), c, "id {next}");
             next += 1;
@@ -721,10 +425,7 @@ fn choice_id_bijection_default() {
 
 #[test]
 fn choice_id_bijection_keep_one() {
-    check_bijection(&Rules {
-        chain: Chain::It,
-        keep_one: true,
-    });
+    check_bijection(&Rules { chain: Chain::It, keep_one: true });
 }
 
 #[test]
@@ -732,24 +433,13 @@ fn choice_text_forms() {
     let r = Rules::default();
     let c = Choice::parse("3,2,0,0,0,0,0,1", "4@6", &r).unwrap();
     assert_eq!(c, choice([3, 2, 0, 0, 0, 0, 0, 1], 4, 6));
-    assert_eq!(
-        (c.remove_string(), c.drop_string()),
-        ("3,2,0,0,0,0,0,1".to_string(), "4@6".to_string())
-    );
+    assert_eq!((c.remove_string(), c.drop_string()), ("3,2,0,0,0,0,0,1".to_string(), "4@6".to_string()));
     assert_eq!(c.sow_count(), 2);
-    assert_eq!(
-        Choice::parse("0,0,0,0,0,0,0,0", "0@0", &r).unwrap(),
-        Choice::default()
-    );
+    assert_eq!(Choice::parse("0,0,0,0,0,0,0,0", "0@0", &r).unwrap(), Choice::default());
     // A zero drop's pit is irrelevant and normalised to 0.
     assert_eq!(Choice::parse("1,0,0,0,0,0,0,0", "0@5", &r).unwrap().pit, 0);
     // Errors name the field.
-    for bad in [
-        "3,2,0",
-        "4,0,0,0,0,0,0,0",
-        "a,0,0,0,0,0,0,0",
-        "0,0,0,0,0,0,0,0,0",
-    ] {
+    for bad in ["3,2,0", "4,0,0,0,0,0,0,0", "a,0,0,0,0,0,0,0", "0,0,0,0,0,0,0,0,0"] {
         let e = Choice::parse(bad, "0@0", &r).unwrap_err();
         assert!(matches!(e, ChoiceError::Remove(_)), "{bad}");
         assert!(e.to_string().starts_with("remove:"), "{e}");
@@ -759,18 +449,8 @@ fn choice_text_forms() {
         assert!(e.to_string().starts_with("drop:"), "{bad}: {e}");
     }
     let e = Choice::parse("1,0,0,0,0,0,0,0", "2@0", &r).unwrap_err();
-    assert_eq!(
-        e,
-        ChoiceError::DropTooLarge {
-            drop: 2,
-            hand: 1,
-            keep_one: false
-        }
-    );
-    let k = Rules {
-        chain: Chain::It,
-        keep_one: true,
-    };
+    assert_eq!(e, ChoiceError::DropTooLarge { drop: 2, hand: 1, keep_one: false });
+    let k = Rules { chain: Chain::It, keep_one: true };
     assert!(Choice::parse("1,0,0,0,0,0,0,0", "1@0", &k).is_err());
     assert!(Choice::parse("1,0,0,0,0,0,0,0", "0@0", &k).is_ok());
     assert!(Choice::parse("0,0,0,0,0,0,0,0", "0@0", &k).is_ok());
@@ -792,20 +472,11 @@ fn perpetual_turn_detected_and_split() {
     let mut pits = STEADY3;
     pits[0] = 3;
     let b = Board::new(pits, [-1; 16], [14, 16]);
-    let mut p = Position {
-        board: b,
-        to_move: Side::South,
-    };
+    let mut p = Position { board: b, to_move: Side::South };
     assert_eq!(p.turn(&IT), TurnEnd::Perpetual);
     assert_eq!(p.board, b, "a perpetual turn leaves the position as it was");
     // Scored split from the position before the turn: 14 + 9 and 16 + 9: a North bull.
-    let o = play_from(
-        &IT,
-        Position {
-            board: b,
-            to_move: Side::South,
-        },
-    );
+    let o = play_from(&IT, Position { board: b, to_move: Side::South });
     assert_eq!(o.class, Class::PerpetualTurn);
     assert_eq!(o.totals(), [23.0, 25.0]);
     assert_eq!(o.turns, 0);
@@ -815,20 +486,14 @@ fn perpetual_turn_detected_and_split() {
 #[test]
 fn perpetual_opening_sowing_detected() {
     let mut b = Board::new(STEADY3, [-1; 16], [0, 0]);
-    assert!(matches!(
-        b.sow(&IT, Side::South, 0, 3, Phase::Opening),
-        Sown::Perpetual { .. }
-    ));
+    assert!(matches!(b.sow(&IT, Side::South, 0, 3, Phase::Opening), Sown::Perpetual { .. }));
     // A knife anywhere makes it finite (seeds pile up in it): knife on absolute 4.
     let mut k = [-1i8; 16];
     k[4] = 1;
     let mut pits = STEADY3;
     pits[4] = 2;
     let mut b = Board::new(pits, k, [0, 0]);
-    assert!(matches!(
-        b.sow(&IT, Side::South, 0, 3, Phase::Turn),
-        Sown::Ended { .. }
-    ));
+    assert!(matches!(b.sow(&IT, Side::South, 0, 3, Phase::Turn), Sown::Ended { .. }));
 }
 
 /// A perpetual found by random search (absolute period 19,184,616 laps, 2,398,077 seen from
@@ -840,10 +505,7 @@ fn long_perpetual_sowing() {
     let t = std::time::Instant::now();
     let r = b.sow(&IT, Side::South, 8, 16, Phase::Opening);
     let dt = t.elapsed();
-    assert!(
-        matches!(r, Sown::Perpetual { laps } if laps <= 2_398_077 + 64),
-        "{r:?}"
-    );
+    assert!(matches!(r, Sown::Perpetual { laps } if laps <= 2_398_077 + 64), "{r:?}");
     assert!(dt.as_secs_f64() < 2.0, "{dt:?}");
 }
 
@@ -854,10 +516,7 @@ fn long_perpetual_sowing() {
 fn proven_cycle_is_shared_by_distinguished_points() {
     let pits = [0u8, 2, 1, 2, 3, 2, 1, 2, 5, 5, 0, 1, 4, 1, 2, 1];
     let mut b = Board::new(pits, [-1; 16], [0, 0]);
-    assert!(matches!(
-        b.sow(&IT, Side::South, 8, 16, Phase::Opening),
-        Sown::Perpetual { .. }
-    ));
+    assert!(matches!(b.sow(&IT, Side::South, 8, 16, Phase::Opening), Sown::Perpetual { .. }));
     for turn in [3usize, 7, 13] {
         let mut turned = [0u8; PITS];
         for (p, &x) in pits.iter().enumerate() {
@@ -866,10 +525,7 @@ fn proven_cycle_is_shared_by_distinguished_points() {
         let before = board::perpetual_stats().hits;
         let mut b = Board::new(turned, [-1; 16], [0, 0]);
         let r = b.sow(&IT, Side::South, (8 + turn) % PITS, 16, Phase::Opening);
-        assert!(
-            matches!(r, Sown::Perpetual { laps } if laps < 200_000),
-            "{r:?}"
-        );
+        assert!(matches!(r, Sown::Perpetual { laps } if laps < 200_000), "{r:?}");
         assert!(board::perpetual_stats().hits > before);
     }
 }
@@ -884,10 +540,7 @@ fn perpetual_opening_game_is_split_with_hands() {
     let n = Choice::parse("1,2,3,0,1,2,0,3", "2@1", &r).unwrap();
     let o = opening(&r, &s, &n, Race::NorthFirst);
     assert!(o.perpetual);
-    assert!(
-        o.hands() > 0,
-        "the repeat is found mid-sowing, with seeds in hand"
-    );
+    assert!(o.hands() > 0, "the repeat is found mid-sowing, with seeds in hand");
     let g = play_game(&r, &s, &n, Race::NorthFirst);
     assert_eq!(g.class, Class::PerpetualOpening);
     assert_eq!(g.turns, 0);
@@ -911,14 +564,8 @@ fn packed_board_helpers() {
     assert_eq!(p[1], 3);
     assert_eq!(p[2], 2);
     assert_eq!(p[14], 2);
-    let rules = Rules {
-        chain: Chain::En,
-        keep_one: true,
-    };
-    assert_eq!(
-        rules.to_json(),
-        serde_json::json!({"game": "lukho", "chain": "en", "keep_one": true})
-    );
+    let rules = Rules { chain: Chain::En, keep_one: true };
+    assert_eq!(rules.to_json(), serde_json::json!({"game": "lukho", "chain": "en", "keep_one": true}));
 }
 
 // ---------------------------------------------------------------- reference implementation
@@ -1017,17 +664,8 @@ mod reference {
     }
 
     /// `Err(())` when it gave up (a sowing ran past `GIVE_UP` steps without repeating).
-    pub fn opening(
-        rules: &Rules,
-        south: &Choice,
-        north: &Choice,
-        race: Race,
-    ) -> Result<(St, Side, bool), ()> {
-        let mut st = St {
-            pits: [3; 16],
-            knife: [-1; 16],
-            stores: [0; 2],
-        };
+    pub fn opening(rules: &Rules, south: &Choice, north: &Choice, race: Race) -> Result<(St, Side, bool), ()> {
+        let mut st = St { pits: [3; 16], knife: [-1; 16], stores: [0; 2] };
         for (me, c) in [(0usize, south), (1, north)] {
             for i in 0..8 {
                 st.pits[8 * me + i] -= c.remove[i];
@@ -1035,16 +673,8 @@ mod reference {
             st.pits[8 * (1 - me) + c.pit as usize] += c.drop;
         }
         let mut s = [
-            Sower {
-                pos: 7,
-                hand: south.sow_count() as u32,
-                done: south.sow_count() == 0,
-            },
-            Sower {
-                pos: 15,
-                hand: north.sow_count() as u32,
-                done: north.sow_count() == 0,
-            },
+            Sower { pos: 7, hand: south.sow_count() as u32, done: south.sow_count() == 0 },
+            Sower { pos: 15, hand: north.sow_count() as u32, done: north.sow_count() == 0 },
         ];
         let lead = race.leader().index();
         let order = [lead, 1 - lead];
@@ -1076,18 +706,8 @@ mod reference {
 
     /// The opening at speed ratio ρ = p/q (q = 0: ∞), one step at a time: South's step k+1
     /// (time (k+1)/ρ) goes before North's m+1 (time m+1) iff (k+1)·q <= (m+1)·p.
-    pub fn opening_at(
-        rules: &Rules,
-        south: &Choice,
-        north: &Choice,
-        p: u64,
-        q: u64,
-    ) -> Result<(St, Side, bool), ()> {
-        let mut st = St {
-            pits: [3; 16],
-            knife: [-1; 16],
-            stores: [0; 2],
-        };
+    pub fn opening_at(rules: &Rules, south: &Choice, north: &Choice, p: u64, q: u64) -> Result<(St, Side, bool), ()> {
+        let mut st = St { pits: [3; 16], knife: [-1; 16], stores: [0; 2] };
         for (me, c) in [(0usize, south), (1, north)] {
             for i in 0..8 {
                 st.pits[8 * me + i] -= c.remove[i];
@@ -1095,16 +715,8 @@ mod reference {
             st.pits[8 * (1 - me) + c.pit as usize] += c.drop;
         }
         let mut s = [
-            Sower {
-                pos: 7,
-                hand: south.sow_count() as u32,
-                done: south.sow_count() == 0,
-            },
-            Sower {
-                pos: 15,
-                hand: north.sow_count() as u32,
-                done: north.sow_count() == 0,
-            },
+            Sower { pos: 7, hand: south.sow_count() as u32, done: south.sow_count() == 0 },
+            Sower { pos: 15, hand: north.sow_count() as u32, done: north.sow_count() == 0 },
         ];
         let mut first = [0, 1].into_iter().find(|&m| s[m].done);
         let mut steps = [0u64; 2];
@@ -1155,12 +767,7 @@ mod reference {
     }
 
     /// (class, totals ×2, turns, first player)
-    pub fn game(
-        rules: &Rules,
-        south: &Choice,
-        north: &Choice,
-        race: Race,
-    ) -> Result<(Class, [u16; 2], u32, Side), ()> {
+    pub fn game(rules: &Rules, south: &Choice, north: &Choice, race: Race) -> Result<(Class, [u16; 2], u32, Side), ()> {
         let (mut st, first, perpetual) = opening(rules, south, north, race)?;
         if perpetual {
             let on_board: u32 = st.pits.iter().map(|&x| x as u32).sum();
@@ -1174,26 +781,17 @@ mod reference {
             if !seen.insert((st.pits, st.knife, me)) {
                 return Ok((Class::Cycle, split2(&st, 0), turns, first));
             }
-            let Some(i) = (0..8).find(|&i| st.pits[8 * me + i] > 0 && st.knife[8 * me + i] < 0)
-            else {
+            let Some(i) = (0..8).find(|&i| st.pits[8 * me + i] > 0 && st.knife[8 * me + i] < 0) else {
                 let mut t = [2 * st.stores[0], 2 * st.stores[1]];
                 for p in 0..16 {
-                    let to = if st.knife[p] >= 0 {
-                        st.knife[p] as usize
-                    } else {
-                        1 - me
-                    };
+                    let to = if st.knife[p] >= 0 { st.knife[p] as usize } else { 1 - me };
                     t[to] += 2 * st.pits[p] as u32;
                 }
                 return Ok((Class::Normal, [t[0] as u16, t[1] as u16], turns, first));
             };
             let before = st;
             let p = 8 * me + i;
-            let mut s = Sower {
-                pos: p,
-                hand: st.pits[p] as u32,
-                done: false,
-            };
+            let mut s = Sower { pos: p, hand: st.pits[p] as u32, done: false };
             st.pits[p] = 0;
             let mut laps = HashSet::new();
             while !s.done {
@@ -1224,34 +822,17 @@ fn engine_agrees_with_reference_on_random_openings() {
         x
     };
     let (mut compared, mut gave_up, mut perpetual) = (0, 0, 0);
-    for rules in [
-        IT,
-        EN,
-        NONE,
-        Rules {
-            chain: Chain::It,
-            keep_one: true,
-        },
-    ] {
+    for rules in [IT, EN, NONE, Rules { chain: Chain::It, keep_one: true }] {
         let count = Choice::count(&rules);
         for _ in 0..1500 {
             let s = Choice::from_id(next() % count, &rules).unwrap();
             let n = Choice::from_id(next() % count, &rules).unwrap();
-            for race in [
-                Race::SouthFirst,
-                Race::NorthFirst,
-                Race::LockstepSouth,
-                Race::LockstepNorth,
-            ] {
+            for race in [Race::SouthFirst, Race::NorthFirst, Race::LockstepSouth, Race::LockstepNorth] {
                 let g = play_game(&rules, &s, &n, race);
                 match reference::game(&rules, &s, &n, race) {
                     Ok((class, totals2, turns, first)) => {
                         let want = (class, totals2, turns, first);
-                        assert_eq!(
-                            (g.class, g.totals2, g.turns, g.first_player),
-                            want,
-                            "{s} / {n} {race:?} {rules:?}"
-                        );
+                        assert_eq!((g.class, g.totals2, g.turns, g.first_player), want, "{s} / {n} {race:?} {rules:?}");
                         compared += 1;
                         perpetual += (class != Class::Normal) as u32;
                     }
@@ -1266,10 +847,7 @@ fn engine_agrees_with_reference_on_random_openings() {
         }
     }
     eprintln!("reference: {compared} compared, {gave_up} gave up, {perpetual} perpetual");
-    assert!(
-        compared > 20_000 && gave_up < 50,
-        "{compared} compared, {gave_up} gave up, {perpetual} perpetual"
-    );
+    assert!(compared > 20_000 && gave_up < 50, "{compared} compared, {gave_up} gave up, {perpetual} perpetual");
 }
 
 // ---------------------------------------------------------------- speeds model
@@ -1290,13 +868,7 @@ fn speeds_hand_example() {
     assert_eq!(races[0].hi, Some(Ratio { num: 1, den: 9 }));
     assert_eq!(races[0].opening, nf);
     for (i, r) in races[1..].iter().enumerate() {
-        assert_eq!(
-            r.lo,
-            Ratio {
-                num: 1,
-                den: 9 - i as u64
-            }
-        );
+        assert_eq!(r.lo, Ratio { num: 1, den: 9 - i as u64 });
         assert_eq!(r.opening, sf);
     }
     assert_eq!(races[9].hi, None);
@@ -1340,16 +912,8 @@ fn speeds_agree_with_brute_force_over_sampled_ratios() {
                 nf.first_player = Side::South;
             }
             assert_eq!(at(0, 1), nf, "{s} / {n}");
-            assert_eq!(
-                at(1, 0),
-                opening(&rules, &s, &n, Race::SouthFirst),
-                "{s} / {n}"
-            );
-            assert_eq!(
-                at(1, 1),
-                opening(&rules, &s, &n, Race::LockstepSouth),
-                "{s} / {n}"
-            );
+            assert_eq!(at(1, 0), opening(&rules, &s, &n, Race::SouthFirst), "{s} / {n}");
+            assert_eq!(at(1, 1), opening(&rules, &s, &n, Race::LockstepSouth), "{s} / {n}");
             // Brute force at fixed ratios: fixed samples, every breakpoint, every midpoint,
             // and random ratios.
             let mut rhos = samples.clone();
@@ -1367,16 +931,9 @@ fn speeds_agree_with_brute_force_over_sampled_ratios() {
                     continue;
                 };
                 let o = at(p, q);
-                assert_eq!(
-                    (o.perpetual, o.first_player),
-                    (perpetual, first),
-                    "{s} / {n} at {p}/{q}"
-                );
+                assert_eq!((o.perpetual, o.first_player), (perpetual, first), "{s} / {n} at {p}/{q}");
                 if !perpetual {
-                    assert_eq!(
-                        (o.board.pits(), o.board.stores),
-                        (st.pits, [st.stores[0] as u8, st.stores[1] as u8])
-                    );
+                    assert_eq!((o.board.pits(), o.board.stores), (st.pits, [st.stores[0] as u8, st.stores[1] as u8]));
                 }
                 checked += 1;
             }
@@ -1399,43 +956,21 @@ fn long_sowings_agree_with_reference() {
     };
     let (mut long, mut perpetual) = (0, 0);
     for i in 0..200_000 {
-        let phase = if i % 2 == 0 {
-            Phase::Opening
-        } else {
-            Phase::Turn
-        };
+        let phase = if i % 2 == 0 { Phase::Opening } else { Phase::Turn };
         let hand = 1 + next(20) as u32;
         let mut pits = [0u8; 16];
         for _ in 0..48 - hand {
             pits[next(16) as usize] += 1;
         }
         let from = next(16) as usize;
-        let sower = if next(2) == 0 {
-            Side::South
-        } else {
-            Side::North
-        };
+        let sower = if next(2) == 0 { Side::South } else { Side::North };
         let mut b = Board::new(pits, [-1; 16], [0, 0]);
         let got = b.sow(&IT, sower, from, hand as u8, phase);
-        let mut st = reference::St {
-            pits,
-            knife: [-1; 16],
-            stores: [0; 2],
-        };
-        let mut s = reference::Sower {
-            pos: from,
-            hand,
-            done: false,
-        };
+        let mut st = reference::St { pits, knife: [-1; 16], stores: [0; 2] };
+        let mut s = reference::Sower { pos: from, hand, done: false };
         let mut drops = 0usize;
         while !s.done && drops < 2_000_000 {
-            reference::step(
-                &mut st,
-                &mut s,
-                sower.index(),
-                Chain::It,
-                phase == Phase::Turn,
-            );
+            reference::step(&mut st, &mut s, sower.index(), Chain::It, phase == Phase::Turn);
             drops += 1;
         }
         match got {
@@ -1455,10 +990,7 @@ fn long_sowings_agree_with_reference() {
             }
         }
     }
-    assert!(
-        long > 100 && perpetual > 0,
-        "{long} long sowings, {perpetual} perpetual"
-    );
+    assert!(long > 100 && perpetual > 0, "{long} long sowings, {perpetual} perpetual");
 }
 
 #[test]
@@ -1466,37 +998,18 @@ fn checked_boards_name_the_field() {
     let mut k = [-1i8; 16];
     assert!(Board::checked([3; 16], k, [0, 0]).is_ok());
     let e = Board::checked([3; 16], k, [1, 0]).unwrap_err();
-    assert_eq!(
-        e,
-        BoardError::TooManySeeds {
-            board: 48,
-            stores: 1
-        }
-    );
+    assert_eq!(e, BoardError::TooManySeeds { board: 48, stores: 1 });
     assert!(e.to_string().starts_with("pits:"));
     k[5] = 0;
     let mut pits = [0u8; 16];
-    assert_eq!(
-        Board::checked(pits, k, [0, 0]),
-        Err(BoardError::KnifeTooSmall { pit: 5, seeds: 0 })
-    );
+    assert_eq!(Board::checked(pits, k, [0, 0]), Err(BoardError::KnifeTooSmall { pit: 5, seeds: 0 }));
     pits[5] = 2;
-    assert_eq!(
-        Board::checked(pits, k, [0, 0]).unwrap().knife(5),
-        Some(Side::South)
-    );
+    assert_eq!(Board::checked(pits, k, [0, 0]).unwrap().knife(5), Some(Side::South));
     k[6] = 2;
     let e = Board::checked(pits, k, [0, 0]).unwrap_err();
     assert!(e.to_string().starts_with("knives:"), "{e}");
 }
 
-/// Cycle detection inside a game against a brute force (every position of the game in a set).
-/// Starts: the positions of a real cycling game (symmetric choice 350502, `south-first`: a
-/// cycle of 6 turns entered after 1), each perturbed by moving a few seeds between random
-/// pits and making knives: class, totals and `turns` (the first repetition) must match
-/// exactly. Cycles are rare in Lukho: none in 3,000,000 random knife-free boards, none
-/// entered after a capture in these perturbations, so the engine's replay to a later
-/// segment start is only reached through its argument (see `play_from`).
 /// Positions near those of a real game (South 0,1,0,3,0,1,2,3 2@2 against itself, its first
 /// 8 turns): seeds moved between pits and stores, knives added. Many of them cycle, many run
 /// past 32 turns.
@@ -1552,6 +1065,14 @@ fn perturbed_positions(count: usize) -> Vec<Position> {
         .collect()
 }
 
+
+/// Cycle detection inside a game against a brute force (every position of the game in a set).
+/// Starts: the positions of a real cycling game (symmetric choice 350502, `south-first`: a
+/// cycle of 6 turns entered after 1), each perturbed by moving a few seeds between random
+/// pits and making knives: class, totals and `turns` (the first repetition) must match
+/// exactly. Cycles are rare in Lukho: none in 3,000,000 random knife-free boards, none
+/// entered after a capture in these perturbations, so the engine's replay to a later
+/// segment start is only reached through its argument (see `play_from`).
 #[test]
 fn game_cycles_match_a_brute_force() {
     use std::collections::HashSet;
@@ -1671,12 +1192,7 @@ fn a_player_who_sows_nothing_makes_the_race_irrelevant() {
     let keep_all = Choice::from_id(0, &IT).unwrap();
     let drop_all = Choice::parse("1,3,3,3,3,3,1,2", "19@3", &IT).unwrap();
     assert_eq!((keep_all.sow_count(), drop_all.sow_count()), (0, 0));
-    let races = [
-        Race::SouthFirst,
-        Race::NorthFirst,
-        Race::LockstepSouth,
-        Race::LockstepNorth,
-    ];
+    let races = [Race::SouthFirst, Race::NorthFirst, Race::LockstepSouth, Race::LockstepNorth];
     for id in (0..6_356_992).step_by(7_919) {
         let s = Choice::from_id(id, &IT).unwrap();
         if s.sow_count() == 0 {
@@ -1693,8 +1209,5 @@ fn a_player_who_sows_nothing_makes_the_race_irrelevant() {
     }
     // While both sow, the race matters (the symmetric tables differ between the models).
     let (s, n) = sequential_pair();
-    assert_ne!(
-        opening(&IT, &s, &n, Race::SouthFirst),
-        opening(&IT, &s, &n, Race::NorthFirst)
-    );
+    assert_ne!(opening(&IT, &s, &n, Race::SouthFirst), opening(&IT, &s, &n, Race::NorthFirst));
 }

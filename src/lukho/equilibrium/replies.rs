@@ -51,18 +51,10 @@ impl Solver {
     /// Best replies to each of `south` (family members) over the whole family, counted per
     /// North choice. Vectors are saved in the run's directory like the equilibrium's own
     /// (a rerun sweeps nothing) but are not kept in memory, so the set may be large.
-    pub fn replies(
-        &mut self,
-        south: &[u32],
-        top: usize,
-        obs: &dyn Observer,
-    ) -> Result<Replies, EqError> {
+    pub fn replies(&mut self, south: &[u32], top: usize, obs: &dyn Observer) -> Result<Replies, EqError> {
         for &id in south {
             if self.ids.binary_search(&id).is_err() {
-                return Err(EqError::Input(format!(
-                    "south: choice {id} is not in the family `{}`",
-                    self.def.family.text
-                )));
+                return Err(EqError::Input(format!("south: choice {id} is not in the family `{}`", self.def.family.text)));
             }
         }
         std::fs::create_dir_all(&self.dir).map_err(super::io_err(&self.dir))?;
@@ -74,18 +66,10 @@ impl Solver {
         for &s in south {
             games += self.ensure(Kind::Row, s, obs)?;
             // Saved after each sweep so an interrupted run resumes where it stopped.
-            super::write_state(
-                &self.dir.join(super::STATE_FILE),
-                &self.identity,
-                &self.state,
-            )?;
+            super::write_state(&self.dir.join(super::STATE_FILE), &self.identity, &self.state)?;
             let (v, sign) = self.vector(Kind::Row, s);
             let sign = sign as i64;
-            let min = v
-                .par_iter()
-                .map(|&x| sign * x as i64)
-                .min()
-                .expect("non-empty family");
+            let min = v.par_iter().map(|&x| sign * x as i64).min().expect("non-empty family");
             let (count, first) = best_for
                 .par_iter_mut()
                 .zip(sums.par_iter_mut())
@@ -102,12 +86,7 @@ impl Solver {
                     }
                 })
                 .reduce(|| (0, usize::MAX), |a, b| (a.0 + b.0, a.1.min(b.1)));
-            rows.push(SouthBest {
-                id: s,
-                value: min as f64 / self.def.scale(),
-                replies: count,
-                first_reply: self.ids[first],
-            });
+            rows.push(SouthBest { id: s, value: min as f64 / self.def.scale(), replies: count, first_reply: self.ids[first] });
             // Free the 2 bytes per family member now; the file stays.
             let (k, _) = self.stored(Kind::Row);
             self.cache.remove(&(k, s));
@@ -119,27 +98,16 @@ impl Solver {
         let top = order
             .iter()
             .take(top)
-            .map(|&k| ReplyCount {
-                id: self.ids[k],
-                best_for: best_for[k],
-                mean: sums[k] as f64 / scale,
-            })
+            .map(|&k| ReplyCount { id: self.ids[k], best_for: best_for[k], mean: sums[k] as f64 / scale })
             .collect();
         self.state.games += games;
-        Ok(Replies {
-            south: rows,
-            top,
-            distinct,
-            games,
-        })
+        Ok(Replies { south: rows, top, distinct, games })
     }
 }
 
 /// A family member as text (`r0,…,r7 COUNT@PIT`).
 fn choice_text(solver: &Solver, id: u32) -> String {
-    Choice::from_id(id as u64, &solver.def.rules)
-        .expect("family member")
-        .to_string()
+    Choice::from_id(id as u64, &solver.def.rules).expect("family member").to_string()
 }
 
 impl Replies {
@@ -170,38 +138,17 @@ impl Replies {
     pub fn write(&self, solver: &Solver) -> Result<Vec<PathBuf>, EqError> {
         let text = |id: u32| choice_text(solver, id);
         let rules = format!("# identity: {}\n", solver.identity());
-        let mut top = rules.clone()
-            + "north_id,north_choice,best_reply_to,of_south_choices,mean_south_payoff\n";
+        let mut top = rules.clone() + "north_id,north_choice,best_reply_to,of_south_choices,mean_south_payoff\n";
         for t in &self.top {
-            top += &format!(
-                "{},\"{}\",{},{},{:.6}\n",
-                t.id,
-                text(t.id),
-                t.best_for,
-                self.south.len(),
-                t.mean
-            );
+            top += &format!("{},\"{}\",{},{},{:.6}\n", t.id, text(t.id), t.best_for, self.south.len(), t.mean);
         }
-        let mut south =
-            rules + "south_id,south_choice,value,best_replies,first_reply_id,first_reply_choice\n";
+        let mut south = rules + "south_id,south_choice,value,best_replies,first_reply_id,first_reply_choice\n";
         for b in &self.south {
-            south += &format!(
-                "{},\"{}\",{},{},{},\"{}\"\n",
-                b.id,
-                text(b.id),
-                b.value,
-                b.replies,
-                b.first_reply,
-                text(b.first_reply)
-            );
+            south += &format!("{},\"{}\",{},{},{},\"{}\"\n", b.id, text(b.id), b.value, b.replies, b.first_reply, text(b.first_reply));
         }
         let json = format!("{:#}\n", self.to_json(solver));
         let mut paths = Vec::new();
-        for (name, body) in [
-            ("replies.json", json),
-            ("replies-top.csv", top),
-            ("replies-south.csv", south),
-        ] {
+        for (name, body) in [("replies.json", json), ("replies-top.csv", top), ("replies-south.csv", south)] {
             let path = solver.dir.join(name);
             super::write_bytes_atomic(&path, body.as_bytes())?;
             paths.push(path);

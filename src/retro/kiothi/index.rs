@@ -255,11 +255,7 @@ fn fill(boma: &mut Board, occ: u32, sums: u32, n: usize) {
     while o != 0 {
         let a = o.trailing_zeros() as usize;
         o &= o - 1;
-        let end = if o == 0 {
-            n
-        } else {
-            s.trailing_zeros() as usize + 1
-        };
+        let end = if o == 0 { n } else { s.trailing_zeros() as usize + 1 };
         s &= s.wrapping_sub(1);
         boma[a] = (end - prev) as u8;
         prev = end;
@@ -306,15 +302,7 @@ mod tests {
         let ix = TableIndex::new();
         for n in [6usize, 8, 10, 14, 19] {
             let size = ix.layer_size(n);
-            for r in [
-                0,
-                1,
-                size / 7,
-                size / 3,
-                size / 2 + 12345,
-                size - 2,
-                size - 1,
-            ] {
+            for r in [0, 1, size / 7, size / 3, size / 2 + 12345, size - 2, size - 1] {
                 let (b, m) = ix.unrank(n, r);
                 assert_eq!(b.iter().map(|&x| x as usize).sum::<usize>(), n);
                 assert_eq!(ix.locate(&b, m), (n, r));

@@ -49,19 +49,9 @@ fn unmoves_are_exactly_the_reversed_moves_up_to_six() {
     for n in 0..=6 {
         let (fwd, bwd) = pairs(&game, n);
         if fwd != bwd {
-            let only_f: Vec<_> = fwd
-                .iter()
-                .filter(|x| bwd.binary_search(x).is_err())
-                .take(3)
-                .collect();
-            let only_b: Vec<_> = bwd
-                .iter()
-                .filter(|x| fwd.binary_search(x).is_err())
-                .take(3)
-                .collect();
-            let show = |&&(c, p): &&(u64, u64)| {
-                format!("{:?} <- {:?}", game.unrank(n, c), game.unrank(n, p))
-            };
+            let only_f: Vec<_> = fwd.iter().filter(|x| bwd.binary_search(x).is_err()).take(3).collect();
+            let only_b: Vec<_> = bwd.iter().filter(|x| fwd.binary_search(x).is_err()).take(3).collect();
+            let show = |&&(c, p): &&(u64, u64)| format!("{:?} <- {:?}", game.unrank(n, c), game.unrank(n, p));
             panic!(
                 "layer {n}: {} forward pairs, {} backward; forward only: {:?}; backward only: {:?}",
                 fwd.len(),
@@ -70,10 +60,7 @@ fn unmoves_are_exactly_the_reversed_moves_up_to_six() {
                 only_b.iter().map(show).collect::<Vec<_>>()
             );
         }
-        eprintln!(
-            "layer {n}: {} capture-free moves, forward = backward",
-            fwd.len()
-        );
+        eprintln!("layer {n}: {} capture-free moves, forward = backward", fwd.len());
     }
 }
 
@@ -92,11 +79,7 @@ fn moves_match_the_rules_module() {
     let mut checked = 0;
     for n in 0..=10 {
         let size = game.layer_size(n);
-        let ranks: Vec<u64> = if size <= 50_000 {
-            (0..size).collect()
-        } else {
-            (0..20_000).map(|_| next() % size).collect()
-        };
+        let ranks: Vec<u64> = if size <= 50_000 { (0..size).collect() } else { (0..20_000).map(|_| next() % size).collect() };
         for r in ranks {
             let v = game.unrank(n, r);
             let p = v.position();

@@ -53,11 +53,7 @@ pub fn unmoves_of_board(f: &Board, out: &mut Vec<Unmove>) {
         if f[x0] != 1 {
             continue;
         }
-        let guard = if x0 >= ROW && f[BOMA - 1 - x0] > 0 {
-            Some((BOMA - 1 - x0) as u8)
-        } else {
-            None
-        };
+        let guard = if x0 >= ROW && f[BOMA - 1 - x0] > 0 { Some((BOMA - 1 - x0) as u8) } else { None };
         let mut b = *f;
         let mut x = x0;
         let mut last_lap = true;
@@ -80,11 +76,7 @@ pub fn unmoves_of_board(f: &Board, out: &mut Vec<Unmove>) {
                     for j in 1..=k {
                         p[(s + j) % BOMA] -= 1;
                     }
-                    out.push(Unmove {
-                        board: p,
-                        lifted: relays | 1 << s,
-                        guard,
-                    });
+                    out.push(Unmove { board: p, lifted: relays | 1 << s, guard });
                 }
             }
             if !(2..BOMA).contains(&run) {
@@ -99,19 +91,14 @@ pub fn unmoves_of_board(f: &Board, out: &mut Vec<Unmove>) {
             x = s;
             last_lap = false;
             steps += 1;
-            assert!(
-                steps < 1 << 32,
-                "backward relay chain does not end (impossible for a sowing that ends)"
-            );
+            assert!(steps < 1 << 32, "backward relay chain does not end (impossible for a sowing that ends)");
         }
     }
 }
 
 #[inline(always)]
 pub(super) fn occupied(b: &Board) -> u32 {
-    b.iter()
-        .enumerate()
-        .fold(0u32, |m, (a, &x)| m | ((x != 0) as u32) << a)
+    b.iter().enumerate().fold(0u32, |m, (a, &x)| m | ((x != 0) as u32) << a)
 }
 
 /// Call `f(pred_board, pred_nki)` (in `F`'s coordinates) for every capture-free move into
