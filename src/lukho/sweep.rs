@@ -213,27 +213,20 @@ const BATCH: usize = 512;
 /// The same games as [`play_pair`]: an opening equal to the pair's previous one is played
 /// once and counted again, a perpetual opening is scored without a game.
 fn agg_batched(rules: &Rules, races: &[Race], south: &Choice, north: &[Choice]) -> Agg {
-    let pairs: Vec<(&Choice, &Choice)> = north.iter().map(|n| (south, n)).collect();
-    agg_pairs_batched(rules, races, &pairs)
+    agg_pairs_batched(rules, races, north, |n| (south, n))
 }
 
-/// [`agg_pairs_batched`] over owned pairs (the dry-run's sample).
-fn agg_owned_pairs(rules: &Rules, races: &[Race], pairs: &[(Choice, Choice)]) -> Agg {
-    let pairs: Vec<(&Choice, &Choice)> = pairs.iter().map(|(s, n)| (s, n)).collect();
-    agg_pairs_batched(rules, races, &pairs)
-}
-
-/// [`agg_batched`] over any pairs (South, North).
-fn agg_pairs_batched(rules: &Rules, races: &[Race], pairs: &[(&Choice, &Choice)]) -> Agg {
+/// [`agg_batched`] over any pairs: `pair` gives the (South, North) choices of an item.
+fn agg_pairs_batched<'a, P>(rules: &Rules, races: &[Race], items: &'a [P], pair: impl Fn(&'a P) -> (&'a Choice, &'a Choice)) -> Agg {
     let mut a = Agg::default();
     let blank = GameOutcome::new(Side::South, [0, 0], Class::Normal, 0);
     let mut starts: Vec<Position> = Vec::with_capacity(BATCH * races.len());
     let mut counts: Vec<u8> = Vec::with_capacity(BATCH * races.len());
     let mut outs = vec![blank; BATCH * races.len()];
-    for batch in pairs.chunks(BATCH) {
+    for batch in items.chunks(BATCH) {
         starts.clear();
         counts.clear();
-        for &(south, n) in batch {
+        for (south, n) in batch.iter().map(&pair) {
             let mut last: Option<Opening> = None;
             for &r in races {
                 let o = opening(rules, south, n, r);
@@ -346,7 +339,7 @@ pub fn calibrate(rules: &Rules, model: Model, south: &[u32], north: &[Choice], t
             Some(races) => {
                 batch.push((s, north[ni]));
                 if batch.len() == BATCH {
-                    let a = agg_owned_pairs(rules, races, &batch);
+                    let a = agg_pairs_batched(rules, races, &batch, |(s, n)| (s, n));
                     games += a.games;
                     sink += a.sum_margin2;
                     batch.clear();
@@ -369,7 +362,7 @@ pub fn calibrate(rules: &Rules, model: Model, south: &[u32], north: &[Choice], t
         }
     }
     if let (Some(races), false) = (model.outcomes(), batch.is_empty()) {
-        let a = agg_owned_pairs(rules, races, &batch);
+        let a = agg_pairs_batched(rules, races, &batch, |(s, n)| (s, n));
         games += a.games;
         sink += a.sum_margin2;
     }

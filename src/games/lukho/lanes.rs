@@ -85,6 +85,7 @@ mod avx512 {
     }
 
     /// The per-lane state, and where each lane's game came from.
+    #[derive(Clone, Copy)]
     struct Lanes {
         /// Pits, byte `16 l + p`.
         pits: __m512i,
@@ -132,35 +133,9 @@ mod avx512 {
         s.laps = _mm512_mask_mov_epi8(s.laps, f, z);
         let k8: __mmask8 = 0b11 << (2 * l);
         // The stores so far go in the low half; the captures of the lanes are added to both.
-        let st = p.board.stores;
-        s.caught[0] = _mm512_mask_mov_epi64(
-            s.caught[0],
-            k8,
-            _mm512_set_epi64(
-                0,
-                st[0] as i64,
-                0,
-                st[0] as i64,
-                0,
-                st[0] as i64,
-                0,
-                st[0] as i64,
-            ),
-        );
-        s.caught[1] = _mm512_mask_mov_epi64(
-            s.caught[1],
-            k8,
-            _mm512_set_epi64(
-                0,
-                st[1] as i64,
-                0,
-                st[1] as i64,
-                0,
-                st[1] as i64,
-                0,
-                st[1] as i64,
-            ),
-        );
+        for (caught, &st) in s.caught.iter_mut().zip(&p.board.stores) {
+            *caught = _mm512_mask_mov_epi64(*caught, k8, _mm512_maskz_set1_epi64(0x55, st as i64));
+        }
         for side in 0..2 {
             s.knives[side] = (s.knives[side] & !f)
                 | ((p.board.knives >> (16 * side)) as u64 & 0xffff) << (16 * l);
@@ -244,7 +219,7 @@ mod avx512 {
             start: 0,
             game: [0; 4],
         };
-        let mut groups: [Lanes; GROUPS] = std::array::from_fn(|_| Lanes { ..blank });
+        let mut groups = [blank; GROUPS];
         let mut next = 0;
         for s in groups.iter_mut() {
             for l in 0..4 {
@@ -305,8 +280,8 @@ mod avx512 {
         let (iota, rev) = (c.iota, c.rev);
         let z = _mm512_setzero_si512();
         let one = _mm512_set1_epi8(1);
+        // 15: the highest pit, and the mask of a byte's low 4 bits (pit numbers are mod 16).
         let fifteen = _mm512_set1_epi8(15);
-        let low4 = _mm512_set1_epi8(15);
         let pits = s.pits;
         let knives = s.knives[0] | s.knives[1];
         let own = (s.south_moves & SOUTH_ROW) | (!s.south_moves & !SOUTH_ROW);
@@ -332,13 +307,13 @@ mod avx512 {
         let live = s.active & !stuck;
 
         // 2. One lap in every live lane: `hand` seeds into the pits after `pos`.
-        let d = _mm512_and_si512(_mm512_sub_epi8(c.iota_1, pos), low4);
-        let full = _mm512_and_si512(_mm512_srli_epi16::<4>(hand), low4);
-        let rest = _mm512_and_si512(hand, low4);
+        let d = _mm512_and_si512(_mm512_sub_epi8(c.iota_1, pos), fifteen);
+        let full = _mm512_and_si512(_mm512_srli_epi16::<4>(hand), fifteen);
+        let rest = _mm512_and_si512(hand, fifteen);
         let run = _mm512_cmplt_epu8_mask(d, rest) & live;
         let pits = _mm512_mask_add_epi8(pits, live, pits, full);
         let pits = _mm512_mask_add_epi8(pits, run, pits, one);
-        let pos = _mm512_and_si512(_mm512_add_epi8(pos, hand), low4);
+        let pos = _mm512_and_si512(_mm512_add_epi8(pos, hand), fifteen);
         let here = _mm512_cmpeq_epi8_mask(iota, pos);
         let now = _mm512_shuffle_epi8(pits, pos);
         let knife_v = _mm512_maskz_mov_epi8(knives, _mm512_set1_epi8(-1));
