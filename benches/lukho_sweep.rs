@@ -15,9 +15,9 @@
 
 use mancala::games::lukho::board::forget_perpetual_cycles;
 use mancala::games::lukho::{opening, play_batch, play_game, Choice, Class, GameOutcome, Position, Race, Rules};
-use mancala::side::Side;
 use mancala::lukho::sample::pair;
 use mancala::lukho::sweep::{sweep, Model};
+use mancala::side::Side;
 use std::sync::OnceLock;
 
 fn main() {
@@ -28,9 +28,7 @@ const RULES: Rules = Rules { chain: mancala::games::lukho::Chain::It, keep_one: 
 
 fn all_choices() -> &'static [Choice] {
     static ALL: OnceLock<Vec<Choice>> = OnceLock::new();
-    ALL.get_or_init(|| {
-        (0..Choice::count(&RULES)).map(|id| Choice::from_id(id, &RULES).unwrap()).collect()
-    })
+    ALL.get_or_init(|| (0..Choice::count(&RULES)).map(|id| Choice::from_id(id, &RULES).unwrap()).collect())
 }
 
 type Pairs = Vec<(Choice, Choice)>;

@@ -28,10 +28,12 @@ fn fixture() -> &'static Fixture {
     F.get_or_init(|| {
         let rules = Rules::default();
         let dir = tempfile::tempdir().unwrap();
-        db::build(dir.path(), rules, DB_MAX, &|_, _| Box::new(mancala::retro::builder::Silent), &mut |_, _, _| {}).unwrap();
+        db::build(dir.path(), rules, DB_MAX, &|_, _| Box::new(mancala::retro::builder::Silent), &mut |_, _, _| {})
+            .unwrap();
         let full = db::tables_in_memory(rules, TOP);
         let g = OwareLayers::new(rules);
-        let set = (0..g.layer_size(TOP)).step_by(10007).map(|r| (g.unrank(TOP, r), full[TOP][r as usize] as i32)).collect();
+        let set =
+            (0..g.layer_size(TOP)).step_by(10007).map(|r| (g.unrank(TOP, r), full[TOP][r as usize] as i32)).collect();
         Fixture { db: Database::open(dir.path(), rules).unwrap(), _dir: dir, set }
     })
 }

@@ -16,10 +16,7 @@ fn main() {
     let south: u64 = args.get(1).map(|s| s.parse().unwrap()).unwrap_or(3456789);
     let n: u64 = args.get(2).map(|s| s.parse().unwrap()).unwrap_or(200000);
     for chain in [Chain::It, Chain::En, Chain::None] {
-        let rules = Rules {
-            chain,
-            ..Rules::default()
-        };
+        let rules = Rules { chain, ..Rules::default() };
         let s = Choice::from_id(south, &rules).unwrap();
         let mut starts = Vec::new();
         for nid in 0..n {
@@ -27,10 +24,7 @@ fn main() {
             for race in [Race::SouthFirst, Race::NorthFirst] {
                 let o = opening(&rules, &s, &c, race);
                 if !o.perpetual {
-                    starts.push(Position {
-                        board: o.board,
-                        to_move: o.first_player,
-                    });
+                    starts.push(Position { board: o.board, to_move: o.first_player });
                 }
             }
         }
@@ -47,17 +41,9 @@ fn main() {
             tv = tv.min(t.elapsed());
         }
         let bad = a.iter().zip(&b).filter(|(x, y)| x != y).count();
-        println!(
-            "{chain:?}: {} games, scalar {:.3?} lanes {:.3?}, {bad} differ",
-            starts.len(),
-            ts,
-            tv
-        );
+        println!("{chain:?}: {} games, scalar {:.3?} lanes {:.3?}, {bad} differ", starts.len(), ts, tv);
         if let Some(i) = a.iter().zip(&b).position(|(x, y)| x != y) {
-            println!(
-                "first diff {i}: {:?}\nscalar {:?}\nlanes  {:?}",
-                starts[i], a[i], b[i]
-            );
+            println!("first diff {i}: {:?}\nscalar {:?}\nlanes  {:?}", starts[i], a[i], b[i]);
         }
     }
 }

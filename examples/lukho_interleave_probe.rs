@@ -16,7 +16,10 @@ fn run<const K: usize>(starts: &[Position], rules: &Rules) -> (f64, u64) {
                 if live[i] {
                     match p[i].turn(rules) {
                         TurnEnd::Played { .. } => sum += 1,
-                        _ => { live[i] = false; n -= 1; }
+                        _ => {
+                            live[i] = false;
+                            n -= 1;
+                        }
                     }
                 }
             }
@@ -28,11 +31,18 @@ fn run<const K: usize>(starts: &[Position], rules: &Rules) -> (f64, u64) {
 fn main() {
     let rules = Rules::default();
     let n = Choice::count(&rules);
-    let starts: Vec<Position> = (0..400_000u64).filter_map(|i| {
-        let (a, b) = mancala::lukho::sample::pair(1, i, n);
-        let o = opening(&rules, &Choice::from_id(a, &rules).unwrap(), &Choice::from_id(b, &rules).unwrap(), Race::SouthFirst);
-        (!o.perpetual).then_some(Position { board: o.board, to_move: o.first_player })
-    }).collect();
+    let starts: Vec<Position> = (0..400_000u64)
+        .filter_map(|i| {
+            let (a, b) = mancala::lukho::sample::pair(1, i, n);
+            let o = opening(
+                &rules,
+                &Choice::from_id(a, &rules).unwrap(),
+                &Choice::from_id(b, &rules).unwrap(),
+                Race::SouthFirst,
+            );
+            (!o.perpetual).then_some(Position { board: o.board, to_move: o.first_player })
+        })
+        .collect();
     for _ in 0..3 {
         let (a, s1) = run::<1>(&starts, &rules);
         let (b, s2) = run::<2>(&starts, &rules);

@@ -153,7 +153,11 @@ fn turns(south: u64, step: u64) {
         }
         id += step;
     }
-    println!("{games} games: {:.2} turns per game, {:.2} laps per turn", turns as f64 / games as f64, laps as f64 / turns as f64);
+    println!(
+        "{games} games: {:.2} turns per game, {:.2} laps per turn",
+        turns as f64 / games as f64,
+        laps as f64 / turns as f64
+    );
     for (end, n) in &ends {
         println!("  turns ending {end}: {:.1} %", 100.0 * *n as f64 / turns as f64);
     }

@@ -9,5 +9,5 @@ pub mod index;
 pub mod lukho;
 pub mod retro;
 pub mod search;
-pub mod solve;
 pub mod side;
+pub mod solve;

@@ -32,8 +32,13 @@ fn build_resume_verify_stats_export_probe() {
         .stderr(predicate::str::contains("layer  3:         10680 positions already built, crc32 9230587d"))
         .stderr(predicate::str::contains("layer  4:        107200 positions in"))
         .stderr(predicate::str::contains("crc32 46ad8865"));
-    mancala().args(["kiothi", "db", "verify", "--dir", d]).assert().success().stdout(predicate::str::contains("verified layers 0..=4"));
-    let out = mancala().args(["kiothi", "db", "stats", "--dir", d, "--json"]).assert().success().get_output().stdout.clone();
+    mancala()
+        .args(["kiothi", "db", "verify", "--dir", d])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("verified layers 0..=4"));
+    let out =
+        mancala().args(["kiothi", "db", "stats", "--dir", d, "--json"]).assert().success().get_output().stdout.clone();
     let s: Value = serde_json::from_slice(&out).unwrap();
     assert_eq!(s["rules"]["nki_clear"], "lift");
     assert_eq!(s["rules"]["repetition"], "split");
@@ -41,7 +46,10 @@ fn build_resume_verify_stats_export_probe() {
     // (he steps it forward, the opponent is stuck) and loses it otherwise (index 9 hands it
     // over; on the opponent's side he is stuck at once): 9 × 2 wins, 11 × 2 losses.
     let l1 = &s["layers"][1];
-    assert_eq!((l1["positions"].as_u64(), l1["wins"].as_u64(), l1["draws"].as_u64(), l1["losses"].as_u64()), (Some(40), Some(18), Some(0), Some(22)));
+    assert_eq!(
+        (l1["positions"].as_u64(), l1["wins"].as_u64(), l1["draws"].as_u64(), l1["losses"].as_u64()),
+        (Some(40), Some(18), Some(0), Some(22))
+    );
     assert_eq!(s["layers"][4]["checksum"], "46ad8865");
     let (csv, hist, svg) = (dir.path().join("l.csv"), dir.path().join("h.csv"), dir.path().join("w.svg"));
     mancala()
@@ -60,7 +68,11 @@ fn build_resume_verify_stats_export_probe() {
     assert!(std::fs::read_to_string(&svg).unwrap().starts_with("<svg"));
 
     let out = dir.path().join("t.csv");
-    mancala().args(["kiothi", "db", "export", "--dir", d, "--warriors", "0..=1", "--format", "csv", "--out"]).arg(&out).assert().success();
+    mancala()
+        .args(["kiothi", "db", "export", "--dir", d, "--warriors", "0..=1", "--format", "csv", "--out"])
+        .arg(&out)
+        .assert()
+        .success();
     let text = std::fs::read_to_string(&out).unwrap();
     let rows: Vec<&str> = text.lines().collect();
     assert!(rows[0].starts_with("# rules: "));
@@ -80,8 +92,13 @@ fn build_resume_verify_stats_export_probe() {
     assert_eq!(rows[3], format!("1,1,{}{}1,0:1", zeros(19), zeros(20)));
     assert_eq!(rows[4], format!("1,1,{}1,{}1,0:1", zeros(19), zeros(19)));
     let jl = dir.path().join("t.jsonl");
-    mancala().args(["kiothi", "db", "export", "--dir", d, "--warriors", "1", "--format", "jsonl", "--out"]).arg(&jl).assert().success();
-    let j: Vec<Value> = std::fs::read_to_string(&jl).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    mancala()
+        .args(["kiothi", "db", "export", "--dir", d, "--warriors", "1", "--format", "jsonl", "--out"])
+        .arg(&jl)
+        .assert()
+        .success();
+    let j: Vec<Value> =
+        std::fs::read_to_string(&jl).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(j.len(), 41);
     assert_eq!(j[0]["rules"]["game"], "kiothi");
     // The last rows: the warrior on the opponent's index 9 (boma 19): the mover is stuck.
@@ -135,7 +152,10 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
         assert!(!d.exists(), "{args:?} wrote {}", d.display());
         assert!(out.stdout.is_empty());
     }
-    mancala().args(["kiothi", "db", "build", "--dir", ds, "--max-warriors", "2", "--nki-clear", "often"]).assert().code(2);
+    mancala()
+        .args(["kiothi", "db", "build", "--dir", ds, "--max-warriors", "2", "--nki-clear", "often"])
+        .assert()
+        .code(2);
     let out = mancala()
         .env("MANCALA_MEMORY_LIMIT_GIB", "1")
         .args(["kiothi", "db", "build", "--dir", ds, "--max-warriors", "9"])
@@ -156,7 +176,11 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
     // A bad range for export: nothing written.
     let x = dir.path().join("x.csv");
     for w in ["3..=1", "0..=11", "5", "a"] {
-        let out = mancala().args(["kiothi", "db", "export", "--dir", ds, "--warriors", w, "--format", "csv", "--out"]).arg(&x).output().unwrap();
+        let out = mancala()
+            .args(["kiothi", "db", "export", "--dir", ds, "--warriors", w, "--format", "csv", "--out"])
+            .arg(&x)
+            .output()
+            .unwrap();
         assert_eq!(out.status.code(), Some(2), "{w}");
         assert!(one_line_error(&out).contains("--warriors"), "{w}");
         assert!(!x.exists());
@@ -198,5 +222,10 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
     // An Oware directory is not a Kiothi one.
     let o = dir.path().join("oware");
     mancala().args(["oware", "db", "build", "--max-stones", "2", "--dir"]).arg(&o).assert().success();
-    mancala().args(["kiothi", "db", "stats", "--dir"]).arg(&o).assert().code(2).stderr(predicate::str::contains("no Kiothi tables"));
+    mancala()
+        .args(["kiothi", "db", "stats", "--dir"])
+        .arg(&o)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no Kiothi tables"));
 }

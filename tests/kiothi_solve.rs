@@ -112,7 +112,10 @@ fn perpetual_moves_are_left_out_exactly() {
     assert_eq!((first.costly_positions, first.perpetual_moves, first.cache_hits), (1, 2, 0));
     assert_eq!(game.expand(&p, &mut b), None);
     assert_eq!((game.stats().perpetual_moves, game.stats().cache_hits), (2, 1));
-    assert_eq!(a.iter().map(|c| (c.mv, c.gain, c.child)).collect::<Vec<_>>(), b.iter().map(|c| (c.mv, c.gain, c.child)).collect::<Vec<_>>());
+    assert_eq!(
+        a.iter().map(|c| (c.mv, c.gain, c.child)).collect::<Vec<_>>(),
+        b.iter().map(|c| (c.mv, c.gain, c.child)).collect::<Vec<_>>()
+    );
 }
 
 // ---- an independent minimax ----------------------------------------------------------------
@@ -132,7 +135,8 @@ fn minimax(p: &Position, rules: &Rules, path: &mut Vec<Position>, mut alpha: i32
     let mut best = i32::MIN;
     for c in &kids {
         let q = c.position;
-        let v = if c.captured == 0 && path.iter().any(|r| r.boma == q.boma && r.nki == q.nki && r.to_move == q.to_move) {
+        let v = if c.captured == 0 && path.iter().any(|r| r.boma == q.boma && r.nki == q.nki && r.to_move == q.to_move)
+        {
             0
         } else {
             let mut fresh = Vec::new();
@@ -271,9 +275,19 @@ fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> std::path::PathBuf 
 #[test]
 fn cli_solve_json_exact_and_bounded() {
     let p = pos([0, 0, 0, 1, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 1, 0, 0, 0, 0], &[15], S, 7);
-    let out = mancala().args(["kiothi", "solve", "--json", "--position", "-"]).write_stdin(p.to_json().to_string()).assert().success().get_output().stdout.clone();
+    let out = mancala()
+        .args(["kiothi", "solve", "--json", "--position", "-"])
+        .write_stdin(p.to_json().to_string())
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
     let v: Value = serde_json::from_slice(&out).unwrap();
-    assert_eq!((v["value"].clone(), v["exact"].clone(), v["lower"].clone(), v["upper"].clone()), (2.into(), true.into(), 2.into(), 2.into()));
+    assert_eq!(
+        (v["value"].clone(), v["exact"].clone(), v["lower"].clone(), v["upper"].clone()),
+        (2.into(), true.into(), 2.into(), 2.into())
+    );
     assert_eq!(v["best_moves"], serde_json::json!(["3:1"]));
     assert_eq!(v["pv"].as_array().unwrap().len(), 11);
     assert_eq!(v["rules"]["nki_clear"], "lift");
@@ -283,7 +297,14 @@ fn cli_solve_json_exact_and_bounded() {
         assert!(v.get(k).is_some(), "{k}");
     }
     // Depth 1 cannot see the K8 ending 11 plies away: honest bounds.
-    let out = mancala().args(["kiothi", "solve", "--json", "--depth", "1", "--position", "-"]).write_stdin(p.to_json().to_string()).assert().success().get_output().stdout.clone();
+    let out = mancala()
+        .args(["kiothi", "solve", "--json", "--depth", "1", "--position", "-"])
+        .write_stdin(p.to_json().to_string())
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
     let v: Value = serde_json::from_slice(&out).unwrap();
     assert_eq!((v["exact"].clone(), v["value"].clone(), v["depth"].clone()), (false.into(), Value::Null, 1.into()));
     assert!(v["lower"].as_i64().unwrap() <= 2 && 2 <= v["upper"].as_i64().unwrap());
@@ -317,7 +338,20 @@ fn cli_openings_sample_is_seeded_and_writes_rows() {
     let run = |name: &str, seed: &str| {
         let f = dir.path().join(name);
         let out = mancala()
-            .args(["kiothi", "openings", "--sample", "2", "--replies", "2", "--depth", "2", "--json", "--seed", seed, "--out"])
+            .args([
+                "kiothi",
+                "openings",
+                "--sample",
+                "2",
+                "--replies",
+                "2",
+                "--depth",
+                "2",
+                "--json",
+                "--seed",
+                seed,
+                "--out",
+            ])
             .arg(&f)
             .assert()
             .success()
@@ -357,7 +391,15 @@ fn cli_solve_reads_the_tables_with_db() {
     let big = pos([0, 2, 0, 1, 0, 0, 0, 1, 0, 0], [0, 1, 0, 0, 0, 1, 0, 0, 0, 0], &[15], S, 7);
     for (p, method) in [(small, "db"), (big, "search")] {
         let run = |extra: &[&std::ffi::OsStr]| {
-            let out = mancala().args(["kiothi", "solve", "--json", "--position", "-"]).args(extra).write_stdin(p.to_json().to_string()).assert().success().get_output().stdout.clone();
+            let out = mancala()
+                .args(["kiothi", "solve", "--json", "--position", "-"])
+                .args(extra)
+                .write_stdin(p.to_json().to_string())
+                .assert()
+                .success()
+                .get_output()
+                .stdout
+                .clone();
             serde_json::from_slice::<Value>(&out).unwrap()
         };
         let plain = run(&[]);
@@ -367,7 +409,13 @@ fn cli_solve_reads_the_tables_with_db() {
         assert_eq!(with["method"], method, "{p}");
     }
     // A directory without tables: one line naming the flag, exit 2.
-    let a = mancala().args(["kiothi", "solve", "--position", "-", "--db"]).arg(dir.path()).write_stdin(small.to_json().to_string()).assert().code(2).stdout("");
+    let a = mancala()
+        .args(["kiothi", "solve", "--position", "-", "--db"])
+        .arg(dir.path())
+        .write_stdin(small.to_json().to_string())
+        .assert()
+        .code(2)
+        .stdout("");
     let err = String::from_utf8_lossy(&a.get_output().stderr).to_string();
     assert!(err.starts_with("error: --db:") && err.lines().count() == 1, "{err}");
 }

@@ -60,7 +60,8 @@ fn play_json_on_a_hand_checked_opening() {
     assert_eq!(v["winner"], o.winner.map_or("draw", |w| w.name()));
     assert_eq!(v["points_first_game"], o.points_first_game);
     assert_eq!(v["points_later_game"], o.points_later_game);
-    for k in ["first_player", "stores", "winner", "margin", "class", "turns", "points_first_game", "points_later_game"] {
+    for k in ["first_player", "stores", "winner", "margin", "class", "turns", "points_first_game", "points_later_game"]
+    {
         assert!(v.get(k).is_some(), "{k}");
     }
 
@@ -128,7 +129,16 @@ fn opening_id_round_trip() {
 
 #[test]
 fn races_lists_the_speeds_outcomes() {
-    let pair = ["--south-remove", "1,1,1,1,1,1,1,1", "--south-drop", "0@0", "--north-remove", "0,0,0,0,0,0,1,2", "--north-drop", "1@4"];
+    let pair = [
+        "--south-remove",
+        "1,1,1,1,1,1,1,1",
+        "--south-drop",
+        "0@0",
+        "--north-remove",
+        "0,0,0,0,0,0,1,2",
+        "--north-drop",
+        "1@4",
+    ];
     let mut args = vec!["lukho", "races"];
     args.extend(pair);
     args.push("--json");
@@ -176,7 +186,20 @@ fn summary_rows(dir: &Path) -> Vec<Value> {
 fn sweep_summary_equals_a_direct_loop() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("sw");
-    stdout(&["lukho", "sweep", "--south", "0,77,4000", "--north", "0..40", "--race", "sequential", "--out", out.to_str().unwrap(), "--games", "jsonl"]);
+    stdout(&[
+        "lukho",
+        "sweep",
+        "--south",
+        "0,77,4000",
+        "--north",
+        "0..40",
+        "--race",
+        "sequential",
+        "--out",
+        out.to_str().unwrap(),
+        "--games",
+        "jsonl",
+    ]);
     let rows = summary_rows(&out);
     assert_eq!(rows.len(), 3);
     let mut total = Agg::default();
@@ -227,7 +250,8 @@ fn sweep_summary_equals_a_direct_loop() {
 fn shards_merged_equal_an_unsharded_run_and_rerun_is_a_no_op() {
     let dir = tempfile::tempdir().unwrap();
     let d = |s: &str| dir.path().join(s).to_str().unwrap().to_string();
-    let sweep = ["lukho", "sweep", "--south", "all:remove=333333*3:drop=0..2", "--north", "0..30", "--race", "lockstep"];
+    let sweep =
+        ["lukho", "sweep", "--south", "all:remove=333333*3:drop=0..2", "--north", "0..30", "--race", "lockstep"];
     let mut args = sweep.to_vec();
     let whole = d("whole");
     args.extend(["--out", &whole]);
@@ -258,7 +282,11 @@ fn shards_merged_equal_an_unsharded_run_and_rerun_is_a_no_op() {
     args.extend(part_files.iter().map(String::as_str).rev());
     stdout(&args);
     for f in ["summary.csv", "summary.jsonl", "summary.json"] {
-        assert_eq!(std::fs::read(Path::new(&whole).join(f)).unwrap(), std::fs::read(Path::new(&merged).join(f)).unwrap(), "{f}");
+        assert_eq!(
+            std::fs::read(Path::new(&whole).join(f)).unwrap(),
+            std::fs::read(Path::new(&merged).join(f)).unwrap(),
+            "{f}"
+        );
     }
 }
 
@@ -294,7 +322,20 @@ fn merge_refuses_overlaps_gaps_and_foreign_parts() {
     let dir = tempfile::tempdir().unwrap();
     let d = |s: &str| dir.path().join(s).to_str().unwrap().to_string();
     let run = |shard: &str, out: &str, extra: &[&str]| {
-        let mut args = vec!["lukho", "sweep", "--south", "0..12", "--north", "0..10", "--race", "sequential", "--shard", shard, "--out", out];
+        let mut args = vec![
+            "lukho",
+            "sweep",
+            "--south",
+            "0..12",
+            "--north",
+            "0..10",
+            "--race",
+            "sequential",
+            "--shard",
+            shard,
+            "--out",
+            out,
+        ];
         args.extend(extra);
         stdout(&args);
     };
@@ -330,9 +371,26 @@ fn merge_refuses_overlaps_gaps_and_foreign_parts() {
     let last = bytes.len() - 2;
     bytes[last] = if bytes[last] == b'1' { b'2' } else { b'1' };
     std::fs::write(&p, bytes).unwrap();
-    mancala().args(["lukho", "merge", "--out", &out, &part(&a, 0, 2), &p]).assert().code(2).stderr(predicate::str::contains("crc32"));
+    mancala()
+        .args(["lukho", "merge", "--out", &out, &part(&a, 0, 2), &p])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("crc32"));
     // Another sweep's part in the way of a shard is not overwritten.
-    let args = ["lukho", "sweep", "--south", "0..12", "--north", "0..11", "--race", "sequential", "--shard", "0/2", "--out", &a];
+    let args = [
+        "lukho",
+        "sweep",
+        "--south",
+        "0..12",
+        "--north",
+        "0..11",
+        "--race",
+        "sequential",
+        "--shard",
+        "0/2",
+        "--out",
+        &a,
+    ];
     mancala().args(args).assert().code(2).stderr(predicate::str::contains("different sweep"));
 }
 
@@ -377,7 +435,17 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
         (play(&["--race", "speeds:x"]), "--race"),
         (play(&["--race", "south-first", "--chain", "fr"]), "--chain"),
         (vec!["lukho".into(), "opening".into(), "--id".into(), "6356992".into()], "--id"),
-        (vec!["lukho".into(), "opening".into(), "--remove".into(), "3,3,3,3,3,3,3,3".into(), "--drop".into(), "25@0".into()], "--drop"),
+        (
+            vec![
+                "lukho".into(),
+                "opening".into(),
+                "--remove".into(),
+                "3,3,3,3,3,3,3,3".into(),
+                "--drop".into(),
+                "25@0".into(),
+            ],
+            "--drop",
+        ),
         (set("--race", "random"), "--race"),
         (set("--south", "0..x"), "--south"),
         (set("--north", "all:pit=9"), "--north"),
@@ -396,7 +464,12 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
         assert!(!out.exists(), "{args:?} wrote {o}");
     }
     // The shard can come from a Kubernetes Indexed Job; a malformed one is refused.
-    mancala().args(sweep(&[])).env("JOB_COMPLETION_INDEX", "2").assert().code(2).stderr(predicate::str::contains("JOB_COMPLETIONS"));
+    mancala()
+        .args(sweep(&[]))
+        .env("JOB_COMPLETION_INDEX", "2")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("JOB_COMPLETIONS"));
     assert!(!out.exists());
 }
 
@@ -404,14 +477,41 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
 fn dry_run_projects_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("dry");
-    let v = json_out(&["lukho", "sweep", "--south", "0..4", "--north", "all:drop=0", "--race", "sequential", "--dry-run", "--calibrate", "0.3", "--json", "--out", out.to_str().unwrap()]);
+    let v = json_out(&[
+        "lukho",
+        "sweep",
+        "--south",
+        "0..4",
+        "--north",
+        "all:drop=0",
+        "--race",
+        "sequential",
+        "--dry-run",
+        "--calibrate",
+        "0.3",
+        "--json",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     assert_eq!(v["pairs"], 4 * 65_536);
     assert_eq!(v["games"].as_f64().unwrap(), 2.0 * 4.0 * 65_536.0);
     assert!(v["games_per_core_second"].as_f64().unwrap() > 0.0);
     assert!(v["core_hours"].as_f64().unwrap() > 0.0);
     assert!(!out.exists());
     // --symmetric plays each South choice against the same choice by North: 9 pairs.
-    let v = json_out(&["lukho", "sweep", "--south", "0..9", "--symmetric", "--race", "speeds", "--dry-run", "--calibrate", "0.3", "--json"]);
+    let v = json_out(&[
+        "lukho",
+        "sweep",
+        "--south",
+        "0..9",
+        "--symmetric",
+        "--race",
+        "speeds",
+        "--dry-run",
+        "--calibrate",
+        "0.3",
+        "--json",
+    ]);
     assert_eq!(v["pairs"], 9);
     assert_eq!(v["games_exact"], false);
 }
@@ -482,7 +582,10 @@ fn equilibrium_small_family_answer_and_resume() {
     assert_eq!(file["log"].as_array().unwrap().len() as u64, a["iterations"].as_u64().unwrap());
     // Rerun: nothing more to do, same answer.
     let b = json_out(&[&base[..], &["--out", o]].concat());
-    assert_eq!((b["iterations"].clone(), b["games"].clone(), b["value"].clone()), (a["iterations"].clone(), a["games"].clone(), a["value"].clone()));
+    assert_eq!(
+        (b["iterations"].clone(), b["games"].clone(), b["value"].clone()),
+        (a["iterations"].clone(), a["games"].clone(), a["value"].clone())
+    );
 
     // Two iterations, then resume: same number of iterations and games as one run.
     let out2 = dir.path().join("eq2");
@@ -499,7 +602,19 @@ fn equilibrium_small_family_answer_and_resume() {
 fn equilibrium_symmetric_model_has_value_zero() {
     let dir = tempfile::tempdir().unwrap();
     let o = dir.path().join("eq");
-    let a = json_out(&["lukho", "equilibrium", "--race", "sequential", "--payoff", "result", "--family", "0..60", "--out", o.to_str().unwrap(), "--json"]);
+    let a = json_out(&[
+        "lukho",
+        "equilibrium",
+        "--race",
+        "sequential",
+        "--payoff",
+        "result",
+        "--family",
+        "0..60",
+        "--out",
+        o.to_str().unwrap(),
+        "--json",
+    ]);
     assert_eq!(a["value"].as_f64(), Some(0.0));
     assert_eq!(a["symmetric"], true);
     assert_eq!(a["south"], a["north"]);
@@ -513,11 +628,14 @@ fn equilibrium_bad_input_is_one_line_exit_2_and_overwrites_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("eq");
     let o = out.to_str().unwrap();
-    let run = |args: &[&str], field: &str| {
-        let mut all = vec!["lukho", "equilibrium", "--out", o];
-        all.extend_from_slice(args);
-        mancala().args(&all).assert().code(2).stdout("").stderr(predicate::str::contains(field).and(predicate::function(|s: &str| s.trim().lines().count() == 1)));
-    };
+    let run =
+        |args: &[&str], field: &str| {
+            let mut all = vec!["lukho", "equilibrium", "--out", o];
+            all.extend_from_slice(args);
+            mancala().args(&all).assert().code(2).stdout("").stderr(
+                predicate::str::contains(field).and(predicate::function(|s: &str| s.trim().lines().count() == 1)),
+            );
+        };
     run(&["--race", "sequential", "--payoff", "score"], "--payoff");
     run(&["--race", "speeds", "--payoff", "margin"], "--race");
     run(&["--race", "random", "--payoff", "margin"], "--race");
@@ -525,7 +643,19 @@ fn equilibrium_bad_input_is_one_line_exit_2_and_overwrites_nothing() {
     run(&["--race", "sequential", "--payoff", "margin", "--family", "0..10", "--exploit", "99"], "--exploit");
     assert!(!out.exists(), "bad input wrote {o}");
     // A finished small run, then a foreign and a corrupt state.
-    json_out(&["lukho", "equilibrium", "--race", "north-first", "--payoff", "points", "--family", "0..30", "--out", o, "--json"]);
+    json_out(&[
+        "lukho",
+        "equilibrium",
+        "--race",
+        "north-first",
+        "--payoff",
+        "points",
+        "--family",
+        "0..30",
+        "--out",
+        o,
+        "--json",
+    ]);
     let state = out.join("state.lukho-eq");
     let before = std::fs::read(&state).unwrap();
     let answer = std::fs::read(out.join("equilibrium.json")).unwrap();
@@ -578,11 +708,14 @@ fn replies_small_family_against_direct_games() {
     assert_eq!((b["games"].as_u64(), &b["top"]), (Some(0), &a["top"]));
 
     let bad = dir.path().join("bad");
-    let run = |extra: &[&str], field: &str| {
-        let mut all = vec!["lukho", "replies", "--out", bad.to_str().unwrap()];
-        all.extend_from_slice(extra);
-        mancala().args(&all).assert().code(2).stdout("").stderr(predicate::str::contains(field).and(predicate::function(|s: &str| s.trim().lines().count() == 1)));
-    };
+    let run =
+        |extra: &[&str], field: &str| {
+            let mut all = vec!["lukho", "replies", "--out", bad.to_str().unwrap()];
+            all.extend_from_slice(extra);
+            mancala().args(&all).assert().code(2).stdout("").stderr(
+                predicate::str::contains(field).and(predicate::function(|s: &str| s.trim().lines().count() == 1)),
+            );
+        };
     run(&["--south", "0", "--race", "speeds"], "--race");
     run(&["--south", "0", "--race", "sequential", "--payoff", "score"], "--payoff");
     run(&["--south", "x", "--race", "sequential"], "--south");
@@ -612,9 +745,6 @@ fn games_parquet_without_the_feature_is_exit_2_and_writes_nothing() {
         "--games",
         "parquet",
     ]));
-    assert!(
-        err.starts_with("error: --games: parquet needs a build with `--features parquet`"),
-        "{err}"
-    );
+    assert!(err.starts_with("error: --games: parquet needs a build with `--features parquet`"), "{err}");
     assert!(!out.exists());
 }

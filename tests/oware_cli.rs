@@ -12,7 +12,13 @@ fn lines(out: &[u8]) -> Vec<Value> {
 
 #[test]
 fn replay_prints_one_line_per_ply() {
-    let out = mancala().args(["oware", "replay", "--moves", "5,0,3", "--jsonl"]).assert().success().get_output().stdout.clone();
+    let out = mancala()
+        .args(["oware", "replay", "--moves", "5,0,3", "--jsonl"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
     let l = lines(&out);
     assert_eq!(l.len(), 4);
     assert_eq!(l[0]["rules"]["grand_slam"], "no-capture");
@@ -86,9 +92,18 @@ fn database_build_verify_stats_export_solve() {
     let d = dir.path().to_str().unwrap();
     mancala().args(["oware", "db", "build", "--max-stones", "6", "--dir", d]).assert().success();
     // Resumable: a second build keeps every layer.
-    mancala().args(["oware", "db", "build", "--max-stones", "7", "--dir", d]).assert().success().stderr(predicate::str::contains("layer  6:         12376 positions already built"));
-    mancala().args(["oware", "db", "verify", "--dir", d]).assert().success().stdout(predicate::str::contains("verified layers 0..=7"));
-    let out = mancala().args(["oware", "db", "stats", "--dir", d, "--json"]).assert().success().get_output().stdout.clone();
+    mancala()
+        .args(["oware", "db", "build", "--max-stones", "7", "--dir", d])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("layer  6:         12376 positions already built"));
+    mancala()
+        .args(["oware", "db", "verify", "--dir", d])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("verified layers 0..=7"));
+    let out =
+        mancala().args(["oware", "db", "stats", "--dir", d, "--json"]).assert().success().get_output().stdout.clone();
     let s: Value = serde_json::from_slice(&out).unwrap();
     assert_eq!(s["rules"]["grand_slam"], "no-capture");
     let l1 = &s["layers"][1];
@@ -112,7 +127,11 @@ fn database_build_verify_stats_export_solve() {
     // One seed in the mover's pit 5: it must be fed across (move 5) and the opponent, with
     // one seed in his own pit 0, ... the table says; here only the shape is checked.
     let jl = dir.path().join("t.jsonl");
-    mancala().args(["oware", "db", "export", "--dir", d, "--stones", "1", "--format", "jsonl", "--out"]).arg(&jl).assert().success();
+    mancala()
+        .args(["oware", "db", "export", "--dir", d, "--stones", "1", "--format", "jsonl", "--out"])
+        .arg(&jl)
+        .assert()
+        .success();
     let j = lines(std::fs::read_to_string(&jl).unwrap().as_bytes());
     assert_eq!(j.len(), 13);
     assert!(j[0]["rules"].is_object());
@@ -122,8 +141,14 @@ fn database_build_verify_stats_export_solve() {
     assert!(j[1]["best_move"].is_null());
     // Solve from the database and by search agree.
     let pits = "0,0,0,1,2,1,0,0,1,0,0,1";
-    let a: Value = serde_json::from_slice(&mancala().args(["oware", "solve", "--pits", pits, "--db", d, "--json"]).assert().success().get_output().stdout).unwrap();
-    let b: Value = serde_json::from_slice(&mancala().args(["oware", "solve", "--pits", pits, "--json"]).assert().success().get_output().stdout).unwrap();
+    let a: Value = serde_json::from_slice(
+        &mancala().args(["oware", "solve", "--pits", pits, "--db", d, "--json"]).assert().success().get_output().stdout,
+    )
+    .unwrap();
+    let b: Value = serde_json::from_slice(
+        &mancala().args(["oware", "solve", "--pits", pits, "--json"]).assert().success().get_output().stdout,
+    )
+    .unwrap();
     assert_eq!(a["method"], "db");
     assert_eq!(b["method"], "search");
     assert_eq!(a["value"], b["value"]);
@@ -148,7 +173,11 @@ fn foreign_truncated_or_corrupt_databases_are_refused() {
         .code(2)
         .stderr(predicate::str::contains("other rules").and(predicate::str::contains("--grand-slam")));
     // own-rows has no database.
-    mancala().args(["oware", "db", "build", "--max-stones", "2", "--dir", d, "--cycle", "own-rows"]).assert().code(2).stderr(predicate::str::contains("--cycle"));
+    mancala()
+        .args(["oware", "db", "build", "--max-stones", "2", "--dir", d, "--cycle", "own-rows"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--cycle"));
     // Corrupt one byte of layer 4's payload: verify names the file and the checksum.
     let f = dir.path().join("oware-gs-no-capture-4.db");
     let mut bytes = std::fs::read(&f).unwrap();
@@ -161,10 +190,18 @@ fn foreign_truncated_or_corrupt_databases_are_refused() {
     mancala().args(["oware", "db", "stats", "--dir", d]).assert().code(2).stderr(predicate::str::contains("truncated"));
     // Exporting to a bad range writes nothing.
     let out = dir.path().join("x.csv");
-    mancala().args(["oware", "db", "export", "--dir", d, "--stones", "3..=1", "--format", "csv", "--out"]).arg(&out).assert().code(2);
+    mancala()
+        .args(["oware", "db", "export", "--dir", d, "--stones", "3..=1", "--format", "csv", "--out"])
+        .arg(&out)
+        .assert()
+        .code(2);
     assert!(!out.exists());
     // Too much memory: refused up front with the figure.
-    mancala().args(["oware", "db", "build", "--max-stones", "48", "--dir", d]).assert().code(2).stderr(predicate::str::contains("GiB"));
+    mancala()
+        .args(["oware", "db", "build", "--max-stones", "48", "--dir", d])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("GiB"));
 }
 
 /// Without the `parquet` feature, `db export --format parquet` is bad input: one line naming
@@ -174,11 +211,7 @@ fn foreign_truncated_or_corrupt_databases_are_refused() {
 fn export_parquet_without_the_feature_is_exit_2_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("db");
-    mancala()
-        .args(["oware", "db", "build", "--max-stones", "2", "--dir"])
-        .arg(&db)
-        .assert()
-        .success();
+    mancala().args(["oware", "db", "build", "--max-stones", "2", "--dir"]).arg(&db).assert().success();
     let out = dir.path().join("t.parquet");
     let err = usage_error(
         mancala()
@@ -187,13 +220,7 @@ fn export_parquet_without_the_feature_is_exit_2_and_writes_nothing() {
             .arg("--out")
             .arg(&out),
     );
-    assert!(
-        err.starts_with("error: --format: parquet needs a build with `--features parquet`"),
-        "{err}"
-    );
-    let names: Vec<_> = std::fs::read_dir(dir.path())
-        .unwrap()
-        .map(|e| e.unwrap().file_name())
-        .collect();
+    assert!(err.starts_with("error: --format: parquet needs a build with `--features parquet`"), "{err}");
+    let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(names, ["db"]);
 }

@@ -78,7 +78,11 @@ fn search_agrees_with_the_tables_up_to_six() {
             let want = t[n][r as usize] as i32;
             assert_eq!(comp.value(&v).unwrap(), want, "component: {v:?}");
             let a = s.analyse(&v, Limits { nodes: Some(5_000), ..Limits::default() });
-            assert!(a.bounds.lo <= want && want <= a.bounds.hi, "alpha-beta bounds {:?} miss {want} at {v:?}", a.bounds);
+            assert!(
+                a.bounds.lo <= want && want <= a.bounds.hi,
+                "alpha-beta bounds {:?} miss {want} at {v:?}",
+                a.bounds
+            );
             exact_by_search += a.bounds.is_exact() as u32;
         }
     }

@@ -1,9 +1,7 @@
 //! Hand-worked Oware positions, one per rule (RULES.md O1–O8). Boards are written from the
 //! mover's view: his row (own indices 0..5) then the opponent's (0..5), in sowing order.
 
-use mancala::games::oware::{
-    sow, Cycle, EndReason, Ending, Game, GrandSlam, Node, Position, Rules, View,
-};
+use mancala::games::oware::{sow, Cycle, EndReason, Ending, Game, GrandSlam, Node, Position, Rules, View};
 use mancala::side::Side;
 
 fn rules(gs: GrandSlam) -> Rules {

@@ -41,12 +41,8 @@ fn read_parquet(path: &Path) -> Table {
         .key_value_metadata()
         .and_then(|kv| kv.iter().find(|k| k.key == "rules"))
         .and_then(|k| k.value.clone());
-    let fields: Vec<(String, DataType, bool)> = b
-        .schema()
-        .fields()
-        .iter()
-        .map(|f| (f.name().clone(), f.data_type().clone(), f.is_nullable()))
-        .collect();
+    let fields: Vec<(String, DataType, bool)> =
+        b.schema().fields().iter().map(|f| (f.name().clone(), f.data_type().clone(), f.is_nullable())).collect();
     let mut rows = Vec::new();
     for batch in b.build().unwrap() {
         let batch = batch.unwrap();
@@ -58,46 +54,26 @@ fn read_parquet(path: &Path) -> Table {
                     Cell::Null
                 } else {
                     match c.data_type() {
-                        DataType::Int64 => {
-                            Cell::I(c.as_any().downcast_ref::<Int64Array>().unwrap().value(i))
+                        DataType::Int64 => Cell::I(c.as_any().downcast_ref::<Int64Array>().unwrap().value(i)),
+                        DataType::Float64 => Cell::F(c.as_any().downcast_ref::<Float64Array>().unwrap().value(i)),
+                        DataType::Utf8 => {
+                            Cell::S(c.as_any().downcast_ref::<StringArray>().unwrap().value(i).to_string())
                         }
-                        DataType::Float64 => {
-                            Cell::F(c.as_any().downcast_ref::<Float64Array>().unwrap().value(i))
-                        }
-                        DataType::Utf8 => Cell::S(
-                            c.as_any()
-                                .downcast_ref::<StringArray>()
-                                .unwrap()
-                                .value(i)
-                                .to_string(),
-                        ),
                         t => panic!("unexpected column type {t}"),
                     }
                 });
             }
         }
     }
-    Table {
-        fields,
-        rules,
-        rows,
-    }
+    Table { fields, rules, rows }
 }
 
 /// A CSV export: its `# rules: ` line, its column names, and its rows parsed with the types
 /// of `fields` (an empty cell is null; these tables have no quoted cells).
-fn read_csv(
-    path: &Path,
-    fields: &[(String, DataType, bool)],
-) -> (String, Vec<String>, Vec<Vec<Cell>>) {
+fn read_csv(path: &Path, fields: &[(String, DataType, bool)]) -> (String, Vec<String>, Vec<Vec<Cell>>) {
     let text = std::fs::read_to_string(path).unwrap();
     let mut lines = text.lines();
-    let rules = lines
-        .next()
-        .unwrap()
-        .strip_prefix("# rules: ")
-        .expect("a rules line first")
-        .to_string();
+    let rules = lines.next().unwrap().strip_prefix("# rules: ").expect("a rules line first").to_string();
     let names = lines.next().unwrap().split(',').map(String::from).collect();
     let rows = lines
         .map(|l| {
@@ -109,12 +85,8 @@ fn read_csv(
                 .zip(fields)
                 .map(|(c, (name, t, _))| match (*c, t) {
                     ("", _) => Cell::Null,
-                    (c, DataType::Int64) => {
-                        Cell::I(c.parse().unwrap_or_else(|e| panic!("{name} `{c}`: {e}")))
-                    }
-                    (c, DataType::Float64) => {
-                        Cell::F(c.parse().unwrap_or_else(|e| panic!("{name} `{c}`: {e}")))
-                    }
+                    (c, DataType::Int64) => Cell::I(c.parse().unwrap_or_else(|e| panic!("{name} `{c}`: {e}"))),
+                    (c, DataType::Float64) => Cell::F(c.parse().unwrap_or_else(|e| panic!("{name} `{c}`: {e}"))),
                     (c, _) => Cell::S(c.to_string()),
                 })
                 .collect()
@@ -125,18 +97,13 @@ fn read_csv(
 
 /// Every field nullable, with these names and types.
 fn fields(cols: &[(&str, DataType)]) -> Vec<(String, DataType, bool)> {
-    cols.iter()
-        .map(|(n, t)| (n.to_string(), t.clone(), true))
-        .collect()
+    cols.iter().map(|(n, t)| (n.to_string(), t.clone(), true)).collect()
 }
 
 /// The Parquet table equals the CSV one: same names, same rules text, same rows in order.
 fn assert_same_as_csv(pq: &Table, csv: &Path) {
     let (rules, names, rows) = read_csv(csv, &pq.fields);
-    assert_eq!(
-        names,
-        pq.fields.iter().map(|f| f.0.clone()).collect::<Vec<_>>()
-    );
+    assert_eq!(names, pq.fields.iter().map(|f| f.0.clone()).collect::<Vec<_>>());
     assert_eq!(pq.rules.as_deref(), Some(rules.as_str()));
     assert_eq!(pq.rows.len(), rows.len());
     for (i, (p, c)) in pq.rows.iter().zip(&rows).enumerate() {
@@ -153,17 +120,7 @@ fn parquet_lukho_games_equal_the_csv_games() {
     let dir = tempfile::tempdir().unwrap();
     let sweep = |out: &Path, format: &str| {
         mancala()
-            .args([
-                "lukho",
-                "sweep",
-                "--south",
-                "0..3",
-                "--north",
-                "0..50",
-                "--race",
-                "sequential",
-                "--out",
-            ])
+            .args(["lukho", "sweep", "--south", "0..3", "--north", "0..50", "--race", "sequential", "--out"])
             .arg(out)
             .args(["--games", format])
             .assert()
@@ -198,37 +155,24 @@ fn parquet_lukho_games_equal_the_csv_games() {
             ("points_later_game", I),
         ])
     );
-    assert_eq!(
-        rules_json(&t),
-        json!({"game": "lukho", "chain": "it", "keep_one": false, "race": "sequential"})
-    );
+    assert_eq!(rules_json(&t), json!({"game": "lukho", "chain": "it", "keep_one": false, "race": "sequential"}));
     // 3 South choices × 50 North choices × the 2 sequential outcomes.
     assert_eq!(t.rows.len(), 300);
     assert_same_as_csv(&t, &csv_dir.join("games.csv"));
 
     // A few rows, every value, against games played here.
     let r = Rules::default();
-    for (s, n, race) in [
-        (0u32, 0u32, Race::SouthFirst),
-        (0, 0, Race::NorthFirst),
-        (1, 37, Race::NorthFirst),
-        (2, 49, Race::SouthFirst),
-    ] {
+    for (s, n, race) in
+        [(0u32, 0u32, Race::SouthFirst), (0, 0, Race::NorthFirst), (1, 37, Race::NorthFirst), (2, 49, Race::SouthFirst)]
+    {
         let row = t
             .rows
             .iter()
             .find(|row| {
-                row[0] == Cell::I(s as i64)
-                    && row[1] == Cell::I(n as i64)
-                    && row[2] == Cell::S(race.name().into())
+                row[0] == Cell::I(s as i64) && row[1] == Cell::I(n as i64) && row[2] == Cell::S(race.name().into())
             })
             .unwrap_or_else(|| panic!("no row {s} {n} {}", race.name()));
-        let o = play_game(
-            &r,
-            &Choice::from_id(s as u64, &r).unwrap(),
-            &Choice::from_id(n as u64, &r).unwrap(),
-            race,
-        );
+        let o = play_game(&r, &Choice::from_id(s as u64, &r).unwrap(), &Choice::from_id(n as u64, &r).unwrap(), race);
         let [south, north] = o.totals();
         let want = vec![
             Cell::I(s as i64),
@@ -284,15 +228,7 @@ fn parquet_oware_db_export_equals_the_csv_export() {
     // The empty board: value 0, no move (null). One seed in the opponent's pit 5: lost.
     let zeros = |k| vec![Cell::I(0); k];
     assert_eq!(t.rows[0], [zeros(14), vec![Cell::Null]].concat());
-    assert_eq!(
-        t.rows[1],
-        [
-            vec![Cell::I(1)],
-            zeros(11),
-            vec![Cell::I(1), Cell::I(-1), Cell::Null]
-        ]
-        .concat()
-    );
+    assert_eq!(t.rows[1], [vec![Cell::I(1)], zeros(11), vec![Cell::I(1), Cell::I(-1), Cell::Null]].concat());
     assert!(t.rows.iter().any(|r| r[14] != Cell::Null));
 }
 

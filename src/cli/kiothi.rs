@@ -34,7 +34,12 @@ struct RuleFlags {
 
 impl RuleFlags {
     fn rules(&self) -> Rules {
-        Rules { setup: self.setup, redistribute: self.redistribute, nki_clear: self.nki_clear, max_relays: self.max_relays }
+        Rules {
+            setup: self.setup,
+            redistribute: self.redistribute,
+            nki_clear: self.nki_clear,
+            max_relays: self.max_relays,
+        }
     }
 }
 
@@ -45,7 +50,9 @@ enum Cmd {
     /// Moves are separated by spaces: `B:K` lifts K warriors from own boma B; a redistribution
     /// (turns 1 and 2) is `E1,E2>A*C,…`: the emptied own boma, then each absolute boma A
     /// receiving C warriors.
-    #[command(after_help = "Example: mancala kiothi replay --moves \"4,5>0*2,1*1,3*2,12*1,15*4 4,9>0*1,5*3,10*2,17*4 9:3\" --jsonl")]
+    #[command(
+        after_help = "Example: mancala kiothi replay --moves \"4,5>0*2,1*1,3*2,12*1,15*4 4,9>0*1,5*3,10*2,17*4 9:3\" --jsonl"
+    )]
     Replay {
         /// State JSON file (`-` = stdin); default: the setup's start.
         #[arg(long)]
@@ -113,7 +120,9 @@ enum Cmd {
     /// position gets the capture balance within `--depth` plies (a heuristic: net warriors
     /// South captures in that horizon with best play) and the proven interval of the game
     /// value from alpha-beta of the same depth. Rows go to `--out` (CSV), a summary to stdout.
-    #[command(after_help = "Example: mancala kiothi openings --sample 20 --replies 4 --seed 1 --depth 5 --time 5 --out openings.csv")]
+    #[command(
+        after_help = "Example: mancala kiothi openings --sample 20 --replies 4 --seed 1 --depth 5 --time 5 --out openings.csv"
+    )]
     Openings {
         /// Print the exact counts.
         #[arg(long, conflicts_with = "sample")]
@@ -151,7 +160,9 @@ pub fn run(a: KiothiArgs) -> Result<()> {
         Cmd::Replay { position, moves, jsonl, rules } => replay(position, &moves, jsonl, rules.rules()),
         Cmd::Perft { position, depth, divide, json, rules } => perft(position, depth, divide, json, rules.rules()),
         Cmd::Db { cmd, rules } => super::kiothi_db::run(cmd, rules.rules()),
-        Cmd::Solve { position, depth, time, nodes, db, json, rules } => solve_cmd(&position, depth, time, nodes, db.as_deref(), json, rules.rules()),
+        Cmd::Solve { position, depth, time, nodes, db, json, rules } => {
+            solve_cmd(&position, depth, time, nodes, db.as_deref(), json, rules.rules())
+        }
         Cmd::Openings { sample: Some(n), replies, seed, depth, time, out, position, json, rules, .. } => {
             if position.is_some() {
                 return usage("--position: --sample always starts from the setup's start");
@@ -179,10 +190,13 @@ fn load(position: Option<String>, rules: &Rules) -> Result<Position> {
             Err(e) => return usage(format!("--position: {src}: {e}")),
         }
     };
-    let v: serde_json::Value = match serde_json::from_str(&text) {
-        Ok(v) => v,
-        Err(e) => return usage(format!("--position: not JSON ({e}); expected a state object {{\"game\":\"kiothi\",\"pits\":[20 counts],…}}")),
-    };
+    let v: serde_json::Value =
+        match serde_json::from_str(&text) {
+            Ok(v) => v,
+            Err(e) => return usage(format!(
+                "--position: not JSON ({e}); expected a state object {{\"game\":\"kiothi\",\"pits\":[20 counts],…}}"
+            )),
+        };
     let p = Position::from_json(&v).or_else(bad)?;
     p.validate().or_else(bad)?;
     Ok(p)
@@ -260,7 +274,10 @@ fn perft(position: Option<String>, depth: u32, divide: bool, json_out: bool, rul
             "distinguished_point_hits": sow.dp_hits});
         let mut o = json!({"rules": rules.to_json(), "depth": depth, "nodes": nodes.to_string().parse::<serde_json::Number>().ok(), "seconds": secs, "sowings": sowings});
         if let Some(d) = &per_move {
-            o["moves"] = json!(d.iter().map(|(m, n)| json!({"move": m.to_string(), "nodes": n.to_string().parse::<serde_json::Number>().ok()})).collect::<Vec<_>>());
+            o["moves"] = json!(d
+                .iter()
+                .map(|(m, n)| json!({"move": m.to_string(), "nodes": n.to_string().parse::<serde_json::Number>().ok()}))
+                .collect::<Vec<_>>());
         }
         println!("{o}");
     } else {
@@ -285,7 +302,10 @@ fn openings(count: bool, position: Option<String>, json_out: bool, rules: Rules)
     let one = p.redistribution_count(&rules).or_else(bad)?;
     let two = if p.turn == 1 { Some(p.redistribution_count_two_plies(&rules).or_else(bad)?) } else { None };
     if json_out {
-        println!("{}", json!({"rules": rules.to_json(), "turn": p.turn, "this_turn": one.to_string(), "two_turns": two.map(|x| x.to_string())}));
+        println!(
+            "{}",
+            json!({"rules": rules.to_json(), "turn": p.turn, "this_turn": one.to_string(), "two_turns": two.map(|x| x.to_string())})
+        );
     } else {
         println!("rules: {}", rules.to_json());
         println!("turn {} redistributions: {one}", p.turn);
@@ -296,7 +316,15 @@ fn openings(count: bool, position: Option<String>, json_out: bool, rules: Rules)
     Ok(())
 }
 
-fn solve_cmd(position: &str, depth: Option<u32>, time: Option<f64>, nodes: Option<u64>, db: Option<&std::path::Path>, json_out: bool, rules: Rules) -> Result<()> {
+fn solve_cmd(
+    position: &str,
+    depth: Option<u32>,
+    time: Option<f64>,
+    nodes: Option<u64>,
+    db: Option<&std::path::Path>,
+    json_out: bool,
+    rules: Rules,
+) -> Result<()> {
     if let Some(t) = time {
         if !(t > 0.0) {
             return usage(format!("--time: {t}; expected a positive number of seconds"));
@@ -312,7 +340,13 @@ fn solve_cmd(position: &str, depth: Option<u32>, time: Option<f64>, nodes: Optio
     let tables = db.map(|dir| super::kiothi_db::open_tables(dir, rules, "--db")).transpose()?;
     let probe = |q: &Position| tables.as_ref().and_then(|t| t.probe(q));
     kiothi::reset_sowing_stats();
-    let s = ksolve::solve(rules, tables.is_some().then_some(&probe as &dyn Fn(&Position) -> Option<i32>), &p, Limits { depth, seconds: time, nodes }).or_else(|e| usage(format!("--position: {e}")))?;
+    let s = ksolve::solve(
+        rules,
+        tables.is_some().then_some(&probe as &dyn Fn(&Position) -> Option<i32>),
+        &p,
+        Limits { depth, seconds: time, nodes },
+    )
+    .or_else(|e| usage(format!("--position: {e}")))?;
     let sow = kiothi::sowing_stats();
     let exact = s.bounds.is_exact();
     let nps = s.nodes as f64 / s.seconds.max(1e-9);
@@ -364,9 +398,18 @@ fn solve_cmd(position: &str, depth: Option<u32>, time: Option<f64>, nodes: Optio
         println!("rules: {}", rules.to_json());
         println!("{p}");
         if let (Some(t), Some(w)) = (score, winner) {
-            println!("value: {} (exact, {}); final totals south {} north {} ({w})", s.bounds.lo, s.method.name(), t[0], t[1]);
+            println!(
+                "value: {} (exact, {}); final totals south {} north {} ({w})",
+                s.bounds.lo,
+                s.method.name(),
+                t[0],
+                t[1]
+            );
         } else {
-            println!("value: {} <= value <= {} (not exact: limits reached; depth {} completed)", s.bounds.lo, s.bounds.hi, s.depth);
+            println!(
+                "value: {} <= value <= {} (not exact: limits reached; depth {} completed)",
+                s.bounds.lo, s.bounds.hi, s.depth
+            );
         }
         println!("best moves: {}", names(&s.best_moves).join(" "));
         println!("pv: {}", names(&s.pv).join(" "));
@@ -384,7 +427,16 @@ fn solve_cmd(position: &str, depth: Option<u32>, time: Option<f64>, nodes: Optio
 }
 
 #[allow(clippy::too_many_arguments)]
-fn openings_sample(n: u64, replies: u64, seed: u64, depth: Option<u32>, time: Option<f64>, out: Option<std::path::PathBuf>, json_out: bool, rules: Rules) -> Result<()> {
+fn openings_sample(
+    n: u64,
+    replies: u64,
+    seed: u64,
+    depth: Option<u32>,
+    time: Option<f64>,
+    out: Option<std::path::PathBuf>,
+    json_out: bool,
+    rules: Rules,
+) -> Result<()> {
     use mancala::solve::kiothi_openings::{evaluate, summarise};
     if n == 0 || replies == 0 {
         return usage("--sample / --replies: expected at least 1");
@@ -402,9 +454,18 @@ fn openings_sample(n: u64, replies: u64, seed: u64, depth: Option<u32>, time: Op
     let mut file = match &out {
         Some(path) => {
             let tmp = path.with_extension("csv.tmp");
-            let mut f = std::io::BufWriter::new(std::fs::File::create(&tmp).map_err(|e| anyhow::anyhow!("--out: {}: {e}", path.display()))?);
+            let mut f = std::io::BufWriter::new(
+                std::fs::File::create(&tmp).map_err(|e| anyhow::anyhow!("--out: {}: {e}", path.display()))?,
+            );
             use std::io::Write;
-            writeln!(f, "# mancala {} kiothi openings --sample {n} --replies {replies} --seed {seed} --depth {} {}; rules {}", env!("CARGO_PKG_VERSION"), depth.unwrap(), time.map(|t| format!("--time {t}")).unwrap_or_default(), rules.to_json())?;
+            writeln!(
+                f,
+                "# mancala {} kiothi openings --sample {n} --replies {replies} --seed {seed} --depth {} {}; rules {}",
+                env!("CARGO_PKG_VERSION"),
+                depth.unwrap(),
+                time.map(|t| format!("--time {t}")).unwrap_or_default(),
+                rules.to_json()
+            )?;
             writeln!(f, "sample,south_index,south_move,reply,north_index,north_move,horizon_value,horizon_depth,horizon_best,lower,upper,proven_depth,nodes,seconds")?;
             Some((f, tmp, path.clone()))
         }
@@ -419,8 +480,24 @@ fn openings_sample(n: u64, replies: u64, seed: u64, depth: Option<u32>, time: Op
         if let Some((f, ..)) = &mut file {
             use std::io::Write;
             let best: Vec<String> = r.horizon_best.iter().map(|m| m.to_string()).collect();
-            if let Err(e) = writeln!(f, "{},{},\"{}\",{},{},\"{}\",{},{},\"{}\",{},{},{},{},{:.3}", r.sample, r.south_index, r.south_move, r.reply, r.north_index, r.north_move,
-                r.horizon_value, r.horizon_depth, best.join(" "), r.lower, r.upper, r.proven_depth, r.nodes, r.seconds) {
+            if let Err(e) = writeln!(
+                f,
+                "{},{},\"{}\",{},{},\"{}\",{},{},\"{}\",{},{},{},{},{:.3}",
+                r.sample,
+                r.south_index,
+                r.south_move,
+                r.reply,
+                r.north_index,
+                r.north_move,
+                r.horizon_value,
+                r.horizon_depth,
+                best.join(" "),
+                r.lower,
+                r.upper,
+                r.proven_depth,
+                r.nodes,
+                r.seconds
+            ) {
                 err.get_or_insert(e);
             }
         }
@@ -443,15 +520,28 @@ fn openings_sample(n: u64, replies: u64, seed: u64, depth: Option<u32>, time: Op
     let move_of = |s: u64| rows.iter().find(|r| r.sample == s).map(|r| r.south_move.to_string()).unwrap_or_default();
     if json_out {
         let best: Vec<_> = per.iter().map(|&(s, min, mean, k)| json!({"sample": s, "south_move": move_of(s), "min": min, "mean": mean, "replies": k})).collect();
-        println!("{}", json!({"rules": rules.to_json(), "samples": n, "replies": replies, "seed": seed, "depth": depth, "time": time,
+        println!(
+            "{}",
+            json!({"rules": rules.to_json(), "samples": n, "replies": replies, "seed": seed, "depth": depth, "time": time,
             "horizon_depth": [min_depth, max_depth], "proven_lower_min": rows.iter().map(|r| r.lower).min(), "proven_upper_max": rows.iter().map(|r| r.upper).max(),
             "nodes": nodes, "seconds": secs, "perpetual_sowings": sow.perpetual, "long_simulated": sow.long_simulated, "relays_in_long": sow.relays_in_long,
-            "openings": best}));
+            "openings": best})
+        );
     } else {
         println!("rules: {}", rules.to_json());
         println!("{n} South openings x {replies} North replies (seed {seed}), horizon depth {min_depth}..={max_depth}, {nodes} nodes in {secs:.1} s");
-        println!("proven intervals: lower >= {}, upper <= {}", rows.iter().map(|r| r.lower).min().unwrap_or(0), rows.iter().map(|r| r.upper).max().unwrap_or(0));
-        println!("K7: {} perpetual sowings met; {} simulations ran over {} relays ({} relays in them)", sow.perpetual, sow.long_simulated, kiothi::LONG_SOWING_RELAYS, sow.relays_in_long);
+        println!(
+            "proven intervals: lower >= {}, upper <= {}",
+            rows.iter().map(|r| r.lower).min().unwrap_or(0),
+            rows.iter().map(|r| r.upper).max().unwrap_or(0)
+        );
+        println!(
+            "K7: {} perpetual sowings met; {} simulations ran over {} relays ({} relays in them)",
+            sow.perpetual,
+            sow.long_simulated,
+            kiothi::LONG_SOWING_RELAYS,
+            sow.relays_in_long
+        );
         println!("{:>6} {:>5} {:>7}  south move", "sample", "min", "mean");
         for &(s, min, mean, _) in &per {
             println!("{s:>6} {min:>5} {mean:>7.2}  {}", move_of(s));

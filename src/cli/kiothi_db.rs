@@ -1,8 +1,8 @@
 //! `mancala kiothi db …`: endgame tables (build, verify, stats, export).
 
+use super::layer_db::{export_layers, verify_layers};
 use super::oware::{mem_available, write_atomic};
 use super::progress::{bar, LayerBar};
-use super::layer_db::{export_layers, verify_layers};
 use super::usage;
 use anyhow::{Context, Result};
 use clap::Subcommand;
@@ -57,7 +57,9 @@ pub enum DbCmd {
     /// Write table entries as a dataset: warriors, p0..p19 (mover's row first), nki0..nki19
     /// (0/1, same boma order), value, best_move (`B:K`, the first best in own-index then lift
     /// order; empty when the mover has no legal move).
-    #[command(after_help = "Example: mancala kiothi db export --dir /tmp/kt --warriors 0..=3 --format csv --out t.csv")]
+    #[command(
+        after_help = "Example: mancala kiothi db export --dir /tmp/kt --warriors 0..=3 --format csv --out t.csv"
+    )]
     Export {
         #[arg(long)]
         dir: PathBuf,
@@ -101,7 +103,10 @@ pub(super) fn open_tables(dir: &Path, rules: Rules, flag: &str) -> Result<Databa
                 })
                 .unwrap_or_default();
             if others.is_empty() {
-                usage(format!("{flag}: {} holds no Kiothi tables (build them with `mancala kiothi db build`)", dir.display()))
+                usage(format!(
+                    "{flag}: {} holds no Kiothi tables (build them with `mancala kiothi db build`)",
+                    dir.display()
+                ))
             } else {
                 usage(format!(
                     "{flag}: {} holds tables built under other rules ({}); this run reads {}",
@@ -121,14 +126,19 @@ fn gib(x: u64) -> f64 {
 
 fn build(max: usize, dir: &Path, threads: Option<usize>, rules: Rules) -> Result<()> {
     if max > MAX_WARRIORS {
-        return usage(format!("--max-warriors: {max}; expected 0..={MAX_WARRIORS} (layer 11 is beyond the builder's 32-bit ranks)"));
+        return usage(format!(
+            "--max-warriors: {max}; expected 0..={MAX_WARRIORS} (layer 11 is beyond the builder's 32-bit ranks)"
+        ));
     }
     if threads == Some(0) {
         return usage("--threads: 0; expected at least 1");
     }
     let need = db::memory_needed(max);
     // MANCALA_MEMORY_LIMIT_GIB caps what a build may use (a shared machine; tests).
-    let cap = std::env::var("MANCALA_MEMORY_LIMIT_GIB").ok().and_then(|s| s.parse::<f64>().ok()).map(|g| (g * (1u64 << 30) as f64) as u64);
+    let cap = std::env::var("MANCALA_MEMORY_LIMIT_GIB")
+        .ok()
+        .and_then(|s| s.parse::<f64>().ok())
+        .map(|g| (g * (1u64 << 30) as f64) as u64);
     let avail = match (mem_available(), cap) {
         (Some(a), Some(c)) => Some(a.min(c)),
         (a, c) => a.or(c),
@@ -190,7 +200,14 @@ fn rules_json(rules: &Rules) -> serde_json::Value {
     serde_json::from_str(&db::rules_text(rules)).expect("rules text is JSON")
 }
 
-fn stats(dir: &Path, json_out: bool, svg: Option<PathBuf>, csv: Option<PathBuf>, hist: Option<PathBuf>, rules: Rules) -> Result<()> {
+fn stats(
+    dir: &Path,
+    json_out: bool,
+    svg: Option<PathBuf>,
+    csv: Option<PathBuf>,
+    hist: Option<PathBuf>,
+    rules: Rules,
+) -> Result<()> {
     let d = open_db(dir, rules)?;
     let all: Vec<LayerStats> =
         d.layers.iter().enumerate().map(|(n, l)| LayerStats::of(n, l.values(), l.header.checksum)).collect();
@@ -210,12 +227,20 @@ fn stats(dir: &Path, json_out: bool, svg: Option<PathBuf>, csv: Option<PathBuf>,
         println!("rules: {rj}");
         println!("{:>8} {:>13} {:>13} {:>13} {:>13}  crc32", "warriors", "positions", "wins", "draws", "losses");
         for s in &all {
-            println!("{:>8} {:>13} {:>13} {:>13} {:>13}  {:08x}", s.stones, s.positions, s.wins, s.draws, s.losses, s.checksum);
+            println!(
+                "{:>8} {:>13} {:>13} {:>13} {:>13}  {:08x}",
+                s.stones, s.positions, s.wins, s.draws, s.losses, s.checksum
+            );
         }
     }
     if let Some(path) = csv {
-        let schema = ["warriors", "positions", "wins", "draws", "losses"].map(Column::Int).into_iter().chain([Column::Str("crc32")]).collect();
-        let mut w = TableWriter::create(&path, Format::Csv, schema, &rj).with_context(|| format!("--csv: {}", path.display()))?;
+        let schema = ["warriors", "positions", "wins", "draws", "losses"]
+            .map(Column::Int)
+            .into_iter()
+            .chain([Column::Str("crc32")])
+            .collect();
+        let mut w = TableWriter::create(&path, Format::Csv, schema, &rj)
+            .with_context(|| format!("--csv: {}", path.display()))?;
         for s in &all {
             let ints = [s.stones as u64, s.positions, s.wins, s.draws, s.losses].map(|x| Value::Int(x as i64));
             w.row(&ints.into_iter().chain([Value::Str(format!("{:08x}", s.checksum))]).collect::<Vec<_>>())?;
@@ -224,7 +249,8 @@ fn stats(dir: &Path, json_out: bool, svg: Option<PathBuf>, csv: Option<PathBuf>,
     }
     if let Some(path) = hist {
         let schema = vec![Column::Int("warriors"), Column::Int("value"), Column::Int("positions")];
-        let mut w = TableWriter::create(&path, Format::Csv, schema, &rj).with_context(|| format!("--histogram-csv: {}", path.display()))?;
+        let mut w = TableWriter::create(&path, Format::Csv, schema, &rj)
+            .with_context(|| format!("--histogram-csv: {}", path.display()))?;
         for s in &all {
             for (v, c) in s.values() {
                 w.row(&[Value::Int(s.stones as i64), Value::Int(v as i64), Value::Int(c as i64)])?;
@@ -237,7 +263,10 @@ fn stats(dir: &Path, json_out: bool, svg: Option<PathBuf>, csv: Option<PathBuf>,
             .iter()
             .map(|s| {
                 let p = s.positions.max(1) as f64;
-                StackedBar { label: format!("{} warriors", s.stones), parts: vec![s.wins as f64 / p, s.draws as f64 / p, s.losses as f64 / p] }
+                StackedBar {
+                    label: format!("{} warriors", s.stones),
+                    parts: vec![s.wins as f64 / p, s.draws as f64 / p, s.losses as f64 / p],
+                }
             })
             .collect();
         let text = stacked_bars(
@@ -272,14 +301,19 @@ fn export(dir: &Path, warriors: &str, format: Format, out: &Path, rules: Rules) 
     let (a, b) = parse_range(warriors)?;
     let d = open_db(dir, rules)?;
     if b > d.max_warriors() {
-        return usage(format!("--warriors: {} holds layers 0..={}, asked for up to {b}", dir.display(), d.max_warriors()));
+        return usage(format!(
+            "--warriors: {} holds layers 0..={}, asked for up to {b}",
+            dir.display(),
+            d.max_warriors()
+        ));
     }
     const P: [&str; BOMA] = [
-        "p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "p9", "p10", "p11", "p12", "p13", "p14", "p15", "p16", "p17", "p18", "p19",
+        "p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "p9", "p10", "p11", "p12", "p13", "p14", "p15", "p16",
+        "p17", "p18", "p19",
     ];
     const N: [&str; BOMA] = [
-        "nki0", "nki1", "nki2", "nki3", "nki4", "nki5", "nki6", "nki7", "nki8", "nki9", "nki10", "nki11", "nki12", "nki13", "nki14",
-        "nki15", "nki16", "nki17", "nki18", "nki19",
+        "nki0", "nki1", "nki2", "nki3", "nki4", "nki5", "nki6", "nki7", "nki8", "nki9", "nki10", "nki11", "nki12",
+        "nki13", "nki14", "nki15", "nki16", "nki17", "nki18", "nki19",
     ];
     let mut schema = vec![Column::Int("warriors")];
     schema.extend(P.iter().map(|n| Column::Int(n)));

@@ -8,12 +8,12 @@ use clap::{Args, Subcommand};
 use mancala::export::Format;
 use mancala::games::lukho::race::setup;
 use mancala::games::lukho::{speed_races, Board, Chain, Choice, ChoiceError, GameOutcome, Position, Rules};
+use mancala::lukho::equilibrium::{EqDef, EqError, IterRecord, Limits, Observer, Payoff, Solver};
 use mancala::lukho::output::{header_rules, write_games, write_summaries};
 use mancala::lukho::part::{self, part_name, read_part, write_part, PartError};
 use mancala::lukho::summary::half_json;
 use mancala::lukho::sweep::{self, calibrate, Model, Shard, SweepDef};
 use mancala::lukho::trace::{trace, RaceChoice};
-use mancala::lukho::equilibrium::{EqDef, EqError, IterRecord, Limits, Observer, Payoff, Solver};
 use mancala::lukho::Spec;
 use serde_json::{json, Value as Json};
 use std::path::{Path, PathBuf};
@@ -68,7 +68,10 @@ struct Pair {
 
 impl Pair {
     fn choices(&self, rules: &Rules) -> Result<(Choice, Choice)> {
-        Ok((choice("south", &self.south_remove, &self.south_drop, rules)?, choice("north", &self.north_remove, &self.north_drop, rules)?))
+        Ok((
+            choice("south", &self.south_remove, &self.south_drop, rules)?,
+            choice("north", &self.north_remove, &self.north_drop, rules)?,
+        ))
     }
 }
 
@@ -106,7 +109,9 @@ enum Cmd {
         rules: RuleFlags,
     },
     /// A choice id and its choice (removal + drop), both ways, with a diagram.
-    #[command(after_help = "Examples: mancala lukho opening --id 12345\n          mancala lukho opening --remove 3,0,0,0,0,0,0,0 --drop 2@5")]
+    #[command(
+        after_help = "Examples: mancala lukho opening --id 12345\n          mancala lukho opening --remove 3,0,0,0,0,0,0,0 --drop 2@5"
+    )]
     Opening {
         #[arg(long, conflicts_with_all = ["remove", "drop"])]
         id: Option<u64>,
@@ -139,9 +144,11 @@ enum Cmd {
     /// remove=r0…r7 (a digit 0..3 or * per own pit), drop=D or drop=A..B, pit=J (drop pit,
     /// drops of at least one seed). Output in --out: summary.csv, summary.jsonl, summary.json
     /// (and games.csv|jsonl with --games); with --shard, one checksummed part file to merge.
-    #[command(after_help = "Examples: mancala lukho sweep --south 0..10 --north all:drop=0 --race sequential --out /tmp/sw\n          \
+    #[command(
+        after_help = "Examples: mancala lukho sweep --south 0..10 --north all:drop=0 --race sequential --out /tmp/sw\n          \
 mancala lukho sweep --south all --north all --race sequential --shard 3/1000 --out /scratch/sw\n          \
-mancala lukho sweep --south 0 --north all --race sequential --dry-run")]
+mancala lukho sweep --south 0 --north all --race sequential --dry-run"
+    )]
     Sweep {
         /// South's choices: a SPEC (e.g. `all`, `12345`, `0..65536:pit=3`, `all:drop=0`).
         #[arg(long)]
@@ -192,7 +199,9 @@ mancala lukho sweep --south 0 --north all --race sequential --dry-run")]
     ///
     /// Pair i is drawn from (seed, i) alone, so the sample does not depend on threads. Writes
     /// DIR/sample.json, DIR/margins.csv and DIR/margins.svg.
-    #[command(after_help = "Example: mancala lukho sample --pairs 1000000 --seed 1 --race sequential --out /tmp/sample")]
+    #[command(
+        after_help = "Example: mancala lukho sample --pairs 1000000 --seed 1 --race sequential --out /tmp/sample"
+    )]
     Sample {
         /// Number of opening pairs to draw.
         #[arg(long)]
@@ -218,8 +227,10 @@ mancala lukho sweep --south 0 --north all --race sequential --dry-run")]
     /// (a symmetric game, value 0); an outcome name fixes it. Resumable: DIR keeps the state
     /// and the swept payoff vectors; rerun the same command to continue. Writes
     /// DIR/equilibrium.json.
-    #[command(after_help = "Examples: mancala lukho equilibrium --race south-first --payoff margin --family 'all:remove=000000**' --out /tmp/eq\n          \
-mancala lukho equilibrium --race sequential --payoff result --out /scratch/eq-seq --time 3600")]
+    #[command(
+        after_help = "Examples: mancala lukho equilibrium --race south-first --payoff margin --family 'all:remove=000000**' --out /tmp/eq\n          \
+mancala lukho equilibrium --race sequential --payoff result --out /scratch/eq-seq --time 3600"
+    )]
     Equilibrium {
         /// sequential | lockstep (outcomes as chance, equal weights), or one outcome fixed:
         /// south-first, north-first, lockstep-south, lockstep-north.
@@ -261,8 +272,10 @@ mancala lukho equilibrium --race sequential --payoff result --out /scratch/eq-se
     /// `sequential`); its row is saved in DIR like an equilibrium run's vectors (DIR may be
     /// one), so a rerun or a larger set resumes. Ties: lowest mean payoff to South over the
     /// set, then lowest id. Writes DIR/replies.json, replies-top.csv, replies-south.csv.
-    #[command(after_help = "Example: mancala lukho replies --south 21263,96375,677159 --race sequential --out /tmp/replies\n         \
-then: mancala lukho sweep --south all --north <most common id> --race sequential --out /tmp/vs-reply")]
+    #[command(
+        after_help = "Example: mancala lukho replies --south 21263,96375,677159 --race sequential --out /tmp/replies\n         \
+then: mancala lukho sweep --south all --north <most common id> --race sequential --out /tmp/vs-reply"
+    )]
     Replies {
         /// South's choices: a SPEC (members of the family).
         #[arg(long)]
@@ -319,7 +332,9 @@ pub fn run(a: LukhoArgs) -> Result<()> {
             sweep_cmd(SweepArgs { south, north, symmetric, race, shard, dry_run, calibrate, out, games, json }, rules)
         }
         Cmd::Merge { out, parts, json } => merge(&out, &parts, json),
-        Cmd::Sample { pairs, seed, race, out, json, rules } => sample_cmd(pairs, seed, &race, &out, json, &rules.rules()?),
+        Cmd::Sample { pairs, seed, race, out, json, rules } => {
+            sample_cmd(pairs, seed, &race, &out, json, &rules.rules()?)
+        }
         Cmd::Replies { south, race, payoff, family, out, top, json, threads, rules } => {
             let rules = rules.rules()?;
             set_threads(threads);
@@ -328,7 +343,17 @@ pub fn run(a: LukhoArgs) -> Result<()> {
         Cmd::Equilibrium { race, payoff, family, out, max_iterations, time, exploit, cuts, json, threads, rules } => {
             let rules = rules.rules()?;
             set_threads(threads);
-            equilibrium_cmd(&race, &payoff, &family, &out, Limits { max_iterations, seconds: time }, exploit.as_deref(), cuts, json, rules)
+            equilibrium_cmd(
+                &race,
+                &payoff,
+                &family,
+                &out,
+                Limits { max_iterations, seconds: time },
+                exploit.as_deref(),
+                cuts,
+                json,
+                rules,
+            )
         }
     }
 }
@@ -385,7 +410,11 @@ fn sample_cmd(pairs: u64, seed: u64, race: &str, out: &Path, json_out: bool, rul
         }
     }
     std::fs::write(tmp.join("margins.csv"), csv)?;
-    let svg = mancala::export::svg::histogram(&format!("Lukho: South − North over {} sampled games ({})", st.agg.games, model.name()), "margin (seeds)", &bars);
+    let svg = mancala::export::svg::histogram(
+        &format!("Lukho: South − North over {} sampled games ({})", st.agg.games, model.name()),
+        "margin (seeds)",
+        &bars,
+    );
     std::fs::write(tmp.join("margins.svg"), svg)?;
     if out.exists() {
         std::fs::remove_dir(out)?;
@@ -478,7 +507,8 @@ fn play(pair: &Pair, race: &str, with_trace: bool, json: bool, jsonl: bool, rule
         }
         for (i, p) in t.positions.iter().enumerate().filter(|_| !t.opening.perpetual) {
             let what = if i == 0 && !t.opening.perpetual { "after the opening, ".to_string() } else { String::new() };
-            let pit = p.board.forced_pit(p.to_move).map_or("no pit to lift".to_string(), |k| format!("lifts own pit {k}"));
+            let pit =
+                p.board.forced_pit(p.to_move).map_or("no pit to lift".to_string(), |k| format!("lifts own pit {k}"));
             println!("\nturn {i}: {what}{} to move ({pit})\n{}", p.to_move.name(), p.board);
         }
     }
@@ -524,8 +554,20 @@ fn opening_cmd(id: Option<u64>, remove: Option<String>, drop: Option<String>, js
         );
         return Ok(());
     }
-    println!("id {} of {}: --remove {} --drop {}", c.id(rules), Choice::count(rules), c.remove_string(), c.drop_string());
-    println!("hand {} = drop {} into the opponent's pit {} + {} sown from the opponent's pit 0", c.hand(), c.drop, c.pit, c.sow_count());
+    println!(
+        "id {} of {}: --remove {} --drop {}",
+        c.id(rules),
+        Choice::count(rules),
+        c.remove_string(),
+        c.drop_string()
+    );
+    println!(
+        "hand {} = drop {} into the opponent's pit {} + {} sown from the opponent's pit 0",
+        c.hand(),
+        c.drop,
+        c.pit,
+        c.sow_count()
+    );
     println!("as South's choice, before the sowing (North's row on top, his index 7 at the left):\n{b}");
     Ok(())
 }
@@ -552,7 +594,10 @@ fn races(pair: &Pair, json: bool, jsonl: bool, rules: &Rules) -> Result<()> {
         })
         .collect();
     if json {
-        println!("{}", json!({"rules": rules.to_json(), "south": choice_json(&s, rules), "north": choice_json(&n, rules), "races": rows}));
+        println!(
+            "{}",
+            json!({"rules": rules.to_json(), "south": choice_json(&s, rules), "north": choice_json(&n, rules), "races": rows})
+        );
     } else if jsonl {
         for (i, r) in rows.into_iter().enumerate() {
             let mut r = r;
@@ -603,7 +648,11 @@ fn sweep_cmd(a: SweepArgs, rules: Rules) -> Result<()> {
     let north = match (&a.north, a.symmetric) {
         (None, true) => south.clone(),
         (None, false) => return usage("--north: required (or --symmetric to play each South choice against itself)"),
-        (Some(_), true) => return usage("--north: --symmetric plays each South choice against the same choice by North; leave --north out"),
+        (Some(_), true) => {
+            return usage(
+                "--north: --symmetric plays each South choice against the same choice by North; leave --north out",
+            )
+        }
         (Some(n), false) => Spec::parse(n).or_else(|e| usage(format!("--north: {e}")))?,
     };
     let shard = match &a.shard {
@@ -648,7 +697,12 @@ fn sweep_cmd(a: SweepArgs, rules: Rules) -> Result<()> {
         if p.exists() {
             match read_part(p) {
                 Ok(old) if old.identity() == identity && old.range == (lo, hi) => {
-                    let msg = format!("shard {}/{}: {} is complete; nothing to do", shard.unwrap().k, shard.unwrap().n, p.display());
+                    let msg = format!(
+                        "shard {}/{}: {} is complete; nothing to do",
+                        shard.unwrap().k,
+                        shard.unwrap().n,
+                        p.display()
+                    );
                     if a.json {
                         println!("{}", json!({"part": p, "done_before": true, "games": 0}));
                     } else {
@@ -656,9 +710,10 @@ fn sweep_cmd(a: SweepArgs, rules: Rules) -> Result<()> {
                     }
                     return Ok(());
                 }
-                Ok(_) => {
-                    return usage(format!("--out: {} holds a part of a different sweep (rules, race, SPECs or version); use another --out", p.display()))
-                }
+                Ok(_) => return usage(format!(
+                    "--out: {} holds a part of a different sweep (rules, race, SPECs or version); use another --out",
+                    p.display()
+                )),
                 // A damaged part (it cannot be a partial one: parts are renamed into place) is redone.
                 Err(_) => {}
             }
@@ -696,7 +751,8 @@ fn sweep_cmd(a: SweepArgs, rules: Rules) -> Result<()> {
             report.insert("range".into(), json!([lo, hi]));
         }
         _ => {
-            let g = write_summaries(&out, &identity, &rules, &rows).with_context(|| format!("--out: writing {}", out.display()))?;
+            let g = write_summaries(&out, &identity, &rules, &rows)
+                .with_context(|| format!("--out: writing {}", out.display()))?;
             report.insert("summary".into(), g);
         }
     }
@@ -707,7 +763,8 @@ fn sweep_cmd(a: SweepArgs, rules: Rules) -> Result<()> {
         } else {
             sweep::games(&rules, model, south_ids, &sets.north, &sets.north_ids)
         };
-        write_games(&out, &stem, format, &rules, model.name(), &all).with_context(|| format!("--out: writing {stem}"))?;
+        write_games(&out, &stem, format, &rules, model.name(), &all)
+            .with_context(|| format!("--out: writing {stem}"))?;
     }
     let rate = games as f64 / seconds.max(1e-9);
     report.insert("out".into(), json!(out));
@@ -721,7 +778,14 @@ fn sweep_cmd(a: SweepArgs, rules: Rules) -> Result<()> {
     if a.json {
         println!("{}", Json::Object(report));
     } else {
-        println!("{games} games ({} South × {} North, race {}) in {seconds:.2} s: {rate:.0} games/s on {} threads -> {}", south_ids.len(), sets.north_per_south(), model.name(), rayon::current_num_threads(), out.display());
+        println!(
+            "{games} games ({} South × {} North, race {}) in {seconds:.2} s: {rate:.0} games/s on {} threads -> {}",
+            south_ids.len(),
+            sets.north_per_south(),
+            model.name(),
+            rayon::current_num_threads(),
+            out.display()
+        );
         if ps.proven + ps.hits > 0 {
             println!(
                 "perpetual sowings: {} proven by their cycle, {} by a point of an earlier cycle ({:.1} % hits, {} points shared)",
@@ -735,7 +799,15 @@ fn sweep_cmd(a: SweepArgs, rules: Rules) -> Result<()> {
     Ok(())
 }
 
-fn dry_run(def: &SweepDef, sets: &sweep::Sets, south_ids: &[u32], pairs: u64, shard: Option<Shard>, seconds: f64, json: bool) -> Result<()> {
+fn dry_run(
+    def: &SweepDef,
+    sets: &sweep::Sets,
+    south_ids: &[u32],
+    pairs: u64,
+    shard: Option<Shard>,
+    seconds: f64,
+    json: bool,
+) -> Result<()> {
     // Time a sample spread over the whole product (not only this shard) on one thread.
     // A symmetric sweep is timed on South × a sample of its own choices (same kind of games).
     let sample: Vec<Choice>;
@@ -803,16 +875,24 @@ fn merge(out: &Path, paths: &[PathBuf], json: bool) -> Result<()> {
         parts.push(read_part(p).or_else(|e| usage(format!("merge: {e}")))?);
     }
     let (identity, rows) = part::combine(parts).or_else(|e| usage(format!("merge: {e}")))?;
-    let rules: Rules = serde_json::from_value(identity["rules"].clone()).or_else(|_| usage("merge: rules: not Lukho rules"))?;
+    let rules: Rules =
+        serde_json::from_value(identity["rules"].clone()).or_else(|_| usage("merge: rules: not Lukho rules"))?;
     if out.exists() && !out.is_dir() {
         return usage(format!("--out: {} exists and is not a directory", out.display()));
     }
     std::fs::create_dir_all(out).with_context(|| format!("--out: cannot create {}", out.display()))?;
-    let g = write_summaries(out, &identity, &rules, &rows).with_context(|| format!("--out: writing {}", out.display()))?;
+    let g =
+        write_summaries(out, &identity, &rules, &rows).with_context(|| format!("--out: writing {}", out.display()))?;
     if json {
         println!("{}", json!({"out": out, "parts": paths.len(), "summary": g}));
     } else {
-        println!("merged {} parts: {} South choices, {} games -> {}", paths.len(), rows.len(), g["games"], out.display());
+        println!(
+            "merged {} parts: {} South choices, {} games -> {}",
+            paths.len(),
+            rows.len(),
+            g["games"],
+            out.display()
+        );
     }
     Ok(())
 }
@@ -869,7 +949,17 @@ fn eq_error(e: EqError) -> anyhow::Error {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn equilibrium_cmd(race: &str, payoff: &str, family: &str, out: &Path, limits: Limits, exploit: Option<&str>, cuts: usize, json_out: bool, rules: Rules) -> Result<()> {
+fn equilibrium_cmd(
+    race: &str,
+    payoff: &str,
+    family: &str,
+    out: &Path,
+    limits: Limits,
+    exploit: Option<&str>,
+    cuts: usize,
+    json_out: bool,
+    rules: Rules,
+) -> Result<()> {
     // Everything is checked before anything is written.
     let model = Model::parse(race).or_else(|e| usage(format!("--{e}")))?;
     let payoff = Payoff::parse(payoff).or_else(|e| usage(format!("--{e}")))?;
@@ -952,12 +1042,27 @@ fn equilibrium_cmd(race: &str, payoff: &str, family: &str, out: &Path, limits: L
             f(&e["as_north_exploitability"])
         );
     }
-    println!("{} iterations, {} games, {:.1} s -> {}", answer["iterations"], answer["games"], answer["seconds"].as_f64().unwrap_or(0.0), path.display());
+    println!(
+        "{} iterations, {} games, {:.1} s -> {}",
+        answer["iterations"],
+        answer["games"],
+        answer["seconds"].as_f64().unwrap_or(0.0),
+        path.display()
+    );
     Ok(())
 }
 
 #[allow(clippy::too_many_arguments)]
-fn replies_cmd(south: &str, race: &str, payoff: &str, family: &str, out: &Path, top: usize, json_out: bool, rules: Rules) -> Result<()> {
+fn replies_cmd(
+    south: &str,
+    race: &str,
+    payoff: &str,
+    family: &str,
+    out: &Path,
+    top: usize,
+    json_out: bool,
+    rules: Rules,
+) -> Result<()> {
     // Everything is checked before anything is written.
     let model = Model::parse(race).or_else(|e| usage(format!("--{e}")))?;
     let payoff = Payoff::parse(payoff).or_else(|e| usage(format!("--{e}")))?;
@@ -998,18 +1103,31 @@ fn replies_cmd(south: &str, race: &str, payoff: &str, family: &str, out: &Path, 
         r.distinct
     );
     for t in &r.top {
-        println!("  best reply to {:>5} of {}  mean {:>9.4}  id {:>7}  {}", t.best_for, south_ids.len(), t.mean, t.id, text(t.id));
+        println!(
+            "  best reply to {:>5} of {}  mean {:>9.4}  id {:>7}  {}",
+            t.best_for,
+            south_ids.len(),
+            t.mean,
+            t.id,
+            text(t.id)
+        );
     }
     let worst = r.south.iter().map(|b| b.value).fold(f64::INFINITY, f64::min);
     let best = r.south.iter().map(|b| b.value).fold(f64::NEG_INFINITY, f64::max);
-    println!("South's value against its best reply: from {worst} to {best}; {} games in {seconds:.1} s -> {}", r.games, out.display());
+    println!(
+        "South's value against its best reply: from {worst} to {best}; {} games in {seconds:.1} s -> {}",
+        r.games,
+        out.display()
+    );
     Ok(())
 }
 
 /// Input errors from the library name the field without its dashes; the CLI adds them.
 fn prefix_flag(e: EqError) -> EqError {
     match e {
-        EqError::Input(m) if ["race:", "family:", "south:"].iter().any(|f| m.starts_with(f)) => EqError::Input(format!("--{m}")),
+        EqError::Input(m) if ["race:", "family:", "south:"].iter().any(|f| m.starts_with(f)) => {
+            EqError::Input(format!("--{m}"))
+        }
         e => e,
     }
 }

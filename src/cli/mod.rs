@@ -12,10 +12,14 @@ mod progress;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "mancala", version, about = "Exhaustive solvers and analysis datasets for mancala games",
+#[command(
+    name = "mancala",
+    version,
+    about = "Exhaustive solvers and analysis datasets for mancala games",
     long_about = "Exhaustive solvers and analysis datasets for mancala games: Oware (Abapa) endgame \
 databases and an exact solver, Lukho opening sweeps, Kiothi search and tables.\n\n\
-Rules are fixed in RULES.md; every variant is a flag and is written into every output.")]
+Rules are fixed in RULES.md; every variant is a flag and is written into every output."
+)]
 struct Cli {
     #[command(subcommand)]
     game: Game,
@@ -64,7 +68,8 @@ pub fn run() -> i32 {
         Ok(()) => 0,
         Err(e) => {
             let usage = e.downcast_ref::<Usage>().is_some()
-                || e.downcast_ref::<mancala::retro::file::DbError>().is_some_and(|d| !matches!(d, mancala::retro::file::DbError::Io { .. }));
+                || e.downcast_ref::<mancala::retro::file::DbError>()
+                    .is_some_and(|d| !matches!(d, mancala::retro::file::DbError::Io { .. }));
             eprintln!("error: {}", one_line(&format!("{e:#}")));
             if usage {
                 2

@@ -1,7 +1,7 @@
 //! `mancala oware …`: replay, databases (build, verify, stats, export), solve.
 
-use super::progress::{bar, LayerBar};
 use super::layer_db::{export_layers, verify_layers};
+use super::progress::{bar, LayerBar};
 use super::usage;
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
@@ -165,7 +165,9 @@ enum DbCmd {
 
 pub fn run(a: OwareArgs) -> Result<()> {
     match a.cmd {
-        Cmd::Replay { moves, start, to_move, jsonl, json, rules } => replay(&moves, start, &to_move, jsonl, json, rules.rules()),
+        Cmd::Replay { moves, start, to_move, jsonl, json, rules } => {
+            replay(&moves, start, &to_move, jsonl, json, rules.rules())
+        }
         Cmd::Solve { pits, db, depth, time, json, rules } => solve_cmd(&pits, db, depth, time, json, rules.rules()),
         Cmd::Db { cmd } => match cmd {
             DbCmd::Build { max_stones, dir, threads, rules } => build(max_stones, &dir, threads, rules.db_rules()?),
@@ -211,7 +213,14 @@ fn state_json(p: &Position) -> serde_json::Value {
     json!({"game": "oware", "pits": p.pits, "stores": p.stores, "to_move": p.to_move.name()})
 }
 
-fn replay(moves: &[String], start: Option<String>, to_move: &str, jsonl: bool, json_out: bool, rules: Rules) -> Result<()> {
+fn replay(
+    moves: &[String],
+    start: Option<String>,
+    to_move: &str,
+    jsonl: bool,
+    json_out: bool,
+    rules: Rules,
+) -> Result<()> {
     let to_move = parse_side("--to-move", to_move)?;
     let position = match start {
         Some(s) => {
@@ -303,7 +312,11 @@ fn open_db(dir: &Path, rules: Rules) -> Result<Database> {
                 })
                 .unwrap_or_default();
             if others.is_empty() {
-                usage(format!("--dir: {} holds no Oware database for {} (build one with `mancala oware db build`)", dir.display(), rules.db_tag()))
+                usage(format!(
+                    "--dir: {} holds no Oware database for {} (build one with `mancala oware db build`)",
+                    dir.display(),
+                    rules.db_tag()
+                ))
             } else {
                 usage(format!(
                     "--dir: {} holds databases built under other rules ({}); this run uses {} (set --grand-slam to match)",
@@ -381,7 +394,14 @@ fn verify_cmd(dir: &Path, rules: Rules) -> Result<()> {
     verify_layers(&d.game, &d, &d.layers, dir, |v| format!("{v:?}"))
 }
 
-fn stats(dir: &Path, json_out: bool, svg: Option<PathBuf>, csv: Option<PathBuf>, hist: Option<PathBuf>, rules: Rules) -> Result<()> {
+fn stats(
+    dir: &Path,
+    json_out: bool,
+    svg: Option<PathBuf>,
+    csv: Option<PathBuf>,
+    hist: Option<PathBuf>,
+    rules: Rules,
+) -> Result<()> {
     let d = open_db(dir, rules)?;
     let all: Vec<LayerStats> =
         d.layers.iter().enumerate().map(|(n, l)| LayerStats::of(n, l.values(), l.header.checksum)).collect();
@@ -400,12 +420,20 @@ fn stats(dir: &Path, json_out: bool, svg: Option<PathBuf>, csv: Option<PathBuf>,
         println!("rules: {}", db_rules_json(&rules));
         println!("{:>6} {:>13} {:>13} {:>13} {:>13}  crc32", "stones", "positions", "wins", "draws", "losses");
         for s in &all {
-            println!("{:>6} {:>13} {:>13} {:>13} {:>13}  {:08x}", s.stones, s.positions, s.wins, s.draws, s.losses, s.checksum);
+            println!(
+                "{:>6} {:>13} {:>13} {:>13} {:>13}  {:08x}",
+                s.stones, s.positions, s.wins, s.draws, s.losses, s.checksum
+            );
         }
     }
     if let Some(path) = csv {
-        let schema = ["stones", "positions", "wins", "draws", "losses"].map(Column::Int).into_iter().chain([Column::Str("crc32")]).collect();
-        let mut w = TableWriter::create(&path, Format::Csv, schema, &db_rules_json(&rules)).with_context(|| format!("--csv: {}", path.display()))?;
+        let schema = ["stones", "positions", "wins", "draws", "losses"]
+            .map(Column::Int)
+            .into_iter()
+            .chain([Column::Str("crc32")])
+            .collect();
+        let mut w = TableWriter::create(&path, Format::Csv, schema, &db_rules_json(&rules))
+            .with_context(|| format!("--csv: {}", path.display()))?;
         for s in &all {
             let ints = [s.stones as u64, s.positions, s.wins, s.draws, s.losses].map(|x| Value::Int(x as i64));
             w.row(&ints.into_iter().chain([Value::Str(format!("{:08x}", s.checksum))]).collect::<Vec<_>>())?;
@@ -414,7 +442,8 @@ fn stats(dir: &Path, json_out: bool, svg: Option<PathBuf>, csv: Option<PathBuf>,
     }
     if let Some(path) = hist {
         let schema = vec![Column::Int("stones"), Column::Int("value"), Column::Int("positions")];
-        let mut w = TableWriter::create(&path, Format::Csv, schema, &db_rules_json(&rules)).with_context(|| format!("--histogram-csv: {}", path.display()))?;
+        let mut w = TableWriter::create(&path, Format::Csv, schema, &db_rules_json(&rules))
+            .with_context(|| format!("--histogram-csv: {}", path.display()))?;
         for s in &all {
             for (v, c) in s.values() {
                 w.row(&[Value::Int(s.stones as i64), Value::Int(v as i64), Value::Int(c as i64)])?;
@@ -427,7 +456,10 @@ fn stats(dir: &Path, json_out: bool, svg: Option<PathBuf>, csv: Option<PathBuf>,
             .iter()
             .map(|s| {
                 let p = s.positions.max(1) as f64;
-                StackedBar { label: format!("{} seeds", s.stones), parts: vec![s.wins as f64 / p, s.draws as f64 / p, s.losses as f64 / p] }
+                StackedBar {
+                    label: format!("{} seeds", s.stones),
+                    parts: vec![s.wins as f64 / p, s.draws as f64 / p, s.losses as f64 / p],
+                }
             })
             .collect();
         let text = stacked_bars(
@@ -524,7 +556,14 @@ impl ValueAt for Database {
     }
 }
 
-fn solve_cmd(pits: &str, db_dir: Option<PathBuf>, depth: Option<u32>, time: Option<f64>, json_out: bool, rules: Rules) -> Result<()> {
+fn solve_cmd(
+    pits: &str,
+    db_dir: Option<PathBuf>,
+    depth: Option<u32>,
+    time: Option<f64>,
+    json_out: bool,
+    rules: Rules,
+) -> Result<()> {
     let v = parse_pits("--pits", pits)?;
     if let Some(t) = time {
         if !(t > 0.0) {
@@ -564,14 +603,18 @@ fn solve_cmd(pits: &str, db_dir: Option<PathBuf>, depth: Option<u32>, time: Opti
             "seconds": s.seconds,
             "nodes_per_second": nps.round(),
         });
-        o["moves"] = json!(s.moves.iter().map(|(m, b)| json!({"move": m, "lower": b.lo, "upper": b.hi})).collect::<Vec<_>>());
+        o["moves"] =
+            json!(s.moves.iter().map(|(m, b)| json!({"move": m, "lower": b.lo, "upper": b.hi})).collect::<Vec<_>>());
         println!("{o}");
     } else {
         println!("rules: {}", rules.to_json());
         if exact {
             println!("value: {} (exact, {method})", s.bounds.lo);
         } else {
-            println!("value: {} <= value <= {} (not exact: limits reached at depth {})", s.bounds.lo, s.bounds.hi, s.depth);
+            println!(
+                "value: {} <= value <= {} (not exact: limits reached at depth {})",
+                s.bounds.lo, s.bounds.hi, s.depth
+            );
         }
         println!("best moves: {:?}", s.best_moves);
         println!("pv: {:?}", s.pv);

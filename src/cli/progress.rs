@@ -6,8 +6,10 @@ use mancala::retro::builder::Progress;
 pub fn bar(len: u64, what: &str) -> ProgressBar {
     let pb = ProgressBar::new(len);
     pb.set_style(
-        ProgressStyle::with_template("{prefix:>10} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} {per_sec} ETA {eta} {msg}")
-            .unwrap(),
+        ProgressStyle::with_template(
+            "{prefix:>10} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} {per_sec} ETA {eta} {msg}",
+        )
+        .unwrap(),
     );
     pb.set_prefix(what.to_string());
     pb

@@ -180,10 +180,7 @@ mod parquet_sink {
     }
 
     fn invalid(msg: String) -> io::Error {
-        io::Error::new(
-            io::ErrorKind::InvalidInput,
-            format!("parquet export: {msg}"),
-        )
+        io::Error::new(io::ErrorKind::InvalidInput, format!("parquet export: {msg}"))
     }
 
     impl ParquetSink {
@@ -218,11 +215,7 @@ mod parquet_sink {
             // than its column is refused (CSV would write it; a null here would lose it), and
             // a refused row leaves every column the same length.
             if row.len() != self.cols.len() {
-                return Err(invalid(format!(
-                    "a row of {} values for {} columns",
-                    row.len(),
-                    self.cols.len()
-                )));
+                return Err(invalid(format!("a row of {} values for {} columns", row.len(), self.cols.len())));
             }
             for ((c, v), f) in self.cols.iter().zip(row).zip(self.schema.fields()) {
                 let fits = matches!(
@@ -233,11 +226,7 @@ mod parquet_sink {
                         | (Col::Str(_), Value::Str(_))
                 );
                 if !fits {
-                    return Err(invalid(format!(
-                        "column {}: {v:?} in a {} column",
-                        f.name(),
-                        f.data_type()
-                    )));
+                    return Err(invalid(format!("column {}: {v:?} in a {} column", f.name(), f.data_type())));
                 }
             }
             for (c, v) in self.cols.iter_mut().zip(row) {
@@ -298,12 +287,7 @@ mod parquet_tests {
     use std::path::Path;
 
     fn schema() -> Vec<Column> {
-        vec![
-            Column::Int("id"),
-            Column::Float("half"),
-            Column::Str("name"),
-            Column::Int("maybe"),
-        ]
+        vec![Column::Int("id"), Column::Float("half"), Column::Str("name"), Column::Int("maybe")]
     }
 
     /// Row `i`: every third `maybe` is null, every fifth `name` is null, every seventh `name`
@@ -319,11 +303,7 @@ mod parquet_tests {
             } else {
                 Value::Str(format!("r{i}"))
             },
-            if i % 3 == 0 {
-                Value::Null
-            } else {
-                Value::Int(-i * 3)
-            },
+            if i % 3 == 0 { Value::Null } else { Value::Int(-i * 3) },
         ]
     }
 
@@ -346,17 +326,12 @@ mod parquet_tests {
     fn read(path: &Path) -> (Vec<RecordBatch>, Option<String>, Fields) {
         let b = ParquetRecordBatchReaderBuilder::try_new(File::open(path).unwrap()).unwrap();
         let meta = b.metadata().file_metadata();
-        let rules = meta
-            .key_value_metadata()
-            .and_then(|kv| kv.iter().find(|k| k.key == "rules"))
-            .and_then(|k| k.value.clone());
+        let rules =
+            meta.key_value_metadata().and_then(|kv| kv.iter().find(|k| k.key == "rules")).and_then(|k| k.value.clone());
         // The physical Parquet types other readers see: INT64, DOUBLE, UTF-8 strings.
         let descr = meta.schema_descr();
-        let physical: Vec<(Physical, Option<LogicalType>)> = descr
-            .columns()
-            .iter()
-            .map(|c| (c.physical_type(), c.logical_type()))
-            .collect();
+        let physical: Vec<(Physical, Option<LogicalType>)> =
+            descr.columns().iter().map(|c| (c.physical_type(), c.logical_type())).collect();
         assert_eq!(
             physical,
             [
@@ -366,12 +341,8 @@ mod parquet_tests {
                 (Physical::INT64, None)
             ]
         );
-        let fields = b
-            .schema()
-            .fields()
-            .iter()
-            .map(|f| (f.name().clone(), f.data_type().clone(), f.is_nullable()))
-            .collect();
+        let fields =
+            b.schema().fields().iter().map(|f| (f.name().clone(), f.data_type().clone(), f.is_nullable())).collect();
         let batches = b.build().unwrap().collect::<Result<Vec<_>, _>>().unwrap();
         (batches, rules, fields)
     }
@@ -394,16 +365,8 @@ mod parquet_tests {
                 };
                 out.push(vec![
                     int(id),
-                    if half.is_null(i) {
-                        Value::Null
-                    } else {
-                        Value::Float(half.value(i))
-                    },
-                    if name.is_null(i) {
-                        Value::Null
-                    } else {
-                        Value::Str(name.value(i).to_string())
-                    },
+                    if half.is_null(i) { Value::Null } else { Value::Float(half.value(i)) },
+                    if name.is_null(i) { Value::Null } else { Value::Str(name.value(i).to_string()) },
                     int(maybe),
                 ]);
             }
@@ -435,15 +398,8 @@ mod parquet_tests {
                 ],
                 "{n}"
             );
-            assert_eq!(
-                kv.as_deref(),
-                Some(r#"{"game":"test","n":3,"variant":"a,\"b\""}"#),
-                "{n}"
-            );
-            assert_eq!(
-                serde_json::from_str::<serde_json::Value>(kv.as_deref().unwrap()).unwrap(),
-                rules()
-            );
+            assert_eq!(kv.as_deref(), Some(r#"{"game":"test","n":3,"variant":"a,\"b\""}"#), "{n}");
+            assert_eq!(serde_json::from_str::<serde_json::Value>(kv.as_deref().unwrap()).unwrap(), rules());
             let got = values(&batches);
             assert_eq!(got.len() as i64, n);
             for (i, r) in got.iter().enumerate() {
@@ -453,41 +409,15 @@ mod parquet_tests {
         // A few rows spelled out, past the first flush: nulls, the empty string, halves.
         let (batches, _, _) = read(&dir.path().join(format!("t{}.parquet", (2 << 16) + 4_321)));
         let got = values(&batches);
-        assert_eq!(
-            got[0],
-            [
-                Value::Int(0),
-                Value::Float(-1000.0),
-                Value::Null,
-                Value::Null
-            ]
-        );
+        assert_eq!(got[0], [Value::Int(0), Value::Float(-1000.0), Value::Null, Value::Null]);
         assert_eq!(
             got[65_537],
-            [
-                Value::Int(65_537),
-                Value::Float(31_768.5),
-                Value::Str("r65537".into()),
-                Value::Int(-196_611)
-            ]
+            [Value::Int(65_537), Value::Float(31_768.5), Value::Str("r65537".into()), Value::Int(-196_611)]
         );
-        assert_eq!(
-            got[70_000],
-            [
-                Value::Int(70_000),
-                Value::Float(34_000.0),
-                Value::Null,
-                Value::Int(-210_000)
-            ]
-        );
+        assert_eq!(got[70_000], [Value::Int(70_000), Value::Float(34_000.0), Value::Null, Value::Int(-210_000)]);
         assert_eq!(
             got[70_007],
-            [
-                Value::Int(70_007),
-                Value::Float(34_003.5),
-                Value::Str(String::new()),
-                Value::Int(-210_021)
-            ]
+            [Value::Int(70_007), Value::Float(34_003.5), Value::Str(String::new()), Value::Int(-210_021)]
         );
         assert_eq!(got.last().unwrap()[0], Value::Int((2 << 16) + 4_320));
     }
@@ -497,25 +427,10 @@ mod parquet_tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("x.parquet");
         let rows = vec![
-            vec![
-                Value::Int(i64::MIN),
-                Value::Float(-0.0),
-                Value::Str("a,\"b\"\nc".into()),
-                Value::Int(i64::MAX),
-            ],
-            vec![
-                Value::Int(1),
-                Value::Float(1e300),
-                Value::Str("é — 🂡".into()),
-                Value::Null,
-            ],
+            vec![Value::Int(i64::MIN), Value::Float(-0.0), Value::Str("a,\"b\"\nc".into()), Value::Int(i64::MAX)],
+            vec![Value::Int(1), Value::Float(1e300), Value::Str("é — 🂡".into()), Value::Null],
             vec![Value::Int(2), Value::Float(0.1), Value::Null, Value::Int(0)],
-            vec![
-                Value::Int(3),
-                Value::Null,
-                Value::Str("x".into()),
-                Value::Int(-1),
-            ],
+            vec![Value::Int(3), Value::Null, Value::Str("x".into()), Value::Int(-1)],
         ];
         write(&path, rows.clone());
         let (batches, _, _) = read(&path);
@@ -533,25 +448,11 @@ mod parquet_tests {
         let mut w = TableWriter::create(&path, Format::Parquet, schema(), &rules()).unwrap();
         w.row(&row(1)).unwrap();
         // An integer in the float column: refused, naming the column, nothing appended.
-        let bad = vec![
-            Value::Int(2),
-            Value::Int(3),
-            Value::Str("s".into()),
-            Value::Int(4),
-        ];
+        let bad = vec![Value::Int(2), Value::Int(3), Value::Str("s".into()), Value::Int(4)];
         let e = w.row(&bad).unwrap_err();
         assert_eq!(e.kind(), std::io::ErrorKind::InvalidInput);
-        assert!(
-            e.to_string()
-                .contains("column half: Int(3) in a Float64 column"),
-            "{e}"
-        );
-        let bad = vec![
-            Value::Int(2),
-            Value::Float(3.0),
-            Value::Int(5),
-            Value::Int(4),
-        ];
+        assert!(e.to_string().contains("column half: Int(3) in a Float64 column"), "{e}");
+        let bad = vec![Value::Int(2), Value::Float(3.0), Value::Int(5), Value::Int(4)];
         assert!(w.row(&bad).unwrap_err().to_string().contains("column name"));
         w.row(&row(2)).unwrap();
         w.finish().unwrap();

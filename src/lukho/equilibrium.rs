@@ -128,18 +128,12 @@ pub enum EqError {
 
 impl EqError {
     fn state(path: &Path, what: impl std::fmt::Display) -> EqError {
-        EqError::Input(format!(
-            "state: {}: {what}; use another --out or delete it to start afresh",
-            path.display()
-        ))
+        EqError::Input(format!("state: {}: {what}; use another --out or delete it to start afresh", path.display()))
     }
 }
 
 fn io_err(path: &Path) -> impl FnOnce(io::Error) -> EqError + '_ {
-    move |source| EqError::Io {
-        path: path.to_path_buf(),
-        source,
-    }
+    move |source| EqError::Io { path: path.to_path_buf(), source }
 }
 
 impl EqDef {
@@ -268,7 +262,6 @@ pub struct Exploit {
 
 const CHUNK: usize = 4096;
 
-
 /// A refined mix: what it guarantees over the whole family, the opponent's best reply to it,
 /// and the plain restricted game's LP value and reply (the first step).
 struct Refined {
@@ -295,10 +288,7 @@ pub struct Solver {
 }
 
 fn write_bytes_atomic(path: &Path, bytes: &[u8]) -> Result<(), EqError> {
-    let tmp = path.with_file_name(format!(
-        ".{}.tmp",
-        path.file_name().unwrap().to_string_lossy()
-    ));
+    let tmp = path.with_file_name(format!(".{}.tmp", path.file_name().unwrap().to_string_lossy()));
     let mut f = fs::File::create(&tmp).map_err(io_err(&tmp))?;
     f.write_all(bytes).map_err(io_err(&tmp))?;
     f.sync_all().map_err(io_err(&tmp))?;
@@ -316,10 +306,7 @@ impl Solver {
                 def.model.name()
             )));
         }
-        let ids = def
-            .family
-            .ids(&def.rules)
-            .map_err(|e: SpecError| EqError::Input(format!("family: {e}")))?;
+        let ids = def.family.ids(&def.rules).map_err(|e: SpecError| EqError::Input(format!("family: {e}")))?;
         if ids.is_empty() {
             return Err(EqError::Input(format!(
                 "family: `{}` names no choice; expected a SPEC with at least one choice",
@@ -354,9 +341,7 @@ impl Solver {
     }
 
     fn pos(&self, id: u32) -> usize {
-        self.ids
-            .binary_search(&id)
-            .expect("restricted sets hold family members")
+        self.ids.binary_search(&id).expect("restricted sets hold family members")
     }
 
     /// The stored kind and sign for a wanted vector: in a symmetric game a row is the
@@ -392,10 +377,7 @@ impl Solver {
                         "does not match its checksum in the state (corrupt or truncated)",
                     ));
                 }
-                let v = bytes
-                    .chunks_exact(2)
-                    .map(|b| i16::from_le_bytes([b[0], b[1]]))
-                    .collect();
+                let v = bytes.chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect();
                 self.cache.insert((kind, id), v);
                 return Ok(0);
             }
@@ -421,19 +403,17 @@ impl Solver {
         };
         obs.sweep_start(&label, self.ids.len() as u64 * races);
         let mut out = vec![0i16; self.ids.len()];
-        out.par_chunks_mut(CHUNK)
-            .zip(self.choices.par_chunks(CHUNK))
-            .for_each(|(o, ch)| {
-                for (slot, x) in o.iter_mut().zip(ch) {
-                    let mut v = 0i32;
-                    match kind {
-                        Kind::Col => play_pair(rules, model, x, &c, |_, g| v += payoff.of(g)),
-                        Kind::Row => play_pair(rules, model, &c, x, |_, g| v += payoff.of(g)),
-                    }
-                    *slot = v as i16;
+        out.par_chunks_mut(CHUNK).zip(self.choices.par_chunks(CHUNK)).for_each(|(o, ch)| {
+            for (slot, x) in o.iter_mut().zip(ch) {
+                let mut v = 0i32;
+                match kind {
+                    Kind::Col => play_pair(rules, model, x, &c, |_, g| v += payoff.of(g)),
+                    Kind::Row => play_pair(rules, model, &c, x, |_, g| v += payoff.of(g)),
                 }
-                obs.games(ch.len() as u64 * races);
-            });
+                *slot = v as i16;
+            }
+            obs.games(ch.len() as u64 * races);
+        });
         obs.sweep_end();
         out
     }
@@ -544,12 +524,8 @@ impl Solver {
         let start = Instant::now();
         fs::create_dir_all(&self.dir).map_err(io_err(&self.dir))?;
         while !self.state.done {
-            if limits
-                .max_iterations
-                .is_some_and(|m| self.state.log.len() as u32 >= m)
-                || limits
-                    .seconds
-                    .is_some_and(|s| start.elapsed().as_secs_f64() >= s)
+            if limits.max_iterations.is_some_and(|m| self.state.log.len() as u32 >= m)
+                || limits.seconds.is_some_and(|s| start.elapsed().as_secs_f64() >= s)
             {
                 break;
             }
@@ -577,10 +553,15 @@ impl Solver {
             // to it mirrors South's: upper = −lower, one sweep serves both.
             (upper, y, s_br, s_plain) = (-lower, x.clone(), n_br, n_plain);
         } else {
-            let north = self.refine(&n_set, &s_set, |sv, n, s| -sv.entry(s, n), |sv, y| {
-                let (u, s) = sv.south_best(y);
-                (-u, s)
-            })?;
+            let north = self.refine(
+                &n_set,
+                &s_set,
+                |sv, n, s| -sv.entry(s, n),
+                |sv, y| {
+                    let (u, s) = sv.south_best(y);
+                    (-u, s)
+                },
+            )?;
             (upper, y, s_br, s_plain) = (-north.guarantee, north.mix, north.reply, north.first_reply);
         }
         let restricted_value = south.first_value;
@@ -648,13 +629,7 @@ impl Solver {
         let (as_north, north_reply) = self.south_best(&[(id, 1.0)]);
         // Vectors swept for the report are saved like the others.
         write_state(&self.dir.join(STATE_FILE), &self.identity, &self.state)?;
-        Ok(Exploit {
-            id,
-            as_south,
-            south_reply,
-            as_north,
-            north_reply,
-        })
+        Ok(Exploit { id, as_south, south_reply, as_north, north_reply })
     }
 
     /// The game's value as far as known: 0 for a symmetric game, else the restricted value.
@@ -686,18 +661,20 @@ impl Solver {
                     .collect(),
             )
         };
-        let best_lower = self
-            .state
-            .log
-            .iter()
-            .map(|r| (r.lower, r.iteration))
-            .fold((f64::NEG_INFINITY, 0), |a, b| if b.0 > a.0 { b } else { a });
-        let best_upper = self
-            .state
-            .log
-            .iter()
-            .map(|r| (r.upper, r.iteration))
-            .fold((f64::INFINITY, 0), |a, b| if b.0 < a.0 { b } else { a });
+        let best_lower = self.state.log.iter().map(|r| (r.lower, r.iteration)).fold((f64::NEG_INFINITY, 0), |a, b| {
+            if b.0 > a.0 {
+                b
+            } else {
+                a
+            }
+        });
+        let best_upper = self.state.log.iter().map(|r| (r.upper, r.iteration)).fold((f64::INFINITY, 0), |a, b| {
+            if b.0 < a.0 {
+                b
+            } else {
+                a
+            }
+        });
         let choice = |id: u32| {
             let c = Choice::from_id(id as u64, rules).unwrap();
             format!("{} {}", c.remove_string(), c.drop_string())
@@ -759,33 +736,22 @@ pub fn write_state(path: &Path, identity: &Json, st: &State) -> Result<(), EqErr
 /// Read a state, refusing one that is corrupt or belongs to another run (naming the field).
 pub fn read_state(path: &Path, identity: &Json) -> Result<State, EqError> {
     let bytes = fs::read(path).map_err(io_err(path))?;
-    let text = std::str::from_utf8(&bytes)
-        .map_err(|_| EqError::state(path, "not an equilibrium state (not text)"))?;
-    let (head, body) = text
-        .split_once('\n')
-        .ok_or_else(|| EqError::state(path, "not an equilibrium state (no header line)"))?;
-    let head: Json = serde_json::from_str(head)
-        .map_err(|_| EqError::state(path, "not an equilibrium state (bad header)"))?;
+    let text = std::str::from_utf8(&bytes).map_err(|_| EqError::state(path, "not an equilibrium state (not text)"))?;
+    let (head, body) =
+        text.split_once('\n').ok_or_else(|| EqError::state(path, "not an equilibrium state (no header line)"))?;
+    let head: Json =
+        serde_json::from_str(head).map_err(|_| EqError::state(path, "not an equilibrium state (bad header)"))?;
     if head["magic"] != STATE_MAGIC {
         return Err(EqError::state(path, "magic: not an equilibrium state"));
     }
     if head["format"] != STATE_FORMAT {
-        return Err(EqError::state(
-            path,
-            format!(
-                "format: {} (this tool reads {STATE_FORMAT})",
-                head["format"]
-            ),
-        ));
+        return Err(EqError::state(path, format!("format: {} (this tool reads {STATE_FORMAT})", head["format"])));
     }
     let body = body.strip_suffix('\n').unwrap_or(body);
     if head["bytes"].as_u64() != Some(body.len() as u64)
         || head["crc32"].as_u64() != Some(crc32fast::hash(body.as_bytes()) as u64)
     {
-        return Err(EqError::state(
-            path,
-            "crc32: the body does not match its checksum (corrupt or truncated)",
-        ));
+        return Err(EqError::state(path, "crc32: the body does not match its checksum (corrupt or truncated)"));
     }
     if let Some(obj) = identity.as_object() {
         for (k, want) in obj {
@@ -804,21 +770,13 @@ pub fn read_state(path: &Path, identity: &Json) -> Result<State, EqError> {
 /// South's payoff matrix of a (small) family, by a direct loop over every pair and outcome
 /// (payoff units): for tests and cross-checks.
 pub fn full_matrix(def: &EqDef, ids: &[u32]) -> Vec<f64> {
-    let cs: Vec<Choice> = ids
-        .iter()
-        .map(|&i| Choice::from_id(i as u64, &def.rules).unwrap())
-        .collect();
+    let cs: Vec<Choice> = ids.iter().map(|&i| Choice::from_id(i as u64, &def.rules).unwrap()).collect();
     let races = def.model.outcomes().expect("fixed outcomes");
     let mut a = Vec::with_capacity(cs.len() * cs.len());
     for s in &cs {
         for n in &cs {
-            let v: i32 = races
-                .iter()
-                .map(|&r| {
-                    def.payoff
-                        .of(&crate::games::lukho::play_game(&def.rules, s, n, r))
-                })
-                .sum();
+            let v: i32 =
+                races.iter().map(|&r| def.payoff.of(&crate::games::lukho::play_game(&def.rules, s, n, r))).sum();
             a.push(v as f64 / def.scale());
         }
     }

@@ -53,38 +53,24 @@ fn normalise(mut w: Vec<f64>) -> Vec<f64> {
 /// optimal mix.
 pub fn maximiser(a: &[f64], rows: usize, cols: usize) -> Result<(f64, Vec<f64>), LpError> {
     let mut p = Problem::new(OptimizationDirection::Maximize);
-    let x: Vec<_> = (0..rows)
-        .map(|_| p.add_var(0.0, (0.0, f64::INFINITY)))
-        .collect();
+    let x: Vec<_> = (0..rows).map(|_| p.add_var(0.0, (0.0, f64::INFINITY))).collect();
     let v = p.add_var(1.0, (f64::NEG_INFINITY, f64::INFINITY));
     for j in 0..cols {
-        let mut e: Vec<_> = (0..rows)
-            .filter(|&i| a[i * cols + j] != 0.0)
-            .map(|i| (x[i], a[i * cols + j]))
-            .collect();
+        let mut e: Vec<_> = (0..rows).filter(|&i| a[i * cols + j] != 0.0).map(|i| (x[i], a[i * cols + j])).collect();
         e.push((v, -1.0));
         p.add_constraint(e.as_slice(), ComparisonOp::Ge, 0.0);
     }
     let ones: Vec<_> = x.iter().map(|&xi| (xi, 1.0)).collect();
     p.add_constraint(ones.as_slice(), ComparisonOp::Eq, 1.0);
-    let sol = p
-        .solve()
-        .map_err(|e| LpError(e.to_string()))?
-        .into_solution()
-        .map_err(|_| LpError("interrupted".into()))?;
-    Ok((
-        sol.var_value(v),
-        normalise(x.iter().map(|&xi| sol.var_value(xi)).collect()),
-    ))
+    let sol =
+        p.solve().map_err(|e| LpError(e.to_string()))?.into_solution().map_err(|_| LpError("interrupted".into()))?;
+    Ok((sol.var_value(v), normalise(x.iter().map(|&xi| sol.var_value(xi)).collect())))
 }
 
 /// Solve the game with payoff matrix `a` (`rows × cols`, row-major, South's payoff).
 pub fn solve_matrix_game(a: &[f64], rows: usize, cols: usize) -> Result<MatrixSolution, LpError> {
     assert_eq!(a.len(), rows * cols);
-    assert!(
-        rows > 0 && cols > 0,
-        "a matrix game needs a strategy on each side"
-    );
+    assert!(rows > 0 && cols > 0, "a matrix game needs a strategy on each side");
     let (value, x) = maximiser(a, rows, cols)?;
     // North maximises −aᵀ.
     let mut t = vec![0.0; rows * cols];
@@ -94,12 +80,7 @@ pub fn solve_matrix_game(a: &[f64], rows: usize, cols: usize) -> Result<MatrixSo
         }
     }
     let (nv, y) = maximiser(&t, cols, rows)?;
-    Ok(MatrixSolution {
-        value,
-        north_value: -nv,
-        x,
-        y,
-    })
+    Ok(MatrixSolution { value, north_value: -nv, x, y })
 }
 
 /// A symmetric game (`a = −aᵀ`, square): value 0, and South's optimal mix is North's too,
@@ -137,10 +118,6 @@ mod tests {
         assert!((s.y[0] - 3.0 / 7.0).abs() < 1e-7);
         // A pure saddle: row 1 col 0.
         let s = solve_matrix_game(&[1.0, 0.0, 2.0, 3.0], 2, 2).unwrap();
-        assert!(
-            (s.value - 2.0).abs() < 1e-9
-                && (s.x[1] - 1.0).abs() < 1e-9
-                && (s.y[0] - 1.0).abs() < 1e-9
-        );
+        assert!((s.value - 2.0).abs() < 1e-9 && (s.x[1] - 1.0).abs() < 1e-9 && (s.y[0] - 1.0).abs() < 1e-9);
     }
 }

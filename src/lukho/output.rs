@@ -60,13 +60,21 @@ pub fn write_summaries(dir: &Path, identity: &Json, rules: &Rules, rows: &[(u32,
 }
 
 /// Write the per-game table `games.csv` or `games.jsonl` (file name from `stem`).
-pub fn write_games(dir: &Path, stem: &str, format: Format, rules: &Rules, race: &str, games: &[(u32, u32, RaceLabel, GameOutcome)]) -> io::Result<()> {
+pub fn write_games(
+    dir: &Path,
+    stem: &str,
+    format: Format,
+    rules: &Rules,
+    race: &str,
+    games: &[(u32, u32, RaceLabel, GameOutcome)],
+) -> io::Result<()> {
     let ext = match format {
         Format::Csv => "csv",
         Format::Jsonl => "jsonl",
         Format::Parquet => "parquet",
     };
-    let mut w = TableWriter::create(&dir.join(format!("{stem}.{ext}")), format, game_columns(), &header_rules(rules, race))?;
+    let mut w =
+        TableWriter::create(&dir.join(format!("{stem}.{ext}")), format, game_columns(), &header_rules(rules, race))?;
     for (s, n, r, o) in games {
         w.row(&game_row(*s, *n, &r.to_string(), o))?;
     }

@@ -89,7 +89,13 @@ fn payload(rows: &[(u32, Agg)]) -> Vec<u8> {
 }
 
 /// Write a part atomically (temporary sibling, sync, rename).
-pub fn write_part(path: &Path, identity: &Json, shard: Shard, range: (u64, u64), rows: &[(u32, Agg)]) -> Result<(), PartError> {
+pub fn write_part(
+    path: &Path,
+    identity: &Json,
+    shard: Shard,
+    range: (u64, u64),
+    rows: &[(u32, Agg)],
+) -> Result<(), PartError> {
     let io_err = |source| PartError::Io { path: path.to_path_buf(), source };
     let body = payload(rows);
     let mut header = identity.clone();
@@ -110,12 +116,21 @@ pub fn write_part(path: &Path, identity: &Json, shard: Shard, range: (u64, u64),
 /// Read and check a part: header form, row count, checksum, ids ascending.
 pub fn read_part(path: &Path) -> Result<Part, PartError> {
     let bytes = fs::read(path).map_err(|source| PartError::Io { path: path.to_path_buf(), source })?;
-    let nl = bytes.iter().position(|&b| b == b'\n').ok_or_else(|| PartError::bad(path, "not a part file (no header line)"))?;
-    let header: Json = serde_json::from_slice(&bytes[..nl]).map_err(|_| PartError::bad(path, "not a part file (header is not JSON)"))?;
+    let nl = bytes
+        .iter()
+        .position(|&b| b == b'\n')
+        .ok_or_else(|| PartError::bad(path, "not a part file (no header line)"))?;
+    let header: Json = serde_json::from_slice(&bytes[..nl])
+        .map_err(|_| PartError::bad(path, "not a part file (header is not JSON)"))?;
     if header.get("magic").and_then(Json::as_str) != Some(MAGIC) {
         return Err(PartError::bad(path, format!("magic: not a part file (expected {MAGIC})")));
     }
-    let num = |f: &str| header.get(f).and_then(Json::as_u64).ok_or_else(|| PartError::bad(path, format!("{f}: missing from the header")));
+    let num = |f: &str| {
+        header
+            .get(f)
+            .and_then(Json::as_u64)
+            .ok_or_else(|| PartError::bad(path, format!("{f}: missing from the header")))
+    };
     let pair = |f: &str| -> Result<(u64, u64), PartError> {
         match header.get(f).and_then(Json::as_array).map(|a| a.iter().map(Json::as_u64).collect::<Vec<_>>()) {
             Some(v) if v.len() == 2 && v.iter().all(Option::is_some) => Ok((v[0].unwrap(), v[1].unwrap())),
@@ -130,7 +145,11 @@ pub fn read_part(path: &Path) -> Result<Part, PartError> {
     let text = std::str::from_utf8(body).map_err(|_| PartError::bad(path, "payload is not text"))?;
     let mut rows = Vec::new();
     for (i, line) in text.lines().enumerate() {
-        let v: Vec<i64> = line.split(',').map(|x| x.parse::<i64>()).collect::<Result<_, _>>().map_err(|_| PartError::bad(path, format!("row {i}: not integers")))?;
+        let v: Vec<i64> = line
+            .split(',')
+            .map(|x| x.parse::<i64>())
+            .collect::<Result<_, _>>()
+            .map_err(|_| PartError::bad(path, format!("row {i}: not integers")))?;
         if v.len() != 16 || v[0] < 0 || v[0] > u32::MAX as i64 {
             return Err(PartError::bad(path, format!("row {i}: expected 16 fields")));
         }
@@ -158,7 +177,12 @@ pub fn combine(mut parts: Vec<Part>) -> Result<(Json, Vec<(u32, Agg)>), PartErro
         if let Some(f) = IDENTITY_FIELDS.into_iter().find(|f| other[f] != id[f]) {
             return Err(PartError::bad(
                 &p.path,
-                format!("{f}: {} here but {} in {} (parts of different sweeps, rules or versions)", other[f], id[f], first.path.display()),
+                format!(
+                    "{f}: {} here but {} in {} (parts of different sweeps, rules or versions)",
+                    other[f],
+                    id[f],
+                    first.path.display()
+                ),
             ));
         }
     }
@@ -169,20 +193,36 @@ pub fn combine(mut parts: Vec<Part>) -> Result<(Json, Vec<(u32, Agg)>), PartErro
         if p.range.0 < next {
             return Err(PartError::bad(
                 &p.path,
-                format!("range: {}..{} overlaps {} ({}..{})", p.range.0, p.range.1, parts[i - 1].path.display(), parts[i - 1].range.0, parts[i - 1].range.1),
+                format!(
+                    "range: {}..{} overlaps {} ({}..{})",
+                    p.range.0,
+                    p.range.1,
+                    parts[i - 1].path.display(),
+                    parts[i - 1].range.0,
+                    parts[i - 1].range.1
+                ),
             ));
         }
         if p.range.0 > next {
-            return Err(PartError::bad(&p.path, format!("range: South positions {next}..{} are in no part", p.range.0)));
+            return Err(PartError::bad(
+                &p.path,
+                format!("range: South positions {next}..{} are in no part", p.range.0),
+            ));
         }
         next = p.range.1;
     }
     if next != total {
-        return Err(PartError::bad(&parts.last().unwrap().path, format!("range: South positions {next}..{total} are in no part")));
+        return Err(PartError::bad(
+            &parts.last().unwrap().path,
+            format!("range: South positions {next}..{total} are in no part"),
+        ));
     }
     let rows = parts.into_iter().flat_map(|p| p.rows).collect::<Vec<_>>();
     if rows.windows(2).any(|w| w[0].0 >= w[1].0) {
-        return Err(PartError::Bad { path: PathBuf::from("merge"), what: "rows: South ids are not ascending across parts".into() });
+        return Err(PartError::Bad {
+            path: PathBuf::from("merge"),
+            what: "rows: South ids are not ascending across parts".into(),
+        });
     }
     Ok((id, rows))
 }
@@ -212,7 +252,8 @@ mod tests {
         let d = def("0..10");
         let sets = d.sets().unwrap();
         let id = identity(&d, sets.south.len() as u64, sets.north.len() as u64);
-        let all: Vec<(u32, Agg)> = sets.south.iter().copied().zip(sweep(&d.rules, d.model, &sets.south, &sets.north, &|_| {})).collect();
+        let all: Vec<(u32, Agg)> =
+            sets.south.iter().copied().zip(sweep(&d.rules, d.model, &sets.south, &sets.north, &|_| {})).collect();
         let mut parts = Vec::new();
         for k in 0..3 {
             let shard = Shard { k, n: 3 };
@@ -226,7 +267,10 @@ mod tests {
         assert_eq!(rows, all);
         // A gap, an overlap.
         assert!(combine(vec![parts[0].clone(), parts[2].clone()]).unwrap_err().to_string().contains("in no part"));
-        assert!(combine(vec![parts[0].clone(), parts[0].clone(), parts[1].clone(), parts[2].clone()]).unwrap_err().to_string().contains("overlaps"));
+        assert!(combine(vec![parts[0].clone(), parts[0].clone(), parts[1].clone(), parts[2].clone()])
+            .unwrap_err()
+            .to_string()
+            .contains("overlaps"));
         // Another sweep (other South SPEC, same size).
         let other = def("1..11");
         let oid = identity(&other, 10, 5);

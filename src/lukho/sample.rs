@@ -2,8 +2,8 @@
 //! intervals. Pair `i` of a sample depends only on `(seed, i)` (SplitMix64), so a sample is
 //! the same whatever the thread count or chunking, and can be extended or split.
 
-use super::sweep::{play_pair, Model};
 use super::summary::Agg;
+use super::sweep::{play_pair, Model};
 use crate::games::lukho::{Choice, GameOutcome, Rules};
 use rayon::prelude::*;
 
@@ -104,7 +104,14 @@ pub fn wilson(k: u64, n: u64) -> (f64, f64, f64) {
 }
 
 /// Play pairs `from..to` of the sample with `seed` under `model`.
-pub fn sample(rules: &Rules, model: Model, seed: u64, from: u64, to: u64, progress: &(dyn Fn(u64) + Sync)) -> SampleStats {
+pub fn sample(
+    rules: &Rules,
+    model: Model,
+    seed: u64,
+    from: u64,
+    to: u64,
+    progress: &(dyn Fn(u64) + Sync),
+) -> SampleStats {
     const CHUNK: u64 = 1 << 14;
     let choices = Choice::count(rules);
     (from / CHUNK..to.div_ceil(CHUNK))

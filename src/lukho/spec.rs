@@ -189,7 +189,10 @@ impl Spec {
             }),
             &Base::Range(lo, hi) => {
                 if hi > count {
-                    return err(format!("id range {lo}..{hi} ends past the last id {} (there are {count} choices)", count - 1));
+                    return err(format!(
+                        "id range {lo}..{hi} ends past the last id {} (there are {count} choices)",
+                        count - 1
+                    ));
                 }
                 each_choice(rules, lo, hi, |id, c| {
                     if self.filters.accepts(c) {
@@ -199,8 +202,9 @@ impl Spec {
             }
             Base::List(ids) => {
                 for &id in ids {
-                    let c = Choice::from_id(id, rules)
-                        .or_else(|_| err(format!("id {id} is past the last id {} (there are {count} choices)", count - 1)))?;
+                    let c = Choice::from_id(id, rules).or_else(|_| {
+                        err(format!("id {id} is past the last id {} (there are {count} choices)", count - 1))
+                    })?;
                     if self.filters.accepts(&c) {
                         out.push(id as u32);
                     }
@@ -284,7 +288,8 @@ mod tests {
     fn choices_of_ids_decode_each_id() {
         for rules in [R, Rules { keep_one: true, ..R }] {
             let last = Choice::count(&rules) as u32 - 1;
-            let ids: Vec<u32> = (0..3000).chain([9, 8, 7]).chain(last - 20..=last).chain([5, 6, 100_000, 100_001]).collect();
+            let ids: Vec<u32> =
+                (0..3000).chain([9, 8, 7]).chain(last - 20..=last).chain([5, 6, 100_000, 100_001]).collect();
             let want: Vec<Choice> = ids.iter().map(|&i| Choice::from_id(i as u64, &rules).unwrap()).collect();
             assert_eq!(choices(&ids, &rules), want);
         }

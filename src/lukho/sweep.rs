@@ -7,7 +7,9 @@
 
 use super::spec::{Spec, SpecError};
 use super::summary::Agg;
-use crate::games::lukho::{opening, play_after, play_batch, speed_races, Choice, Class, GameOutcome, Opening, Position, Race, RaceModel, Rules};
+use crate::games::lukho::{
+    opening, play_after, play_batch, speed_races, Choice, Class, GameOutcome, Opening, Position, Race, RaceModel, Rules,
+};
 use crate::side::Side;
 use rayon::prelude::*;
 use std::fmt;
@@ -97,7 +99,13 @@ impl fmt::Display for RaceLabel {
 /// 3456789 but made the sweep 13–35 % slower, its probes missing the cache
 /// (`results/BENCHMARKS.md`).
 #[inline]
-pub fn play_pair(rules: &Rules, model: Model, south: &Choice, north: &Choice, mut f: impl FnMut(RaceLabel, &GameOutcome)) {
+pub fn play_pair(
+    rules: &Rules,
+    model: Model,
+    south: &Choice,
+    north: &Choice,
+    mut f: impl FnMut(RaceLabel, &GameOutcome),
+) {
     let mut last: Option<(Opening, GameOutcome)> = None;
     let mut play = |o: Opening| -> GameOutcome {
         let g = match last {
@@ -178,7 +186,13 @@ const CHUNK: usize = 4096;
 
 /// Aggregate every game of each South choice in `south` against all of `north`.
 /// `progress(n)` is called with the games finished, once per chunk.
-pub fn sweep(rules: &Rules, model: Model, south: &[u32], north: &[Choice], progress: &(dyn Fn(u64) + Sync)) -> Vec<Agg> {
+pub fn sweep(
+    rules: &Rules,
+    model: Model,
+    south: &[u32],
+    north: &[Choice],
+    progress: &(dyn Fn(u64) + Sync),
+) -> Vec<Agg> {
     south
         .par_iter()
         .map(|&sid| {
@@ -217,7 +231,12 @@ fn agg_batched(rules: &Rules, races: &[Race], south: &Choice, north: &[Choice]) 
 }
 
 /// [`agg_batched`] over any pairs: `pair` gives the (South, North) choices of an item.
-fn agg_pairs_batched<'a, P>(rules: &Rules, races: &[Race], items: &'a [P], pair: impl Fn(&'a P) -> (&'a Choice, &'a Choice)) -> Agg {
+fn agg_pairs_batched<'a, P>(
+    rules: &Rules,
+    races: &[Race],
+    items: &'a [P],
+    pair: impl Fn(&'a P) -> (&'a Choice, &'a Choice),
+) -> Agg {
     let mut a = Agg::default();
     let blank = GameOutcome::new(Side::South, [0, 0], Class::Normal, 0);
     let mut starts: Vec<Position> = Vec::with_capacity(BATCH * races.len());
@@ -286,7 +305,13 @@ pub fn games_mirror(rules: &Rules, model: Model, south: &[u32]) -> Vec<(u32, u32
 }
 
 /// Every game of a (small) product, in order: South id, then North id, then race outcome.
-pub fn games(rules: &Rules, model: Model, south: &[u32], north: &[Choice], north_ids: &[u32]) -> Vec<(u32, u32, RaceLabel, GameOutcome)> {
+pub fn games(
+    rules: &Rules,
+    model: Model,
+    south: &[u32],
+    north: &[Choice],
+    north_ids: &[u32],
+) -> Vec<(u32, u32, RaceLabel, GameOutcome)> {
     south
         .par_iter()
         .flat_map_iter(|&sid| {
@@ -319,7 +344,14 @@ impl Calibration {
 
 /// Time about `target_pairs` pairs spread evenly over the product, on this thread, for at
 /// least `min_seconds` (slow models stop a second later with fewer pairs).
-pub fn calibrate(rules: &Rules, model: Model, south: &[u32], north: &[Choice], target_pairs: u64, min_seconds: f64) -> Calibration {
+pub fn calibrate(
+    rules: &Rules,
+    model: Model,
+    south: &[u32],
+    north: &[Choice],
+    target_pairs: u64,
+    min_seconds: f64,
+) -> Calibration {
     let total = south.len() as u64 * north.len() as u64;
     if total == 0 {
         return Calibration { pairs: 0, games: 0, seconds: 0.0 };
@@ -405,13 +437,18 @@ impl Shard {
             }
         };
         if let Some(id) = num("SLURM_ARRAY_TASK_ID")? {
-            let count = num("SLURM_ARRAY_TASK_COUNT")?.ok_or_else(|| ShardError("SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not".into()))?;
+            let count = num("SLURM_ARRAY_TASK_COUNT")?
+                .ok_or_else(|| ShardError("SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not".into()))?;
             let min = num("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
-            let k = id.checked_sub(min).ok_or_else(|| ShardError(format!("SLURM_ARRAY_TASK_ID {id} < SLURM_ARRAY_TASK_MIN {min}")))?;
+            let k = id
+                .checked_sub(min)
+                .ok_or_else(|| ShardError(format!("SLURM_ARRAY_TASK_ID {id} < SLURM_ARRAY_TASK_MIN {min}")))?;
             return Shard::parse(&format!("{k}/{count}")).map(Some);
         }
         if let Some(k) = num("JOB_COMPLETION_INDEX")? {
-            let count = num("JOB_COMPLETIONS")?.ok_or_else(|| ShardError("JOB_COMPLETION_INDEX is set but JOB_COMPLETIONS (the job's completions) is not".into()))?;
+            let count = num("JOB_COMPLETIONS")?.ok_or_else(|| {
+                ShardError("JOB_COMPLETION_INDEX is set but JOB_COMPLETIONS (the job's completions) is not".into())
+            })?;
             return Shard::parse(&format!("{k}/{count}")).map(Some);
         }
         Ok(None)
@@ -452,7 +489,9 @@ mod tests {
         let south: Vec<u32> = vec![0, 1, 77, 4000, 65_000, 3_000_000, 6_356_991];
         let north_ids: Vec<u32> = (0..300).chain([123_456, 5_000_000]).collect();
         let north: Vec<Choice> = north_ids.iter().map(|&i| Choice::from_id(i as u64, &R).unwrap()).collect();
-        for model in [Model::Fixed(RaceModel::Sequential), Model::Fixed(RaceModel::Lockstep), Model::One(Race::NorthFirst)] {
+        for model in
+            [Model::Fixed(RaceModel::Sequential), Model::Fixed(RaceModel::Lockstep), Model::One(Race::NorthFirst)]
+        {
             let got = sweep(&R, model, &south, &north, &|_| {});
             for (&sid, agg) in south.iter().zip(&got) {
                 let s = Choice::from_id(sid as u64, &R).unwrap();
@@ -503,7 +542,11 @@ mod tests {
             move |k: &str| pairs.iter().find(|(n, _)| *n == k).map(|(_, v)| v.to_string())
         };
         assert_eq!(Shard::from_env(env(&[])).unwrap(), None);
-        let s = Shard::from_env(env(&[("SLURM_ARRAY_TASK_ID", "3"), ("SLURM_ARRAY_TASK_COUNT", "4"), ("SLURM_ARRAY_TASK_MIN", "1")]));
+        let s = Shard::from_env(env(&[
+            ("SLURM_ARRAY_TASK_ID", "3"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+            ("SLURM_ARRAY_TASK_MIN", "1"),
+        ]));
         assert_eq!(s.unwrap(), Some(Shard { k: 2, n: 4 }));
         let s = Shard::from_env(env(&[("JOB_COMPLETION_INDEX", "0"), ("JOB_COMPLETIONS", "2")]));
         assert_eq!(s.unwrap(), Some(Shard { k: 0, n: 2 }));

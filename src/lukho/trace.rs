@@ -12,7 +12,9 @@ pub enum RaceChoice {
 
 #[derive(Debug, Clone, thiserror::Error, PartialEq, Eq)]
 pub enum RaceChoiceError {
-    #[error("race: `{0}`; expected south-first, north-first, lockstep-south, lockstep-north or speeds:K (K = 0, 1, …)")]
+    #[error(
+        "race: `{0}`; expected south-first, north-first, lockstep-south, lockstep-north or speeds:K (K = 0, 1, …)"
+    )]
     Form(String),
     #[error("race: speeds:{k} does not exist, this pair has {count} speeds outcomes (0..{count}; see `mancala lukho races`)")]
     NoSuchSpeed { k: usize, count: usize },

@@ -141,7 +141,10 @@ impl LayerFile {
         if header.format_version != FORMAT_VERSION {
             return Err(DbError::Version { path: p(), found: header.format_version });
         }
-        let found = format!("game {} rules {} index {} stones {}", header.game, header.rules, header.index_order, header.stones);
+        let found = format!(
+            "game {} rules {} index {} stones {}",
+            header.game, header.rules, header.index_order, header.stones
+        );
         let expected = format!("game {game} rules {rules} index {index_order} stones {stones}");
         if found != expected {
             return Err(DbError::Foreign { path: p(), found, expected });

@@ -171,7 +171,14 @@ impl KiothiLayers {
                             let opp = BOMA - 1 - end;
                             let may_capture = end < ROW && s.board[opp] > 0;
                             let blocked_by = if s.lifted >> opp & 1 == 1 { 0 } else { 1 << opp };
-                            c.forward.push(Sowing { mv, board: s.board, end: s.end, lifted: s.lifted, may_capture, blocked_by });
+                            c.forward.push(Sowing {
+                                mv,
+                                board: s.board,
+                                end: s.end,
+                                lifted: s.lifted,
+                                may_capture,
+                                blocked_by,
+                            });
                         }
                     }
                 }

@@ -44,7 +44,11 @@ impl LayeredGame for OwareLayers {
         match self.rules.node(pos) {
             Node::Ended(e) => Some(e.mover_net(oware::seeds(pos) as i32)),
             Node::Moves(ms) => {
-                out.extend(ms.iter().map(|m| Edge { gain: m.captured as i32, child: m.child, same_layer: m.captured == 0 }));
+                out.extend(ms.iter().map(|m| Edge {
+                    gain: m.captured as i32,
+                    child: m.child,
+                    same_layer: m.captured == 0,
+                }));
                 None
             }
         }

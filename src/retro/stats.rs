@@ -37,7 +37,15 @@ impl LayerStats {
             );
         let wins = histogram[stones + 1..].iter().sum();
         let losses = histogram[..stones].iter().sum();
-        LayerStats { stones, positions: values.len() as u64, wins, draws: histogram[stones], losses, histogram, checksum }
+        LayerStats {
+            stones,
+            positions: values.len() as u64,
+            wins,
+            draws: histogram[stones],
+            losses,
+            histogram,
+            checksum,
+        }
     }
 
     /// The value histogram as `(value, count)` pairs.

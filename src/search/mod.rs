@@ -95,7 +95,11 @@ impl<M: Copy> Analysis<M> {
     /// moves whose upper bound reaches the root's lower bound (they may still be best).
     /// Non-best moves may carry only bounds (`hi` below the best): the search proves no more.
     pub fn best_moves(&self) -> Vec<M> {
-        self.moves.iter().filter(|m| m.bounds.hi >= self.bounds.lo && (!self.bounds.is_exact() || m.bounds.lo == self.bounds.lo)).map(|m| m.mv).collect()
+        self.moves
+            .iter()
+            .filter(|m| m.bounds.hi >= self.bounds.lo && (!self.bounds.is_exact() || m.bounds.lo == self.bounds.lo))
+            .map(|m| m.mv)
+            .collect()
     }
 }
 
@@ -124,7 +128,15 @@ struct Aborted;
 
 impl<'g, G: SearchGame> Searcher<'g, G> {
     pub fn new(game: &'g G, table_bits: u32) -> Self {
-        Searcher { game, table: Table::new(table_bits), nodes: 0, path: Vec::new(), deadline: None, node_budget: None, aborted: false }
+        Searcher {
+            game,
+            table: Table::new(table_bits),
+            nodes: 0,
+            path: Vec::new(),
+            deadline: None,
+            node_budget: None,
+            aborted: false,
+        }
     }
 
     /// Iterative deepening at the root until every root move is exact or a limit is hit.
@@ -139,10 +151,18 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
             // Covered by a table or ended: the moves still get exact values when covered.
             let _ = self.game.expand(root, &mut children);
             let moves = self.exact_children(&children, limits);
-            return Analysis { bounds: Bounds::exact(v), moves, depth: 0, nodes: self.nodes, seconds: start.elapsed().as_secs_f64() };
+            return Analysis {
+                bounds: Bounds::exact(v),
+                moves,
+                depth: 0,
+                nodes: self.nodes,
+                seconds: start.elapsed().as_secs_f64(),
+            };
         }
-        let mut moves: Vec<MoveBounds<G::Move>> =
-            children.iter().map(|c| MoveBounds { mv: c.mv, bounds: Bounds { lo: c.gain - b, hi: c.gain + b } }).collect();
+        let mut moves: Vec<MoveBounds<G::Move>> = children
+            .iter()
+            .map(|c| MoveBounds { mv: c.mv, bounds: Bounds { lo: c.gain - b, hi: c.gain + b } })
+            .collect();
         let mut depth_done = 0;
         let mut depth = 1;
         loop {
@@ -189,7 +209,13 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
         }
         let lo = moves.iter().map(|m| m.bounds.lo).max().unwrap();
         let hi = moves.iter().map(|m| m.bounds.hi).max().unwrap();
-        Analysis { bounds: Bounds { lo, hi }, moves, depth: depth_done, nodes: self.nodes, seconds: start.elapsed().as_secs_f64() }
+        Analysis {
+            bounds: Bounds { lo, hi },
+            moves,
+            depth: depth_done,
+            nodes: self.nodes,
+            seconds: start.elapsed().as_secs_f64(),
+        }
     }
 
     /// Exact values of the moves of a position covered by a table (children covered too).
@@ -213,7 +239,14 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
     /// path (a repetition on the path ends it, net 0), and a sound interval for the value of
     /// the position itself (a repetition counts as "unknown"), which is what the table keeps.
     /// The flag says whether the first depends on the path.
-    fn search(&mut self, pos: &G::Pos, depth: u32, mut alpha: i32, beta: i32, after_capture: bool) -> Result<Node, Aborted> {
+    fn search(
+        &mut self,
+        pos: &G::Pos,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        after_capture: bool,
+    ) -> Result<Node, Aborted> {
         self.nodes += 1;
         if self.nodes & 0xfff == 0 {
             if let Some(d) = self.deadline {

@@ -308,7 +308,10 @@ fn legal(rules: &Rules, pos: &Position) -> Vec<kiothi::Child> {
 }
 
 /// Exact value of every move of `pos` by the component retrograde (empty when it has ended).
-fn exact_moves(comp: &mut ComponentSolver<'_, KiothiSearch<'_>>, pos: &Position) -> Result<Vec<(SowMove, Bounds)>, TooBig> {
+fn exact_moves(
+    comp: &mut ComponentSolver<'_, KiothiSearch<'_>>,
+    pos: &Position,
+) -> Result<Vec<(SowMove, Bounds)>, TooBig> {
     legal(&comp.game.rules, pos)
         .iter()
         .map(|c| Ok((c.mv, Bounds::exact(c.captured as i32 - comp.value(&c.position)?))))
@@ -370,7 +373,10 @@ fn proven_line(s: &mut Searcher<'_, KiothiSearch<'_>>, root: &Position, value: i
 }
 
 /// Follow the lowest best move from `root` with exact values from the component solver.
-fn principal_variation(comp: &mut ComponentSolver<'_, KiothiSearch<'_>>, root: &Position) -> Result<Vec<SowMove>, TooBig> {
+fn principal_variation(
+    comp: &mut ComponentSolver<'_, KiothiSearch<'_>>,
+    root: &Position,
+) -> Result<Vec<SowMove>, TooBig> {
     let rules = comp.game.rules;
     walk_line(&rules, root, |pos, ms| {
         let target = comp.value(pos)?;

@@ -51,7 +51,13 @@ pub fn draw(seed: u64, stream: u64, i: u64, n: u128) -> u128 {
 
 /// A uniform redistribution at `pos` (turn 1 or 2) for draw `(stream, i)`: its index in the
 /// enumeration order and the move. `None` if the mover has none (K8).
-pub fn uniform_redistribution(pos: &Position, rules: &Rules, seed: u64, stream: u64, i: u64) -> Option<(u128, Redistribution)> {
+pub fn uniform_redistribution(
+    pos: &Position,
+    rules: &Rules,
+    seed: u64,
+    stream: u64,
+    i: u64,
+) -> Option<(u128, Redistribution)> {
     let n = pos.redistribution_count(rules).ok()?;
     if n == 0 {
         return None;
@@ -106,7 +112,14 @@ pub struct ReplyRow {
 /// Evaluate `samples` uniform South openings with `replies` uniform North replies each; the
 /// horizon and the proven search each get `limits` (depth and/or seconds) per position.
 /// `progress` is called after every row.
-pub fn evaluate(rules: &Rules, samples: u64, replies: u64, seed: u64, limits: Limits, progress: &mut dyn FnMut(&ReplyRow)) -> Vec<ReplyRow> {
+pub fn evaluate(
+    rules: &Rules,
+    samples: u64,
+    replies: u64,
+    seed: u64,
+    limits: Limits,
+    progress: &mut dyn FnMut(&ReplyRow),
+) -> Vec<ReplyRow> {
     let game = KiothiSearch::new(*rules, None);
     let start = rules.start();
     let mut rows = Vec::new();

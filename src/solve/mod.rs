@@ -1,5 +1,5 @@
 //! User-facing solvers: a game's rules + alpha-beta search + its endgame database.
 //! (Search knows nothing of files and retro nothing of search; this is where they meet.)
-pub mod oware;
 pub mod kiothi;
 pub mod kiothi_openings;
+pub mod oware;

@@ -100,7 +100,8 @@ pub fn solve(rules: Rules, db: Option<&Database>, root: &View, limits: Limits) -
     let mut bounds = a.bounds;
     let mut moves: Vec<(u8, Bounds)> = a.moves.iter().map(|m| (m.mv, m.bounds)).collect();
     let mut comp = ComponentSolver::new(&game, MAX_COMPONENT);
-    let done = |m: &[(u8, Bounds)]| settled(&m.iter().map(|&(mv, bounds)| MoveBounds { mv, bounds }).collect::<Vec<_>>());
+    let done =
+        |m: &[(u8, Bounds)]| settled(&m.iter().map(|&(mv, bounds)| MoveBounds { mv, bounds }).collect::<Vec<_>>());
     if !limited && !done(&moves) {
         if let Ok(exact) = exact_moves(&mut comp, root) {
             method = if covered { Method::Db } else { Method::Component };
@@ -120,7 +121,16 @@ pub fn solve(rules: Rules, db: Option<&Database>, root: &View, limits: Limits) -
     } else {
         moves.iter().max_by_key(|(m, b)| (b.lo, std::cmp::Reverse(*m))).map(|&(m, _)| vec![m]).unwrap_or_default()
     };
-    Solution { bounds, best_moves, pv, method, nodes: s.nodes + comp.nodes, depth: a.depth, seconds: start.elapsed().as_secs_f64(), moves }
+    Solution {
+        bounds,
+        best_moves,
+        pv,
+        method,
+        nodes: s.nodes + comp.nodes,
+        depth: a.depth,
+        seconds: start.elapsed().as_secs_f64(),
+        moves,
+    }
 }
 
 /// Exact value of every move of `pos` (empty when it has ended).
@@ -131,7 +141,11 @@ fn exact_moves(comp: &mut ComponentSolver<'_, OwareSearch<'_>>, pos: &View) -> R
 
 /// Play from `root` the move `choose` picks at each ply until the game ends: an ending, a
 /// repeated position (the split rule ends the game there), or no move chosen.
-fn walk_line<E>(rules: &Rules, root: &View, mut choose: impl FnMut(&View, &[oware::Move]) -> Result<Option<oware::Move>, E>) -> Result<Vec<u8>, E> {
+fn walk_line<E>(
+    rules: &Rules,
+    root: &View,
+    mut choose: impl FnMut(&View, &[oware::Move]) -> Result<Option<oware::Move>, E>,
+) -> Result<Vec<u8>, E> {
     let mut pv = Vec::new();
     let mut pos = *root;
     let mut seen: Vec<View> = vec![pos];

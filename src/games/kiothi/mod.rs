@@ -169,12 +169,7 @@ impl Rules {
             Some(n) => n.to_string(),
             None => "any".to_string(),
         };
-        format!(
-            "{}-{}-{}-relays-{relays}",
-            self.setup.name(),
-            self.redistribute.name(),
-            self.nki_clear.name()
-        )
+        format!("{}-{}-{}-relays-{relays}", self.setup.name(), self.redistribute.name(), self.nki_clear.name())
     }
 
     /// The position before turn 1 under this setup.
@@ -229,11 +224,7 @@ pub enum Illegal {
     #[error("max-relays {limit}: the sowing needs more relays (or never ends)")]
     RelayLimit { limit: u64 },
     #[error("empties {got} boma; the rules ({rule}) allow {allowed}")]
-    EmptiedCount {
-        got: u32,
-        rule: &'static str,
-        allowed: &'static str,
-    },
+    EmptiedCount { got: u32, rule: &'static str, allowed: &'static str },
     #[error("emptied own boma {boma} is not occupied")]
     EmptiedNotOccupied { boma: u8 },
     #[error("places {placed} warriors but lifts {lifted}")]
@@ -245,11 +236,7 @@ pub enum Illegal {
 pub enum KiothiError {
     /// Bad text (move notation, position JSON). `field` names the part that is wrong.
     #[error("{field}: {message} (expected {expected})")]
-    Parse {
-        field: &'static str,
-        message: String,
-        expected: &'static str,
-    },
+    Parse { field: &'static str, message: String, expected: &'static str },
     /// A position that breaks an invariant; `field` names the JSON field.
     #[error("position {field}: {message}")]
     Position { field: &'static str, message: String },
@@ -311,13 +298,7 @@ impl Position {
             boma[i] = per;
             boma[ROW + i] = per;
         }
-        Position {
-            boma,
-            prisons: [0, 0],
-            nki: 0,
-            to_move: Side::South,
-            turn: 1,
-        }
+        Position { boma, prisons: [0, 0], nki: 0, to_move: Side::South, turn: 1 }
     }
 
     pub fn phase(&self) -> Phase {
@@ -366,10 +347,7 @@ impl Position {
     pub fn validate(&self) -> Result<(), KiothiError> {
         let err = |field, message: String| Err(KiothiError::Position { field, message });
         if self.warriors() > u8::MAX as u32 {
-            return err(
-                "pits",
-                format!("{} warriors with the stores; at most 255", self.warriors()),
-            );
+            return err("pits", format!("{} warriors with the stores; at most 255", self.warriors()));
         }
         if self.turn == 0 {
             return err("turn", "turns count from 1".into());
@@ -379,18 +357,12 @@ impl Position {
         }
         if self.nki & !self.occupied() != 0 {
             let a = (self.nki & !self.occupied()).trailing_zeros();
-            return err(
-                "nki",
-                format!("boma {a} is nki but empty (an nki boma is always occupied)"),
-            );
+            return err("nki", format!("boma {a} is nki but empty (an nki boma is always occupied)"));
         }
         if self.is_redistribution() {
             let want = if self.turn == 1 { Side::South } else { Side::North };
             if self.to_move != want {
-                return err(
-                    "to_move",
-                    format!("turn {} is {}'s redistribution", self.turn, want.name()),
-                );
+                return err("to_move", format!("turn {} is {}'s redistribution", self.turn, want.name()));
             }
             if self.nki != 0 {
                 return err("nki", "no boma is nki before both redistributions are done".into());
@@ -418,11 +390,7 @@ impl Position {
             return Err(Illegal::EmptyBoma { boma: mv.boma });
         }
         if mv.lift == 0 || mv.lift > held {
-            return Err(Illegal::LiftOutOfRange {
-                boma: mv.boma,
-                lift: mv.lift,
-                held,
-            });
+            return Err(Illegal::LiftOutOfRange { boma: mv.boma, lift: mv.lift, held });
         }
         sow::sow(&self.boma, origin, mv.lift, base, rules.max_relays)
     }
@@ -469,19 +437,8 @@ impl Position {
         }
         let mut prisons = self.prisons;
         prisons[self.to_move.index()] += captured;
-        let position = Position {
-            boma: b,
-            prisons,
-            nki,
-            to_move: self.to_move.other(),
-            turn: self.turn + 1,
-        };
-        Ok(Child {
-            mv,
-            position,
-            captured,
-            relays: s.relays,
-        })
+        let position = Position { boma: b, prisons, nki, to_move: self.to_move.other(), turn: self.turn + 1 };
+        Ok(Child { mv, position, captured, relays: s.relays })
     }
 
     /// Call `f` on every legal sowing move with its child, own indices ascending, then lifts
@@ -536,10 +493,7 @@ impl Position {
 
     /// Checked play: the position after `m`, or why it is not legal.
     pub fn play(&self, rules: &Rules, m: &Move) -> Result<Position, KiothiError> {
-        let illegal = |reason| KiothiError::Illegal {
-            mv: m.to_string(),
-            reason,
-        };
+        let illegal = |reason| KiothiError::Illegal { mv: m.to_string(), reason };
         match m {
             Move::Sow(s) => self.sow(rules, *s).map(|c| c.position).map_err(illegal),
             Move::Redistribute(r) => {
@@ -573,10 +527,7 @@ impl Position {
         }
         let mut score = [self.prisons[0] as f64, self.prisons[1] as f64];
         score[self.to_move.other().index()] += self.warriors_on_board() as f64;
-        Some(GameResult {
-            score,
-            reason: EndReason::NoLegalMove { stuck: self.to_move },
-        })
+        Some(GameResult { score, reason: EndReason::NoLegalMove { stuck: self.to_move } })
     }
 }
 
@@ -634,12 +585,7 @@ fn key(p: &Position) -> RepetitionKey {
 impl Game {
     pub fn new(rules: Rules, position: Position) -> Result<Self, KiothiError> {
         position.validate()?;
-        Ok(Game {
-            rules,
-            position,
-            seen: vec![key(&position)],
-            result: position.ending(&rules),
-        })
+        Ok(Game { rules, position, seen: vec![key(&position)], result: position.ending(&rules) })
     }
 
     /// The legal sowing moves (empty when the game has ended or on a redistribution turn:
@@ -667,10 +613,7 @@ impl Game {
         if self.seen.contains(&k) {
             let half = next.warriors_on_board() as f64 / 2.0;
             let score = [next.prisons[0] as f64 + half, next.prisons[1] as f64 + half];
-            self.result = Some(GameResult {
-                score,
-                reason: EndReason::Repetition,
-            });
+            self.result = Some(GameResult { score, reason: EndReason::Repetition });
         } else {
             self.seen.push(k);
             self.result = next.ending(&self.rules);

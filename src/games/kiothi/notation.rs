@@ -8,11 +8,7 @@ use std::fmt;
 use std::str::FromStr;
 
 fn parse_err(field: &'static str, message: String, expected: &'static str) -> KiothiError {
-    KiothiError::Parse {
-        field,
-        message,
-        expected,
-    }
+    KiothiError::Parse { field, message, expected }
 }
 
 const SOW_FORM: &str = "B:K, own index B 0..9 and K >= 1 warriors lifted";
@@ -20,9 +16,7 @@ const REDISTRIBUTION_FORM: &str =
     "E1,E2>A*C,A*C,… with own indices E ascending, absolute boma A 0..19 ascending, counts C >= 1";
 
 fn number<T: FromStr>(s: &str, field: &'static str, expected: &'static str) -> Result<T, KiothiError> {
-    s.trim()
-        .parse()
-        .map_err(|_| parse_err(field, format!("'{s}' is not a number in range"), expected))
+    s.trim().parse().map_err(|_| parse_err(field, format!("'{s}' is not a number in range"), expected))
 }
 
 impl fmt::Display for SowMove {
@@ -51,14 +45,9 @@ impl FromStr for SowMove {
 
 impl fmt::Display for Redistribution {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let emptied: Vec<String> = (0..ROW)
-            .filter(|i| self.emptied >> i & 1 == 1)
-            .map(|i| i.to_string())
-            .collect();
-        let placed: Vec<String> = (0..BOMA)
-            .filter(|&a| self.placement[a] > 0)
-            .map(|a| format!("{a}*{}", self.placement[a]))
-            .collect();
+        let emptied: Vec<String> = (0..ROW).filter(|i| self.emptied >> i & 1 == 1).map(|i| i.to_string()).collect();
+        let placed: Vec<String> =
+            (0..BOMA).filter(|&a| self.placement[a] > 0).map(|a| format!("{a}*{}", self.placement[a])).collect();
         write!(f, "{}>{}", emptied.join(","), placed.join(","))
     }
 }
@@ -74,18 +63,10 @@ impl FromStr for Redistribution {
         for part in e.split(',') {
             let i: u8 = number(part, "emptied", REDISTRIBUTION_FORM)?;
             if i as usize >= ROW {
-                return Err(parse_err(
-                    "emptied",
-                    format!("own index {i} is out of range"),
-                    REDISTRIBUTION_FORM,
-                ));
+                return Err(parse_err("emptied", format!("own index {i} is out of range"), REDISTRIBUTION_FORM));
             }
             if last.is_some_and(|l| l >= i) {
-                return Err(parse_err(
-                    "emptied",
-                    format!("{i} is not in ascending order"),
-                    REDISTRIBUTION_FORM,
-                ));
+                return Err(parse_err("emptied", format!("{i} is not in ascending order"), REDISTRIBUTION_FORM));
             }
             last = Some(i);
             emptied |= 1 << i;
@@ -95,11 +76,7 @@ impl FromStr for Redistribution {
         let mut total = 0u32;
         for part in p.split(',') {
             let Some((a, c)) = part.split_once('*') else {
-                return Err(parse_err(
-                    "placement",
-                    format!("'{part}' has no '*'"),
-                    REDISTRIBUTION_FORM,
-                ));
+                return Err(parse_err("placement", format!("'{part}' has no '*'"), REDISTRIBUTION_FORM));
             };
             let a: u8 = number(a, "placement boma", REDISTRIBUTION_FORM)?;
             if a as usize >= BOMA {
@@ -110,21 +87,13 @@ impl FromStr for Redistribution {
                 ));
             }
             if last.is_some_and(|l| l >= a) {
-                return Err(parse_err(
-                    "placement boma",
-                    format!("{a} is not in ascending order"),
-                    REDISTRIBUTION_FORM,
-                ));
+                return Err(parse_err("placement boma", format!("{a} is not in ascending order"), REDISTRIBUTION_FORM));
             }
             last = Some(a);
             let c: u8 = number(c, "placement count", REDISTRIBUTION_FORM)?;
             total += c as u32;
             if c == 0 || total > u8::MAX as u32 {
-                return Err(parse_err(
-                    "placement count",
-                    format!("{c} warriors in boma {a}"),
-                    REDISTRIBUTION_FORM,
-                ));
+                return Err(parse_err("placement count", format!("{c} warriors in boma {a}"), REDISTRIBUTION_FORM));
             }
             placement[a as usize] = c;
         }
@@ -187,19 +156,13 @@ impl Position {
         const PITS: &str = "20 counts 0..255, South 0..9 then North 0..9";
         let mut boma: Board = [0; BOMA];
         for (b, x) in boma.iter_mut().zip(list("pits", BOMA, PITS)?) {
-            *b = x
-                .as_u64()
-                .and_then(|x| u8::try_from(x).ok())
-                .ok_or_else(|| bad("pits", PITS))?;
+            *b = x.as_u64().and_then(|x| u8::try_from(x).ok()).ok_or_else(|| bad("pits", PITS))?;
         }
         const STORES: &str = "[south, north] counts 0..255";
         let mut prisons = [0u8; 2];
         if v.get("stores").is_some() {
             for (p, x) in prisons.iter_mut().zip(list("stores", 2, STORES)?) {
-                *p = x
-                    .as_u64()
-                    .and_then(|x| u8::try_from(x).ok())
-                    .ok_or_else(|| bad("stores", STORES))?;
+                *p = x.as_u64().and_then(|x| u8::try_from(x).ok()).ok_or_else(|| bad("stores", STORES))?;
             }
         }
         const NKI: &str = "20 booleans, absolute";
@@ -221,13 +184,7 @@ impl Position {
             .and_then(|x| u32::try_from(x).ok())
             .filter(|&t| t >= 1)
             .ok_or_else(|| bad("turn", "the ply number, from 1 (1 and 2 are the redistributions)"))?;
-        let p = Position {
-            boma,
-            prisons,
-            nki,
-            to_move,
-            turn,
-        };
+        let p = Position { boma, prisons, nki, to_move, turn };
         p.validate()?;
         Ok(p)
     }

@@ -73,16 +73,10 @@ pub fn divide(pos: &Position, rules: &Rules, depth: u32) -> Result<Vec<(Move, u1
     if pos.is_redistribution() {
         let n = pos.redistribution_count(rules)?;
         if n > DIVIDE_LIMIT {
-            return Err(KiothiError::TooManyMoves {
-                count: n,
-                limit: DIVIDE_LIMIT,
-            });
+            return Err(KiothiError::TooManyMoves { count: n, limit: DIVIDE_LIMIT });
         }
         pos.for_each_redistribution(rules, |r| {
-            out.push((
-                Move::Redistribute(*r),
-                count(&pos.redistribute_unchecked(r), rules, depth - 1, &mut buffers),
-            ));
+            out.push((Move::Redistribute(*r), count(&pos.redistribute_unchecked(r), rules, depth - 1, &mut buffers)));
         });
     } else {
         let mut children = Vec::new();

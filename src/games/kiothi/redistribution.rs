@@ -76,10 +76,7 @@ impl Position {
 
     /// Warriors in the own boma of `emptied`.
     fn lifted(&self, emptied: u16) -> u32 {
-        (0..ROW)
-            .filter(|i| emptied >> i & 1 == 1)
-            .map(|i| self.boma[self.own_base() + i] as u32)
-            .sum()
+        (0..ROW).filter(|i| emptied >> i & 1 == 1).map(|i| self.boma[self.own_base() + i] as u32).sum()
     }
 
     /// K2: the number of redistribution moves here (0 when not a redistribution turn).
@@ -146,10 +143,7 @@ impl Position {
         }
         emptied_sets(self.own_occupied(), rules.redistribute, |emptied| {
             let w = self.lifted(emptied);
-            let mut r = Redistribution {
-                emptied,
-                placement: [0; BOMA],
-            };
+            let mut r = Redistribution { emptied, placement: [0; BOMA] };
             r.placement[BOMA - 1] = w as u8; // the first distribution in rank order
             loop {
                 f(&r);
@@ -213,11 +207,7 @@ impl Position {
                 Redistribute::Exactly2 => "exactly 2",
                 Redistribute::UpTo2 => "1 or 2",
             };
-            return Err(Illegal::EmptiedCount {
-                got,
-                rule: rules.redistribute.name(),
-                allowed,
-            });
+            return Err(Illegal::EmptiedCount { got, rule: rules.redistribute.name(), allowed });
         }
         let own = self.own_occupied();
         if let Some(i) = (0..ROW).find(|&i| r.emptied >> i & 1 == 1 && own >> i & 1 == 0) {
@@ -245,13 +235,7 @@ impl Position {
             *b += p;
         }
         let nki = if self.turn == 2 { occupied_mask(&boma) } else { self.nki };
-        Position {
-            boma,
-            prisons: self.prisons,
-            nki,
-            to_move: self.to_move.other(),
-            turn: self.turn + 1,
-        }
+        Position { boma, prisons: self.prisons, nki, to_move: self.to_move.other(), turn: self.turn + 1 }
     }
 }
 

@@ -64,13 +64,7 @@ pub struct Sown {
 /// the relays from that state on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Verdict {
-    Ends {
-        board: Words,
-        end: u8,
-        lifted: u32,
-        relay_sown: u32,
-        relays: u64,
-    },
+    Ends { board: Words, end: u8, lifted: u32, relay_sown: u32, relays: u64 },
     Perpetual,
 }
 
@@ -117,11 +111,7 @@ struct PartialLap {
 }
 
 const LAPS: [[PartialLap; BOMA]; BOMA] = {
-    let mut table = [[PartialLap {
-        words: [0; 3],
-        bits: 0,
-        hash: 0,
-    }; BOMA]; BOMA];
+    let mut table = [[PartialLap { words: [0; 3], bits: 0, hash: 0 }; BOMA]; BOMA];
     let mut x = 0;
     while x < BOMA {
         let mut r = 0;
@@ -144,11 +134,7 @@ const LAPS: [[PartialLap; BOMA]; BOMA] = {
 
 /// One warrior in every boma.
 const ROUND: PartialLap = {
-    let mut l = PartialLap {
-        words: [0; 3],
-        bits: ALL_BOMA,
-        hash: 0,
-    };
+    let mut l = PartialLap { words: [0; 3], bits: ALL_BOMA, hash: 0 };
     let mut a = 0;
     while a < BOMA {
         l.words[a / 8] += 1 << (a % 8 * 8);
@@ -223,11 +209,8 @@ fn take(w: &mut Words, a: usize) -> u32 {
 #[inline(always)]
 fn lap(w: &mut Words, from: usize, hand: u32) -> (usize, u32, u64) {
     // Hands under 20 are the rule: skip the division on that (well-predicted) path.
-    let (rounds, rest) = if hand < BOMA as u32 {
-        (0, hand as usize)
-    } else {
-        (hand / BOMA as u32, (hand % BOMA as u32) as usize)
-    };
+    let (rounds, rest) =
+        if hand < BOMA as u32 { (0, hand as usize) } else { (hand / BOMA as u32, (hand % BOMA as u32) as usize) };
     let part = &LAPS[from][rest];
     let (mut bits, mut hash) = (part.bits, part.hash);
     if rounds > 0 {
@@ -306,15 +289,7 @@ pub fn sowing_stats() -> SowingStats {
 
 /// Zero the counters and empty the distinguished-point map.
 pub fn reset_sowing_stats() {
-    for c in [
-        &PERPETUAL,
-        &LONG_ENDED,
-        &LONG_SIMULATED,
-        &RELAYS_IN_LONG,
-        &DP_HITS,
-        &MAX_ENDED,
-        &MAX_SIMULATED,
-    ] {
+    for c in [&PERPETUAL, &LONG_ENDED, &LONG_SIMULATED, &RELAYS_IN_LONG, &DP_HITS, &MAX_ENDED, &MAX_SIMULATED] {
         c.store(0, Relaxed);
     }
     dp_map().clear();
@@ -337,34 +312,16 @@ pub(super) fn sow(
     let (x, _, _) = lap(&mut w, origin, lift as u32);
     let lifted = 1 << origin;
     if get(&w, x) == 1 {
-        return Ok(Sown {
-            board: to_board(&w),
-            end: x as u8,
-            lifted,
-            relay_sown: 0,
-            relays: 0,
-        });
+        return Ok(Sown { board: to_board(&w), end: x as u8, lifted, relay_sown: 0, relays: 0 });
     }
     if x.wrapping_sub(base) < ROW {
         // K4: the first lap may not end in an occupied own boma.
-        return Err(Illegal::FirstLap {
-            landing: (x - base) as u8,
-        });
+        return Err(Illegal::FirstLap { landing: (x - base) as u8 });
     }
     match relay(w, x, max_relays)? {
-        Verdict::Ends {
-            board,
-            end,
-            lifted: l,
-            relay_sown,
-            relays,
-        } => Ok(Sown {
-            board: to_board(&board),
-            end,
-            lifted: lifted | l,
-            relay_sown,
-            relays,
-        }),
+        Verdict::Ends { board, end, lifted: l, relay_sown, relays } => {
+            Ok(Sown { board: to_board(&board), end, lifted: lifted | l, relay_sown, relays })
+        }
         Verdict::Perpetual => Err(Illegal::Perpetual),
     }
 }
@@ -400,19 +357,11 @@ fn relay(mut w: Words, mut x: usize, max_relays: Option<u64>) -> Result<Verdict,
         let hand = take(&mut w, x);
         lifted |= 1 << x;
         let (next, bits, added) = lap(&mut w, x, hand);
-        hash = hash
-            .wrapping_add(added)
-            .wrapping_sub(ZOBRIST[x].wrapping_mul(hand as u64));
+        hash = hash.wrapping_add(added).wrapping_sub(ZOBRIST[x].wrapping_mul(hand as u64));
         relay_sown |= bits;
         x = next;
         if get(&w, x) == 1 {
-            break Some(Verdict::Ends {
-                board: w,
-                end: x as u8,
-                lifted,
-                relay_sown,
-                relays,
-            });
+            break Some(Verdict::Ends { board: w, end: x as u8, lifted, relay_sown, relays });
         }
         steps += 1;
         if x == saved_x && w == saved {
@@ -433,19 +382,9 @@ fn relay(mut w: Words, mut x: usize, max_relays: Option<u64>) -> Result<Verdict,
                 DP_HITS.fetch_add(1, Relaxed);
                 t.seen.remove(&key);
                 break Some(match v {
-                    Verdict::Ends {
-                        board,
-                        end,
-                        lifted: l,
-                        relay_sown: s,
-                        relays: r,
-                    } => Verdict::Ends {
-                        board,
-                        end,
-                        lifted: lifted | l,
-                        relay_sown: relay_sown | s,
-                        relays: relays + r,
-                    },
+                    Verdict::Ends { board, end, lifted: l, relay_sown: s, relays: r } => {
+                        Verdict::Ends { board, end, lifted: lifted | l, relay_sown: relay_sown | s, relays: relays + r }
+                    }
                     Verdict::Perpetual => Verdict::Perpetual,
                 });
             }
@@ -466,19 +405,9 @@ fn relay(mut w: Words, mut x: usize, max_relays: Option<u64>) -> Result<Verdict,
         None => Err(Illegal::RelayLimit { limit }),
         Some(Verdict::Perpetual) if max_relays.is_some() => Err(Illegal::RelayLimit { limit }),
         Some(Verdict::Ends { relays: r, .. }) if r > limit => Err(Illegal::RelayLimit { limit }),
-        Some(Verdict::Ends {
-            board,
-            end,
-            lifted,
-            relay_sown,
-            relays,
-        }) => Ok(Verdict::Ends {
-            board,
-            end,
-            lifted: head_lifted | lifted,
-            relay_sown: head_sown | relay_sown,
-            relays,
-        }),
+        Some(Verdict::Ends { board, end, lifted, relay_sown, relays }) => {
+            Ok(Verdict::Ends { board, end, lifted: head_lifted | lifted, relay_sown: head_sown | relay_sown, relays })
+        }
         Some(Verdict::Perpetual) => Ok(Verdict::Perpetual),
     }
 }
@@ -512,25 +441,10 @@ fn record(simulated: u64, last: Option<Verdict>, trail: Option<&Trail>) {
                 map.insert(*key, Verdict::Perpetual);
             }
         }
-        Verdict::Ends {
-            board,
-            end,
-            mut lifted,
-            mut relay_sown,
-            relays,
-        } => {
+        Verdict::Ends { board, end, mut lifted, mut relay_sown, relays } => {
             // Walk back: the verdict of a point covers the relays after it.
             for &(key, at, l, s) in trail.points.iter().rev() {
-                map.insert(
-                    key,
-                    Verdict::Ends {
-                        board,
-                        end,
-                        lifted,
-                        relay_sown,
-                        relays: relays - at,
-                    },
-                );
+                map.insert(key, Verdict::Ends { board, end, lifted, relay_sown, relays: relays - at });
                 lifted |= l;
                 relay_sown |= s;
             }

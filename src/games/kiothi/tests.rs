@@ -10,13 +10,7 @@ fn pos(south: [u8; 10], north: [u8; 10], nki: &[usize], to_move: Side, turn: u32
     let mut boma = [0u8; BOMA];
     boma[..ROW].copy_from_slice(&south);
     boma[ROW..].copy_from_slice(&north);
-    let p = Position {
-        boma,
-        prisons: [0, 0],
-        nki: nki.iter().fold(0, |m, &a| m | 1 << a),
-        to_move,
-        turn,
-    };
+    let p = Position { boma, prisons: [0, 0], nki: nki.iter().fold(0, |m, &a| m | 1 << a), to_move, turn };
     p.validate().unwrap();
     p
 }
@@ -157,18 +151,8 @@ mod reference {
                     board[base + i] = 0;
                 }
                 place(&mut board, 0, w, &mut |b| {
-                    let nki = if p.turn == 2 {
-                        (0..20).filter(|&a| b[a] > 0).fold(0, |m, a| m | 1 << a)
-                    } else {
-                        0
-                    };
-                    out(Position {
-                        boma: *b,
-                        prisons: p.prisons,
-                        nki,
-                        to_move: p.to_move.other(),
-                        turn: p.turn + 1,
-                    })
+                    let nki = if p.turn == 2 { (0..20).filter(|&a| b[a] > 0).fold(0, |m, a| m | 1 << a) } else { 0 };
+                    out(Position { boma: *b, prisons: p.prisons, nki, to_move: p.to_move.other(), turn: p.turn + 1 })
                 });
             }
         } else {
@@ -220,10 +204,7 @@ fn random_redistribution(p: &Position, rules: &Rules, rng: &mut Rng) -> Option<R
         let rest: Vec<usize> = occupied.iter().copied().filter(|&j| j != i).collect();
         emptied |= 1 << rest[rng.below(rest.len())];
     }
-    let w: u32 = (0..ROW)
-        .filter(|i| emptied >> i & 1 == 1)
-        .map(|i| p.boma[base + i] as u32)
-        .sum();
+    let w: u32 = (0..ROW).filter(|i| emptied >> i & 1 == 1).map(|i| p.boma[base + i] as u32).sum();
     let mut placement = [0u8; BOMA];
     for _ in 0..w {
         placement[rng.below(BOMA)] += 1;
@@ -263,16 +244,10 @@ fn random_games(rules: &Rules, games: usize, seed: u64) -> (u64, u64) {
 #[ignore = "exploration: long-sowing statistics of random games; run with --ignored --nocapture"]
 fn explore_long_sowings() {
     let rules = Rules::default();
-    let games: usize = std::env::var("KIOTHI_GAMES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(200);
+    let games: usize = std::env::var("KIOTHI_GAMES").ok().and_then(|s| s.parse().ok()).unwrap_or(200);
     let t = std::time::Instant::now();
     let (positions, moves) = random_games(&rules, games, 0x9e37_79b9_7f4a_7c15);
-    println!(
-        "{games} games, {positions} positions, {moves} legal moves, {:?}",
-        t.elapsed()
-    );
+    println!("{games} games, {positions} positions, {moves} legal moves, {:?}", t.elapsed());
     // Every candidate move of every position of a second sample, by verdict.
     let mut rng = Rng(7);
     let mut verdicts = std::collections::BTreeMap::<String, u64>::new();
@@ -322,13 +297,7 @@ fn explore_find_perpetual() {
             for _ in 0..warriors {
                 boma[rng.below(BOMA)] += 1;
             }
-            let p = Position {
-                boma,
-                prisons: [0, 0],
-                nki: 0,
-                to_move: S,
-                turn: 3,
-            };
+            let p = Position { boma, prisons: [0, 0], nki: 0, to_move: S, turn: 3 };
             for b in 0..ROW as u8 {
                 for k in 1..=p.boma[b as usize] {
                     if p.sow(&rules, sow(b, k)) == Err(Illegal::Perpetual) {
@@ -349,13 +318,7 @@ fn explore_find_perpetual() {
 #[test]
 fn first_lap_may_not_end_in_an_occupied_own_boma() {
     // S[2,0,1,0,0,0,0,0,0,0] N[0,0,0,0,0,0,0,0,0,3], South to move.
-    let p = pos(
-        [2, 0, 1, 0, 0, 0, 0, 0, 0, 0],
-        [0, 0, 0, 0, 0, 0, 0, 0, 0, 3],
-        &[],
-        S,
-        3,
-    );
+    let p = pos([2, 0, 1, 0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0, 0, 0, 3], &[], S, 3);
     let rules = Rules::default();
     // 0:2 drops into S1 (0->1) and S2 (1->2): the last warrior lands in own S2, which held one,
     // so the move is illegal (K4), although a relay would have been possible.
@@ -364,22 +327,11 @@ fn first_lap_may_not_end_in_an_occupied_own_boma() {
     // boma N8 is empty, so nothing is captured.
     // After: S[1,1,1,0,0,0,0,0,0,0] N unchanged, North to move.
     let c = p.sow(&rules, sow(0, 1)).unwrap();
-    assert_eq!(
-        rows(&c.position),
-        ([1, 1, 1, 0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0, 0, 0, 3])
-    );
-    assert_eq!(
-        (c.captured, c.relays, c.position.to_move, c.position.turn),
-        (0, 0, N, 4)
-    );
+    assert_eq!(rows(&c.position), ([1, 1, 1, 0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0, 0, 0, 3]));
+    assert_eq!((c.captured, c.relays, c.position.to_move, c.position.turn), (0, 0, N, 4));
     // 2:1 drops into the empty S3: legal.
     assert!(p.sow(&rules, sow(2, 1)).is_ok());
-    let legal: Vec<String> = Game::new(rules, p)
-        .unwrap()
-        .legal_sowings()
-        .iter()
-        .map(|m| m.to_string())
-        .collect();
+    let legal: Vec<String> = Game::new(rules, p).unwrap().legal_sowings().iter().map(|m| m.to_string()).collect();
     assert_eq!(legal, ["0:1", "2:1"]);
 }
 
@@ -407,10 +359,7 @@ fn no_origin_skip_and_full_triple_bonus() {
     // After: S[0,1,1,1,1,1,1,1,1,1] N[1,1,1,1,1,1,0,0,0,0], South's prison 5.
     let p = pos([20, 0, 0, 0, 0, 0, 0, 0, 0, 0], [0; 10], &[], S, 3);
     let c = p.sow(&Rules::default(), sow(0, 20)).unwrap();
-    assert_eq!(
-        rows(&c.position),
-        ([0, 1, 1, 1, 1, 1, 1, 1, 1, 1], [1, 1, 1, 1, 1, 1, 0, 0, 0, 0])
-    );
+    assert_eq!(rows(&c.position), ([0, 1, 1, 1, 1, 1, 1, 1, 1, 1], [1, 1, 1, 1, 1, 1, 0, 0, 0, 0]));
     assert_eq!((c.captured, c.position.prisons), (5, [5, 0]));
 }
 
@@ -419,27 +368,12 @@ fn capture_blocked_by_nki() {
     // S[0,0,0,1,0,…] N[0,0,0,0,0,4*,0,…] (N5 = abs 15 is nki). 3:1 drops into the empty S4:
     // the sowing ends at own index 4, whose opposite is N(9-4) = N5: occupied but nki, so no
     // capture. After: S[0,0,0,0,1,0,…], N5 still 4 and nki.
-    let p = pos(
-        [0, 0, 0, 1, 0, 0, 0, 0, 0, 0],
-        [0, 0, 0, 0, 0, 4, 0, 0, 0, 0],
-        &[15],
-        S,
-        3,
-    );
+    let p = pos([0, 0, 0, 1, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 4, 0, 0, 0, 0], &[15], S, 3);
     let c = p.sow(&Rules::default(), sow(3, 1)).unwrap();
-    assert_eq!(
-        rows(&c.position),
-        ([0, 0, 0, 0, 1, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 4, 0, 0, 0, 0])
-    );
+    assert_eq!(rows(&c.position), ([0, 0, 0, 0, 1, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 4, 0, 0, 0, 0]));
     assert_eq!((c.captured, nki_list(&c.position)), (0, vec![15]));
     // The same board without the nki mark: N5's 4 and the capturing warrior go to prison.
-    let p = pos(
-        [0, 0, 0, 1, 0, 0, 0, 0, 0, 0],
-        [0, 0, 0, 0, 0, 4, 0, 0, 0, 0],
-        &[],
-        S,
-        3,
-    );
+    let p = pos([0, 0, 0, 1, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 4, 0, 0, 0, 0], &[], S, 3);
     let c = p.sow(&Rules::default(), sow(3, 1)).unwrap();
     assert_eq!(rows(&c.position), ([0; 10], [0; 10]));
     assert_eq!((c.captured, c.position.prisons), (5, [5, 0]));
@@ -453,18 +387,9 @@ fn triple_bonus_stops_at_an_empty_boma() {
     // capture 1 + the capturing warrior; K6: N8 (1) is taken, N7 is empty (the relay lifted
     // it), so the bonus stops there and N6 (1, from the first lap) stays. 3 captured.
     // After: S[0,0,0,0,0,0,1,1,1,1] N[1,1,1,1,1,1,1,0,0,0].
-    let p = pos(
-        [0, 0, 0, 0, 0, 12, 0, 0, 0, 0],
-        [0, 0, 0, 0, 0, 0, 0, 2, 0, 0],
-        &[],
-        S,
-        3,
-    );
+    let p = pos([0, 0, 0, 0, 0, 12, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0, 2, 0, 0], &[], S, 3);
     let c = p.sow(&Rules::default(), sow(5, 12)).unwrap();
-    assert_eq!(
-        rows(&c.position),
-        ([0, 0, 0, 0, 0, 0, 1, 1, 1, 1], [1, 1, 1, 1, 1, 1, 1, 0, 0, 0])
-    );
+    assert_eq!(rows(&c.position), ([0, 0, 0, 0, 0, 0, 1, 1, 1, 1], [1, 1, 1, 1, 1, 1, 1, 0, 0, 0]));
     assert_eq!((c.captured, c.relays, c.position.prisons), (3, 1, [3, 0]));
 }
 
@@ -475,13 +400,7 @@ fn triple_bonus_stops_at_an_nki_boma_and_sowing_into_nki_keeps_it() {
     // warrior, K6 takes N8 (1), then N7: it holds 2 now, but being sown into does not clear
     // nki (K3), so it is protected and the bonus stops; N6 (1) stays. 3 captured.
     // After: S[0,…] N[1,1,1,1,1,1,1,2*,0,0].
-    let p = pos(
-        [0, 0, 0, 0, 0, 0, 0, 0, 0, 11],
-        [0, 0, 0, 0, 0, 0, 0, 1, 0, 0],
-        &[17],
-        S,
-        3,
-    );
+    let p = pos([0, 0, 0, 0, 0, 0, 0, 0, 0, 11], [0, 0, 0, 0, 0, 0, 0, 1, 0, 0], &[17], S, 3);
     let c = p.sow(&Rules::default(), sow(9, 11)).unwrap();
     assert_eq!(rows(&c.position), ([0; 10], [1, 1, 1, 1, 1, 1, 1, 2, 0, 0]));
     assert_eq!((c.captured, nki_list(&c.position)), (3, vec![17]));
@@ -494,18 +413,9 @@ fn capture_at_leftmost_boma_when_the_next_opponent_boma_is_empty() {
     // captures N9 (1) plus the capturing warrior. K6 looks at N8 first: the relay emptied it,
     // so no bonus at all (N7 and N6 hold 1 each and stay). 2 captured.
     // After: S[0,0,0,0,0,0,0,0,1,1] N[1,1,1,1,1,1,1,1,0,0].
-    let p = pos(
-        [0, 0, 0, 0, 0, 0, 0, 11, 0, 0],
-        [0, 0, 0, 0, 0, 0, 0, 0, 1, 0],
-        &[],
-        S,
-        3,
-    );
+    let p = pos([0, 0, 0, 0, 0, 0, 0, 11, 0, 0], [0, 0, 0, 0, 0, 0, 0, 0, 1, 0], &[], S, 3);
     let c = p.sow(&Rules::default(), sow(7, 11)).unwrap();
-    assert_eq!(
-        rows(&c.position),
-        ([0, 0, 0, 0, 0, 0, 0, 0, 1, 1], [1, 1, 1, 1, 1, 1, 1, 1, 0, 0])
-    );
+    assert_eq!(rows(&c.position), ([0, 0, 0, 0, 0, 0, 0, 0, 1, 1], [1, 1, 1, 1, 1, 1, 1, 1, 0, 0]));
     assert_eq!(c.captured, 2);
 }
 
@@ -514,13 +424,7 @@ fn north_captures_into_his_own_prison() {
     // North's own index 0 is abs 10; the opposite of his index i is South's 9-i.
     // S[0,0,0,0,0,0,0,0,3,0] N[0,0,1,0,…]: North 2:1 drops into his empty N3: ends at his
     // index 3, opposite South 6 is empty: nothing. North 2:1 with S6 = 3 captures 3 + 1.
-    let p = pos(
-        [0, 0, 0, 0, 0, 0, 3, 0, 0, 0],
-        [0, 0, 1, 0, 0, 0, 0, 0, 0, 0],
-        &[],
-        N,
-        4,
-    );
+    let p = pos([0, 0, 0, 0, 0, 0, 3, 0, 0, 0], [0, 0, 1, 0, 0, 0, 0, 0, 0, 0], &[], N, 4);
     let c = p.sow(&Rules::default(), sow(2, 1)).unwrap();
     assert_eq!(rows(&c.position), ([0; 10], [0; 10]));
     assert_eq!((c.captured, c.position.prisons, c.position.to_move), (4, [0, 4], S));
@@ -538,21 +442,12 @@ fn relay_and_lift_clear_nki_sowing_does_not_unless_pass() {
     // After: S[0,…,0,1,1] N[2,1,0,1,2,1,0,0,0,0].
     // nki under `lift`: N0 (sown in the first lap) and N4 (sown in the relay lap) keep it.
     // Under `pass`: N4 loses it (a relay lap dropped into it); N0 keeps it (first lap).
-    let p = pos(
-        [0, 0, 0, 0, 0, 0, 0, 0, 5, 0],
-        [1, 0, 2, 0, 1, 0, 0, 0, 0, 0],
-        &[8, 10, 12, 14],
-        S,
-        3,
-    );
+    let p = pos([0, 0, 0, 0, 0, 0, 0, 0, 5, 0], [1, 0, 2, 0, 1, 0, 0, 0, 0, 0], &[8, 10, 12, 14], S, 3);
     let after = ([0, 0, 0, 0, 0, 0, 0, 0, 1, 1], [2, 1, 0, 1, 2, 1, 0, 0, 0, 0]);
     let lift = p.sow(&Rules::default(), sow(8, 4)).unwrap();
     assert_eq!((rows(&lift.position), lift.relays), (after, 1));
     assert_eq!(nki_list(&lift.position), [10, 14]);
-    let pass = Rules {
-        nki_clear: NkiClear::Pass,
-        ..Rules::default()
-    };
+    let pass = Rules { nki_clear: NkiClear::Pass, ..Rules::default() };
     let c = p.sow(&pass, sow(8, 4)).unwrap();
     assert_eq!(rows(&c.position), after);
     assert_eq!(nki_list(&c.position), [10]);
@@ -564,29 +459,12 @@ fn pass_variant_makes_a_relay_sown_opposite_boma_capturable() {
     // 7:11 drops into S8, S9, N0..N8; N8 held 1: relay of 2 into N9 (1->2) and S0 (empty):
     // ends at own index 0, opposite N9 holds 2. Under `lift` it is still nki: no capture.
     // Under `pass` the relay lap's drop cleared it: capture 2 + 1 (then N8 is empty: no bonus).
-    let p = pos(
-        [0, 0, 0, 0, 0, 0, 0, 11, 0, 0],
-        [0, 0, 0, 0, 0, 0, 0, 0, 1, 1],
-        &[19],
-        S,
-        3,
-    );
+    let p = pos([0, 0, 0, 0, 0, 0, 0, 11, 0, 0], [0, 0, 0, 0, 0, 0, 0, 0, 1, 1], &[19], S, 3);
     let lift = p.sow(&Rules::default(), sow(7, 11)).unwrap();
     assert_eq!((lift.captured, nki_list(&lift.position)), (0, vec![19]));
-    let pass = p
-        .sow(
-            &Rules {
-                nki_clear: NkiClear::Pass,
-                ..Rules::default()
-            },
-            sow(7, 11),
-        )
-        .unwrap();
+    let pass = p.sow(&Rules { nki_clear: NkiClear::Pass, ..Rules::default() }, sow(7, 11)).unwrap();
     assert_eq!((pass.captured, nki_list(&pass.position)), (3, vec![]));
-    assert_eq!(
-        rows(&pass.position),
-        ([0, 0, 0, 0, 0, 0, 0, 0, 1, 1], [1, 1, 1, 1, 1, 1, 1, 1, 0, 0])
-    );
+    assert_eq!(rows(&pass.position), ([0, 0, 0, 0, 0, 0, 0, 0, 1, 1], [1, 1, 1, 1, 1, 1, 1, 1, 0, 0]));
 }
 
 // ---- K7 perpetual sowings and max-relays -------------------------------------------------
@@ -596,13 +474,7 @@ fn pass_variant_makes_a_relay_sown_opposite_boma_capturable() {
 /// and the irregular boma S6..S9 and N9 put it back in step every round, so it never lands in
 /// an empty boma. The slow reference confirms the repeat with its set of visited states.
 fn perpetual_position() -> Position {
-    pos(
-        [1, 0, 1, 0, 1, 0, 2, 1, 2, 2],
-        [1, 0, 1, 0, 1, 0, 1, 0, 1, 2],
-        &[],
-        S,
-        3,
-    )
+    pos([1, 0, 1, 0, 1, 0, 2, 1, 2, 2], [1, 0, 1, 0, 1, 0, 1, 0, 1, 2], &[], S, 3)
 }
 
 #[test]
@@ -627,25 +499,13 @@ fn perpetual_sowing_is_illegal() {
 #[test]
 fn max_relays_bounds_every_sowing() {
     // The relay move of `relay_and_lift_clear_nki…` takes exactly one relay.
-    let p = pos(
-        [0, 0, 0, 0, 0, 0, 0, 0, 5, 0],
-        [1, 0, 2, 0, 1, 0, 0, 0, 0, 0],
-        &[],
-        S,
-        3,
-    );
-    let bounded = |n| Rules {
-        max_relays: Some(n),
-        ..Rules::default()
-    };
+    let p = pos([0, 0, 0, 0, 0, 0, 0, 0, 5, 0], [1, 0, 2, 0, 1, 0, 0, 0, 0, 0], &[], S, 3);
+    let bounded = |n| Rules { max_relays: Some(n), ..Rules::default() };
     assert!(p.sow(&bounded(1), sow(8, 4)).is_ok());
     assert_eq!(p.sow(&bounded(0), sow(8, 4)), Err(Illegal::RelayLimit { limit: 0 }));
     // A perpetual sowing needs relay N+1 for every N: under a bound it is a RelayLimit.
     let q = perpetual_position();
-    assert_eq!(
-        q.sow(&bounded(1000), sow(9, 1)),
-        Err(Illegal::RelayLimit { limit: 1000 })
-    );
+    assert_eq!(q.sow(&bounded(1000), sow(9, 1)), Err(Illegal::RelayLimit { limit: 1000 }));
     assert_eq!(reference::sow(&q, &bounded(1000), 9, 1), None);
 }
 
@@ -660,10 +520,7 @@ fn no_legal_move_ends_the_game_and_flags_a_win_by_two() {
     let g = Game::new(Rules::default(), p).unwrap();
     let r = g.result.unwrap();
     assert_eq!(r.reason, EndReason::NoLegalMove { stuck: S });
-    assert_eq!(
-        (r.score, r.winner(), r.win_by_exactly_two()),
-        ([29.0, 31.0], Some(N), true)
-    );
+    assert_eq!((r.score, r.winner(), r.win_by_exactly_two()), ([29.0, 31.0], Some(N), true));
     assert!(g.legal_sowings().is_empty());
     let mut g = g;
     assert_eq!(g.play(&Move::Sow(sow(0, 1))), Err(KiothiError::Ended));
@@ -674,22 +531,10 @@ fn warriors_but_no_legal_move_ends_the_game() {
     // S[0,…,0,1,1] N[1,0,…] under max-relays 0: 8:1 lands in the occupied own S9 (K4); 9:1
     // lands in the occupied N0 and would need a relay. South is stuck although he has warriors;
     // North takes all 3. Under the default rules 9:1 relays N0's 2 into N1, N2 and is legal.
-    let p = pos(
-        [0, 0, 0, 0, 0, 0, 0, 0, 1, 1],
-        [1, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-        &[],
-        S,
-        9,
-    );
-    let bounded = Rules {
-        max_relays: Some(0),
-        ..Rules::default()
-    };
+    let p = pos([0, 0, 0, 0, 0, 0, 0, 0, 1, 1], [1, 0, 0, 0, 0, 0, 0, 0, 0, 0], &[], S, 9);
+    let bounded = Rules { max_relays: Some(0), ..Rules::default() };
     let r = p.ending(&bounded).unwrap();
-    assert_eq!(
-        (r.score, r.winner(), r.win_by_exactly_two()),
-        ([0.0, 3.0], Some(N), false)
-    );
+    assert_eq!((r.score, r.winner(), r.win_by_exactly_two()), ([0.0, 3.0], Some(N), false));
     assert_eq!(p.ending(&Rules::default()), None);
 }
 
@@ -701,13 +546,7 @@ fn repetition_splits_the_board() {
     // (`explore_game_endings`). So the mechanism is checked directly: a game that has already
     // seen the position a move leads to ends on that move, the board split evenly.
     // S[0,…,0,1] N[0,…,0,2], prisons 10 / 11: South 9:1 drops into the empty N0 (no capture).
-    let mut p = pos(
-        [0, 0, 0, 0, 0, 0, 0, 0, 0, 1],
-        [0, 0, 0, 0, 0, 0, 0, 0, 0, 2],
-        &[],
-        S,
-        30,
-    );
+    let mut p = pos([0, 0, 0, 0, 0, 0, 0, 0, 0, 1], [0, 0, 0, 0, 0, 0, 0, 0, 0, 2], &[], S, 30);
     p.prisons = [10, 11];
     let m = Move::Sow(sow(9, 1));
     let q = p.play(&Rules::default(), &m).unwrap();
@@ -719,21 +558,12 @@ fn repetition_splits_the_board() {
     let r = g.result.unwrap();
     assert_eq!(r.reason, EndReason::Repetition);
     // 3 warriors on the board: 1.5 each.
-    assert_eq!(
-        (r.score, r.winner(), r.win_by_exactly_two()),
-        ([11.5, 12.5], Some(N), false)
-    );
+    assert_eq!((r.score, r.winner(), r.win_by_exactly_two()), ([11.5, 12.5], Some(N), false));
     // Without the earlier visit the same move just continues the game.
     fresh.play(&m).unwrap();
     assert_eq!(fresh.result, None);
     // Redistribution turns carry their phase: turn 1 and turn 3 boards never compare equal.
-    assert_ne!(
-        key(&Rules::default().start()),
-        key(&Position {
-            turn: 3,
-            ..Rules::default().start()
-        })
-    );
+    assert_ne!(key(&Rules::default().start()), key(&Position { turn: 3, ..Rules::default().start() }));
 }
 
 #[test]
@@ -773,10 +603,7 @@ fn each_setup_and_its_turn_one_count() {
         ("5x5", Setup::S5x5, [0, 0, 0, 0, 0, 5, 5, 5, 5, 5], 25, 10 * c(29, 19)),
         ("5x6", Setup::S5x6, [0, 0, 0, 0, 0, 6, 6, 6, 6, 6], 30, 10 * c(31, 19)),
     ] {
-        let rules = Rules {
-            setup,
-            ..Rules::default()
-        };
+        let rules = Rules { setup, ..Rules::default() };
         let p = rules.start();
         assert_eq!(rows(&p), (south, south), "{name}");
         assert_eq!((p.warriors(), p.turn, p.to_move, p.nki), (2 * per_side, 1, S, 0));
@@ -786,14 +613,8 @@ fn each_setup_and_its_turn_one_count() {
         assert_eq!(perft(&p, &rules, 1) as u128, turn1);
     }
     // up-to-2 adds the single boma: 6 of them, 5 warriors each, C(24, 19) placements.
-    let up = Rules {
-        redistribute: Redistribute::UpTo2,
-        ..Rules::default()
-    };
-    assert_eq!(
-        up.start().redistribution_count(&up).unwrap(),
-        6 * c(24, 19) + 15 * c(29, 19)
-    );
+    let up = Rules { redistribute: Redistribute::UpTo2, ..Rules::default() };
+    assert_eq!(up.start().redistribution_count(&up).unwrap(), 6 * c(24, 19) + 15 * c(29, 19));
     assert_eq!(Redistribute::from_str("up-to-2", false), Ok(Redistribute::UpTo2));
     assert_eq!(NkiClear::from_str("pass", false), Ok(NkiClear::Pass));
     assert_eq!(
@@ -812,37 +633,19 @@ fn redistributions_then_nki_marks() {
     let m: Move = "4,5>0*2,4*3,10*5".parse().unwrap();
     assert_eq!(m.to_string(), "4,5>0*2,4*3,10*5");
     let p = p.play(&rules, &m).unwrap();
-    assert_eq!(
-        rows(&p),
-        ([2, 0, 0, 0, 3, 0, 5, 5, 5, 5], [5, 0, 0, 0, 5, 5, 5, 5, 5, 5])
-    );
+    assert_eq!(rows(&p), ([2, 0, 0, 0, 3, 0, 5, 5, 5, 5], [5, 0, 0, 0, 5, 5, 5, 5, 5, 5]));
     assert_eq!((p.turn, p.to_move, p.nki), (2, N, 0));
     // North empties his N4, N9 (abs 14, 19) and puts all 10 into South's S9 and his N9.
     let p = p.play(&rules, &"4,9>9*5,19*5".parse().unwrap()).unwrap();
-    assert_eq!(
-        rows(&p),
-        ([2, 0, 0, 0, 3, 0, 5, 5, 5, 10], [5, 0, 0, 0, 0, 5, 5, 5, 5, 5])
-    );
+    assert_eq!(rows(&p), ([2, 0, 0, 0, 3, 0, 5, 5, 5, 10], [5, 0, 0, 0, 0, 5, 5, 5, 5, 5]));
     // After both: every occupied boma is nki.
     assert_eq!((p.turn, p.to_move, p.nki), (3, S, p.occupied()));
     assert_eq!(nki_list(&p), [0, 4, 6, 7, 8, 9, 10, 15, 16, 17, 18, 19]);
     // A redistribution after the opening, a sowing move during it.
     let err = p.play(&rules, &"4,9>9*10".parse().unwrap()).unwrap_err();
-    assert!(matches!(
-        err,
-        KiothiError::Illegal {
-            reason: Illegal::RedistributionAfterOpening { turn: 3 },
-            ..
-        }
-    ));
+    assert!(matches!(err, KiothiError::Illegal { reason: Illegal::RedistributionAfterOpening { turn: 3 }, .. }));
     let err = rules.start().play(&rules, &"4:1".parse().unwrap()).unwrap_err();
-    assert!(matches!(
-        err,
-        KiothiError::Illegal {
-            reason: Illegal::SowDuringOpening { turn: 1 },
-            ..
-        }
-    ));
+    assert!(matches!(err, KiothiError::Illegal { reason: Illegal::SowDuringOpening { turn: 1 }, .. }));
 }
 
 #[test]
@@ -855,30 +658,13 @@ fn redistribution_errors_name_the_problem() {
     };
     assert_eq!(
         reason(&rules, "4>0*5"),
-        Some(Illegal::EmptiedCount {
-            got: 1,
-            rule: "exactly-2",
-            allowed: "exactly 2"
-        })
+        Some(Illegal::EmptiedCount { got: 1, rule: "exactly-2", allowed: "exactly 2" })
     );
-    let up = Rules {
-        redistribute: Redistribute::UpTo2,
-        ..rules
-    };
+    let up = Rules { redistribute: Redistribute::UpTo2, ..rules };
     assert_eq!(reason(&up, "4>0*5"), None);
-    assert_eq!(
-        reason(&up, "4,5,6>0*15"),
-        Some(Illegal::EmptiedCount {
-            got: 3,
-            rule: "up-to-2",
-            allowed: "1 or 2"
-        })
-    );
+    assert_eq!(reason(&up, "4,5,6>0*15"), Some(Illegal::EmptiedCount { got: 3, rule: "up-to-2", allowed: "1 or 2" }));
     assert_eq!(reason(&rules, "0,4>0*5"), Some(Illegal::EmptiedNotOccupied { boma: 0 }));
-    assert_eq!(
-        reason(&rules, "4,5>0*9"),
-        Some(Illegal::PlacementSum { placed: 9, lifted: 10 })
-    );
+    assert_eq!(reason(&rules, "4,5>0*9"), Some(Illegal::PlacementSum { placed: 9, lifted: 10 }));
 }
 
 #[test]
@@ -906,13 +692,7 @@ fn notation_parses_formats_and_names_bad_fields() {
 
 #[test]
 fn position_json_round_trip_and_errors() {
-    let p = pos(
-        [0, 1, 0, 0, 0, 0, 0, 0, 5, 0],
-        [1, 0, 2, 0, 1, 0, 0, 0, 0, 0],
-        &[8, 12],
-        N,
-        12,
-    );
+    let p = pos([0, 1, 0, 0, 0, 0, 0, 0, 5, 0], [1, 0, 2, 0, 1, 0, 0, 0, 0, 0], &[8, 12], N, 12);
     let j = p.to_json();
     assert_eq!(j["nki"][8], true);
     assert_eq!(j["turn"], 12);
@@ -939,33 +719,12 @@ fn position_json_round_trip_and_errors() {
 fn redistribution_counts_match_brute_force() {
     // Tiny openings: few warriors, so every (emptied set, placement) can be listed.
     let tiny = [
-        pos(
-            [0, 0, 1, 0, 0, 0, 0, 1, 0, 0],
-            [0, 0, 0, 1, 0, 0, 0, 0, 1, 0],
-            &[],
-            S,
-            1,
-        ),
-        pos(
-            [1, 0, 2, 0, 0, 0, 0, 0, 0, 1],
-            [0, 0, 0, 1, 0, 0, 0, 0, 0, 0],
-            &[],
-            S,
-            1,
-        ),
-        pos(
-            [0, 0, 0, 0, 0, 0, 0, 1, 1, 0],
-            [2, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-            &[],
-            S,
-            1,
-        ),
+        pos([0, 0, 1, 0, 0, 0, 0, 1, 0, 0], [0, 0, 0, 1, 0, 0, 0, 0, 1, 0], &[], S, 1),
+        pos([1, 0, 2, 0, 0, 0, 0, 0, 0, 1], [0, 0, 0, 1, 0, 0, 0, 0, 0, 0], &[], S, 1),
+        pos([0, 0, 0, 0, 0, 0, 0, 1, 1, 0], [2, 0, 0, 0, 0, 0, 0, 0, 0, 0], &[], S, 1),
     ];
     for redistribute in [Redistribute::Exactly2, Redistribute::UpTo2] {
-        let rules = Rules {
-            redistribute,
-            ..Rules::default()
-        };
+        let rules = Rules { redistribute, ..Rules::default() };
         for p in &tiny {
             let mut one = 0u128;
             let mut two = 0u128;
@@ -977,11 +736,7 @@ fn redistribution_counts_match_brute_force() {
                 assert_eq!(c.redistribution_count(&rules).unwrap(), n, "turn 2 from {c:?}");
             });
             assert_eq!(p.redistribution_count(&rules).unwrap(), one, "{redistribute:?} {p:?}");
-            assert_eq!(
-                p.redistribution_count_two_plies(&rules).unwrap(),
-                two,
-                "{redistribute:?} {p:?}"
-            );
+            assert_eq!(p.redistribution_count_two_plies(&rules).unwrap(), two, "{redistribute:?} {p:?}");
             // The engine's own listing agrees with its count, with no move twice.
             let mut listed = std::collections::HashSet::new();
             p.for_each_redistribution(&rules, |r| {
@@ -1005,14 +760,8 @@ fn default_opening_counts() {
     // Without South putting anything on North's row North would have 15 · C(29, 19) each
     // time; South's placements only ever add choices and warriors, so the sum is larger.
     assert!(two > 300_450_150u128 * 300_450_150);
-    let up = Rules {
-        redistribute: Redistribute::UpTo2,
-        ..rules
-    };
-    assert_eq!(
-        up.start().redistribution_count_two_plies(&up).unwrap(),
-        UP_TO_2_TWO_PLIES
-    );
+    let up = Rules { redistribute: Redistribute::UpTo2, ..rules };
+    assert_eq!(up.start().redistribution_count_two_plies(&up).unwrap(), UP_TO_2_TWO_PLIES);
 }
 
 /// Two-ply opening sequences under the default rules (turn-2 moves summed over turn 1).
@@ -1024,13 +773,7 @@ const UP_TO_2_TWO_PLIES: u128 = 554_196_136_891_831_563;
 
 /// A tiny opening: South S2, S7 and North N3, N8 hold one warrior each; turn 1.
 fn tiny_opening() -> Position {
-    pos(
-        [0, 0, 1, 0, 0, 0, 0, 1, 0, 0],
-        [0, 0, 0, 1, 0, 0, 0, 0, 1, 0],
-        &[],
-        S,
-        1,
-    )
+    pos([0, 0, 1, 0, 0, 0, 0, 1, 0, 0], [0, 0, 0, 1, 0, 0, 0, 0, 1, 0], &[], S, 1)
 }
 
 /// The default setup after "4,5>0*2,1*1,3*2,12*1,15*4" and "4,9>0*1,5*3,10*2,17*4": turn 3.
@@ -1045,13 +788,7 @@ fn midgame() -> Position {
 
 /// An endgame with nki marks left and captures, bonuses and K4 in reach.
 fn endgame() -> Position {
-    let mut p = pos(
-        [2, 0, 1, 3, 0, 1, 0, 2, 0, 1],
-        [1, 2, 0, 0, 3, 1, 0, 1, 2, 0],
-        &[10, 14, 3],
-        S,
-        21,
-    );
+    let mut p = pos([2, 0, 1, 3, 0, 1, 0, 2, 0, 1], [1, 2, 0, 0, 3, 1, 0, 1, 2, 0], &[10, 14, 3], S, 21);
     p.prisons = [20, 23];
     p
 }
@@ -1063,16 +800,9 @@ fn check_perft(name: &str, p: &Position, rules: &Rules, expect: &[u64], referenc
         let t = std::time::Instant::now();
         let got = perft(p, rules, depth);
         let secs = t.elapsed().as_secs_f64();
-        println!(
-            "perft {name} depth {depth}: {got} ({secs:.3} s, {:.0} nodes/s)",
-            got as f64 / secs
-        );
+        println!("perft {name} depth {depth}: {got} ({secs:.3} s, {:.0} nodes/s)", got as f64 / secs);
         if d < reference_depth {
-            assert_eq!(
-                reference::perft(p, rules, depth),
-                got,
-                "{name} depth {depth}: engine vs reference"
-            );
+            assert_eq!(reference::perft(p, rules, depth), got, "{name} depth {depth}: engine vs reference");
         }
         counts.push(got);
     }
@@ -1080,38 +810,19 @@ fn check_perft(name: &str, p: &Position, rules: &Rules, expect: &[u64], referenc
     // divide splits the last count exactly.
     let depth = expect.len() as u32;
     let parts = divide(p, rules, depth).unwrap();
-    assert_eq!(
-        parts.iter().map(|(_, n)| *n).sum::<u128>(),
-        expect[depth as usize - 1] as u128
-    );
+    assert_eq!(parts.iter().map(|(_, n)| *n).sum::<u128>(), expect[depth as usize - 1] as u128);
 }
 
 #[test]
 fn perft_tiny_opening() {
-    check_perft(
-        "tiny-opening",
-        &tiny_opening(),
-        &Rules::default(),
-        &[210, 233_555, 371_945, 607_786, 951_130],
-        4,
-    );
+    check_perft("tiny-opening", &tiny_opening(), &Rules::default(), &[210, 233_555, 371_945, 607_786, 951_130], 4);
 }
 
 #[test]
 fn perft_tiny_opening_variants() {
-    let rules = Rules {
-        redistribute: Redistribute::UpTo2,
-        nki_clear: NkiClear::Pass,
-        max_relays: Some(2),
-        ..Rules::default()
-    };
-    check_perft(
-        "tiny-opening up-to-2 pass max-relays-2",
-        &tiny_opening(),
-        &rules,
-        &[250, 280_055, 448_245],
-        3,
-    );
+    let rules =
+        Rules { redistribute: Redistribute::UpTo2, nki_clear: NkiClear::Pass, max_relays: Some(2), ..Rules::default() };
+    check_perft("tiny-opening up-to-2 pass max-relays-2", &tiny_opening(), &rules, &[250, 280_055, 448_245], 3);
 }
 
 #[test]
@@ -1123,50 +834,26 @@ fn perft_midgame() {
 #[ignore = "slow: depth 5 and 6 meet perpetual sowings of ~10^9 relays (minutes); run with --ignored"]
 fn perft_midgame_deep() {
     reset_sowing_stats();
-    check_perft(
-        "midgame",
-        &midgame(),
-        &Rules::default(),
-        &[17, 406, 6_291, 115_017, 1_646_727, 25_992_405],
-        4,
-    );
+    check_perft("midgame", &midgame(), &Rules::default(), &[17, 406, 6_291, 115_017, 1_646_727, 25_992_405], 4);
     println!("{:?}", sowing_stats());
 }
 
 #[test]
 fn perft_endgame() {
-    check_perft(
-        "endgame",
-        &endgame(),
-        &Rules::default(),
-        &[6, 34, 165, 761, 3_210, 13_218, 49_726, 191_979],
-        7,
-    );
-    let pass = Rules {
-        nki_clear: NkiClear::Pass,
-        ..Rules::default()
-    };
+    check_perft("endgame", &endgame(), &Rules::default(), &[6, 34, 165, 761, 3_210, 13_218, 49_726, 191_979], 7);
+    let pass = Rules { nki_clear: NkiClear::Pass, ..Rules::default() };
     check_perft("endgame pass", &endgame(), &pass, &[6, 34, 165, 761, 3_210, 13_217], 6);
 }
 
 #[test]
 fn perft_perpetual_position() {
-    check_perft(
-        "perpetual",
-        &perpetual_position(),
-        &Rules::default(),
-        &[4, 21, 103, 412, 1_858],
-        4,
-    );
+    check_perft("perpetual", &perpetual_position(), &Rules::default(), &[4, 21, 103, 412, 1_858], 4);
 }
 
 #[test]
 fn divide_refuses_to_list_a_full_opening() {
     let rules = Rules::default();
-    assert!(matches!(
-        divide(&rules.start(), &rules, 1),
-        Err(KiothiError::TooManyMoves { count: 300_450_150, .. })
-    ));
+    assert!(matches!(divide(&rules.start(), &rules, 1), Err(KiothiError::TooManyMoves { count: 300_450_150, .. })));
 }
 
 #[test]
@@ -1181,13 +868,7 @@ fn explore_find_repetition() {
         b[BOMA - 1] = warriors;
         loop {
             for side in [S, N] {
-                states.push(Position {
-                    boma: b,
-                    prisons: [0, 0],
-                    nki: 0,
-                    to_move: side,
-                    turn: 3,
-                });
+                states.push(Position { boma: b, prisons: [0, 0], nki: 0, to_move: side, turn: 3 });
             }
             if !crate::index::Compositions::next(&mut b) {
                 break;
@@ -1216,10 +897,8 @@ fn explore_find_repetition() {
                 match colour.get(&k) {
                     Some(1) => {
                         let start = stack.iter().position(|(q, ..)| (q.boma, q.to_move) == k).unwrap();
-                        let cyc: Vec<String> = stack[start..]
-                            .iter()
-                            .map(|(_, kids, i)| kids[*i - 1].mv.to_string())
-                            .collect();
+                        let cyc: Vec<String> =
+                            stack[start..].iter().map(|(_, kids, i)| kids[*i - 1].mv.to_string()).collect();
                         println!(
                             "{warriors} warriors, from {:?} {:?}: {}",
                             rows(&stack[start].0),
@@ -1246,10 +925,7 @@ fn explore_find_repetition() {
 #[ignore = "exploration: how random games from the default setup end"]
 fn explore_game_endings() {
     let rules = Rules::default();
-    let games: usize = std::env::var("KIOTHI_GAMES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(200);
+    let games: usize = std::env::var("KIOTHI_GAMES").ok().and_then(|s| s.parse().ok()).unwrap_or(200);
     let mut rng = Rng(4242);
     let mut reasons = std::collections::BTreeMap::<String, u64>::new();
     let mut plies_total = 0u64;

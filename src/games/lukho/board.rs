@@ -591,11 +591,8 @@ impl Board {
         // Rule 4: was empty (now 1). Capture only from the sower's row, facing a pit that
         // holds seeds and is not a knife; `captured` applies the chain rule.
         let opp = opposite(x);
-        let capture = !knife
-            & (now == 1)
-            & (row_of(x) == sower)
-            & (get(self.pits, opp) != 0)
-            & (knives >> opp & 1 == 0);
+        let capture =
+            !knife & (now == 1) & (row_of(x) == sower) & (get(self.pits, opp) != 0) & (knives >> opp & 1 == 0);
         let mut got = 0;
         if capture {
             let after = captured(self.pits, knives, chain, sower, x);
@@ -667,7 +664,15 @@ impl Board {
     /// enough to inline into the game loop.
     #[cold]
     #[inline(never)]
-    fn sow_long(&mut self, rules: &Rules, sower: Side, mut pos: usize, mut hand: u32, mut laps: u64, phase: Phase) -> Sown {
+    fn sow_long(
+        &mut self,
+        rules: &Rules,
+        sower: Side,
+        mut pos: usize,
+        mut hand: u32,
+        mut laps: u64,
+        phase: Phase,
+    ) -> Sown {
         match self.sow_relative(phase, &mut pos, &mut hand, &mut laps) {
             true => Sown::Perpetual { laps },
             false => {
@@ -692,7 +697,7 @@ impl Board {
         let mut saved = s;
         let mut window = 1u64;
         let mut n = 0u64; // laps before the current window
-        // Distinguished states met on this walk (see [`perpetual_points`]).
+                          // Distinguished states met on this walk (see [`perpetual_points`]).
         let mut points: Vec<u128> = Vec::new();
         let perpetual = 'walk: loop {
             for lam in 1..window + 1 {

@@ -137,8 +137,7 @@ mod avx512 {
             *caught = _mm512_mask_mov_epi64(*caught, k8, _mm512_maskz_set1_epi64(0x55, st as i64));
         }
         for side in 0..2 {
-            s.knives[side] = (s.knives[side] & !f)
-                | ((p.board.knives >> (16 * side)) as u64 & 0xffff) << (16 * l);
+            s.knives[side] = (s.knives[side] & !f) | ((p.board.knives >> (16 * side)) as u64 & 0xffff) << (16 * l);
         }
         s.south_moves = (s.south_moves & !f) | if p.to_move == Side::South { f } else { 0 };
         s.active |= f;
@@ -165,28 +164,11 @@ mod avx512 {
         let mut turns = [0u8; 64];
         _mm512_storeu_si512(turns.as_mut_ptr() as *mut _, s.turns);
         let pits = u128::from_le_bytes(bytes[16 * l..16 * l + 16].try_into().unwrap());
-        let knives = ((s.knives[0] >> (16 * l)) & 0xffff) as u32
-            | (((s.knives[1] >> (16 * l)) & 0xffff) as u32) << 16;
-        let stores = [
-            (caught[0][2 * l] + caught[0][2 * l + 1]) as u8,
-            (caught[1][2 * l] + caught[1][2 * l + 1]) as u8,
-        ];
-        let board = Board {
-            pits,
-            knives,
-            stores,
-        };
-        let mover = if s.south_moves & lane(l) != 0 {
-            Side::South
-        } else {
-            Side::North
-        };
-        GameOutcome::new(
-            first,
-            board.sweep_totals2(mover),
-            Class::Normal,
-            turns[16 * l] as u32,
-        )
+        let knives = ((s.knives[0] >> (16 * l)) & 0xffff) as u32 | (((s.knives[1] >> (16 * l)) & 0xffff) as u32) << 16;
+        let stores = [(caught[0][2 * l] + caught[0][2 * l + 1]) as u8, (caught[1][2 * l] + caught[1][2 * l + 1]) as u8];
+        let board = Board { pits, knives, stores };
+        let mover = if s.south_moves & lane(l) != 0 { Side::South } else { Side::North };
+        GameOutcome::new(first, board.sweep_totals2(mover), Class::Normal, turns[16 * l] as u32)
     }
 
     /// Constant vectors of the lap code.
@@ -230,9 +212,8 @@ mod avx512 {
             }
         }
         let iota = _mm512_set_epi8(
-            15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8, 7,
-            6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13,
-            12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
+            15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
+            15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
         );
         let one = _mm512_set1_epi8(1);
         let c = Consts {
@@ -290,8 +271,7 @@ mod avx512 {
         let nonempty = _mm512_test_epi8_mask(pits, pits);
         // The movable pits as 0xff bytes lie in one 64-bit half (the mover's row), so the
         // lowest is `x & -x` on 64-bit elements: 0x01 in its byte, and no lane-crossing carry.
-        let movable =
-            _mm512_maskz_mov_epi8(nonempty & !knives & own & s.start, _mm512_set1_epi8(-1));
+        let movable = _mm512_maskz_mov_epi8(nonempty & !knives & own & s.start, _mm512_set1_epi8(-1));
         let lowest = _mm512_and_si512(movable, _mm512_sub_epi64(z, movable));
         let lift = _mm512_test_epi8_mask(lowest, lowest);
         // Pit + 1 of the lift, 0 where nothing is lifted: that lane's game is over if it was
@@ -337,8 +317,7 @@ mod avx512 {
         let in_own_row = !(low ^ s.south_moves);
         let opp_seeds = _mm512_shuffle_epi8(pits, opp_pos);
         let opp_knife = _mm512_shuffle_epi8(knife_v, opp_pos);
-        let opp_ok = _mm512_test_epi8_mask(opp_seeds, opp_seeds)
-            & _mm512_testn_epi8_mask(opp_knife, opp_knife);
+        let opp_ok = _mm512_test_epi8_mask(opp_seeds, opp_seeds) & _mm512_testn_epi8_mask(opp_knife, opp_knife);
         let capture = _mm512_cmpeq_epi8_mask(now, one) & !at_knife & in_own_row & opp_ok & stop;
         let taken = match CHAIN {
             0 => {
@@ -354,10 +333,8 @@ mod avx512 {
                 let f = !_mm512_test_epi8_mask(pits, pits) & !knives & facing & own & above;
                 let first = (here & capture) << 1;
                 let chain = ((f.wrapping_add(first)) ^ f) & f;
-                let chain_opp = _mm512_movepi8_mask(_mm512_shuffle_epi8(
-                    _mm512_maskz_mov_epi8(chain, _mm512_set1_epi8(-1)),
-                    rev,
-                ));
+                let chain_opp =
+                    _mm512_movepi8_mask(_mm512_shuffle_epi8(_mm512_maskz_mov_epi8(chain, _mm512_set1_epi8(-1)), rev));
                 ((here | opp_here) & capture) | chain_opp
             }
             1 => {

@@ -1016,10 +1016,7 @@ fn checked_boards_name_the_field() {
 fn perturbed_positions(count: usize) -> Vec<Position> {
     let c = Choice::parse("0,1,0,3,0,1,2,3", "2@2", &IT).unwrap();
     let o = opening(&IT, &c, &c, Race::SouthFirst);
-    let mut bases = vec![Position {
-        board: o.board,
-        to_move: o.first_player,
-    }];
+    let mut bases = vec![Position { board: o.board, to_move: o.first_player }];
     for _ in 0..8 {
         let mut p = *bases.last().unwrap();
         p.turn(&IT);
@@ -1057,14 +1054,10 @@ fn perturbed_positions(count: usize) -> Vec<Position> {
                     _ => {}
                 }
             }
-            Position {
-                board: Board::new(pits, knives, stores),
-                to_move: base.to_move,
-            }
+            Position { board: Board::new(pits, knives, stores), to_move: base.to_move }
         })
         .collect()
 }
-
 
 /// Cycle detection inside a game against a brute force (every position of the game in a set).
 /// Starts: the positions of a real cycling game (symmetric choice 350502, `south-first`: a
@@ -1109,25 +1102,14 @@ fn game_cycles_match_a_brute_force() {
 fn batch_matches_one_game_at_a_time() {
     let mut pits = STEADY3;
     pits[0] = 3;
-    let perpetual = Position {
-        board: Board::new(pits, [-1; 16], [14, 16]),
-        to_move: Side::South,
-    };
+    let perpetual = Position { board: Board::new(pits, [-1; 16], [14, 16]), to_move: Side::South };
     let k = [(0, Side::South), (7, Side::North), (14, Side::South)];
     let over = Position {
-        board: board(
-            [2, 0, 0, 0, 0, 0, 0, 3],
-            [1, 0, 0, 4, 0, 0, 2, 0],
-            &k,
-            [15, 21],
-        ),
+        board: board([2, 0, 0, 0, 0, 0, 0, 3], [1, 0, 0, 4, 0, 0, 2, 0], &k, [15, 21]),
         to_move: Side::South,
     };
     for chain in [Chain::It, Chain::En, Chain::None] {
-        let rules = Rules {
-            chain,
-            keep_one: false,
-        };
+        let rules = Rules { chain, keep_one: false };
         let mut starts = vec![perpetual, over];
         for south in [3456789, 1234567, 0] {
             let s = Choice::from_id(south, &rules).unwrap();
@@ -1136,10 +1118,7 @@ fn batch_matches_one_game_at_a_time() {
                 for race in [Race::SouthFirst, Race::NorthFirst] {
                     let o = opening(&rules, &s, &n, race);
                     if !o.perpetual {
-                        starts.push(Position {
-                            board: o.board,
-                            to_move: o.first_player,
-                        });
+                        starts.push(Position { board: o.board, to_move: o.first_player });
                     }
                 }
             }
@@ -1153,16 +1132,8 @@ fn batch_matches_one_game_at_a_time() {
             assert_eq!(g, w, "{chain:?} game {i}: {:?}", starts[i]);
         }
         let classes: std::collections::HashSet<Class> = want.iter().map(|o| o.class).collect();
-        assert_eq!(
-            classes.len(),
-            3,
-            "normal, cycle and perpetual-turn games all met: {classes:?}"
-        );
-        assert!(
-            want.iter()
-                .any(|o| o.class == Class::Normal && o.turns >= 32),
-            "long normal games met"
-        );
+        assert_eq!(classes.len(), 3, "normal, cycle and perpetual-turn games all met: {classes:?}");
+        assert!(want.iter().any(|o| o.class == Class::Normal && o.turns >= 32), "long normal games met");
         for len in 0..10 {
             let mut got = vec![GameOutcome::new(Side::North, [1, 1], Class::Cycle, 999); len];
             play_batch(&rules, &starts[..len], &mut got);
@@ -1172,14 +1143,7 @@ fn batch_matches_one_game_at_a_time() {
         play_batch_scalar(&rules, &starts, &mut scalar);
         assert_eq!(scalar, want);
     }
-    eprintln!(
-        "play_batch ran on {}",
-        if lanes::simd_available() {
-            "AVX-512 lanes"
-        } else {
-            "the scalar engine"
-        }
-    );
+    eprintln!("play_batch ran on {}", if lanes::simd_available() { "AVX-512 lanes" } else { "the scalar engine" });
 }
 
 /// When one player sows nothing (`s = 0`: he keeps all, or drops his whole hand) he finished

@@ -54,7 +54,10 @@ impl Solver {
     pub fn replies(&mut self, south: &[u32], top: usize, obs: &dyn Observer) -> Result<Replies, EqError> {
         for &id in south {
             if self.ids.binary_search(&id).is_err() {
-                return Err(EqError::Input(format!("south: choice {id} is not in the family `{}`", self.def.family.text)));
+                return Err(EqError::Input(format!(
+                    "south: choice {id} is not in the family `{}`",
+                    self.def.family.text
+                )));
             }
         }
         std::fs::create_dir_all(&self.dir).map_err(super::io_err(&self.dir))?;
@@ -86,7 +89,12 @@ impl Solver {
                     }
                 })
                 .reduce(|| (0, usize::MAX), |a, b| (a.0 + b.0, a.1.min(b.1)));
-            rows.push(SouthBest { id: s, value: min as f64 / self.def.scale(), replies: count, first_reply: self.ids[first] });
+            rows.push(SouthBest {
+                id: s,
+                value: min as f64 / self.def.scale(),
+                replies: count,
+                first_reply: self.ids[first],
+            });
             // Free the 2 bytes per family member now; the file stays.
             let (k, _) = self.stored(Kind::Row);
             self.cache.remove(&(k, s));
@@ -144,7 +152,15 @@ impl Replies {
         }
         let mut south = rules + "south_id,south_choice,value,best_replies,first_reply_id,first_reply_choice\n";
         for b in &self.south {
-            south += &format!("{},\"{}\",{},{},{},\"{}\"\n", b.id, text(b.id), b.value, b.replies, b.first_reply, text(b.first_reply));
+            south += &format!(
+                "{},\"{}\",{},{},{},\"{}\"\n",
+                b.id,
+                text(b.id),
+                b.value,
+                b.replies,
+                b.first_reply,
+                text(b.first_reply)
+            );
         }
         let json = format!("{:#}\n", self.to_json(solver));
         let mut paths = Vec::new();

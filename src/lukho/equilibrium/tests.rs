@@ -2,10 +2,7 @@ use super::*;
 use crate::games::lukho::{play_game, Chain, Race};
 use crate::lukho::lp::solve_matrix_game;
 
-const R: Rules = Rules {
-    chain: Chain::It,
-    keep_one: false,
-};
+const R: Rules = Rules { chain: Chain::It, keep_one: false };
 
 fn def(race: &str, payoff: &str, family: &str) -> EqDef {
     EqDef {
@@ -27,10 +24,7 @@ fn solve(d: &EqDef, dir: &Path, limits: Limits) -> Solver {
 #[test]
 fn mirrored_outcomes_make_the_game_antisymmetric() {
     let ids: Vec<u64> = (0..40).chain((0..60).map(|k| k * 105_949 + 17)).collect();
-    let cs: Vec<Choice> = ids
-        .iter()
-        .map(|&i| Choice::from_id(i, &R).unwrap())
-        .collect();
+    let cs: Vec<Choice> = ids.iter().map(|&i| Choice::from_id(i, &R).unwrap()).collect();
     let mirror = |r: Race| match r {
         Race::SouthFirst => Race::NorthFirst,
         Race::NorthFirst => Race::SouthFirst,
@@ -39,12 +33,7 @@ fn mirrored_outcomes_make_the_game_antisymmetric() {
     };
     for s in &cs {
         for n in cs.iter().step_by(3) {
-            for r in [
-                Race::SouthFirst,
-                Race::NorthFirst,
-                Race::LockstepSouth,
-                Race::LockstepNorth,
-            ] {
+            for r in [Race::SouthFirst, Race::NorthFirst, Race::LockstepSouth, Race::LockstepNorth] {
                 let a = play_game(&R, s, n, r);
                 let b = play_game(&R, n, s, mirror(r));
                 for p in [Payoff::Margin, Payoff::Result, Payoff::Points] {
@@ -59,11 +48,7 @@ fn mirrored_outcomes_make_the_game_antisymmetric() {
 /// the extremes of the directly computed mixed payoffs.
 #[test]
 fn best_response_sweep_agrees_with_every_pair() {
-    for (race, payoff) in [
-        ("south-first", "margin"),
-        ("sequential", "points"),
-        ("lockstep-north", "result"),
-    ] {
+    for (race, payoff) in [("south-first", "margin"), ("sequential", "points"), ("lockstep-north", "result")] {
         let d = def(race, payoff, "0..70");
         let dir = tempfile::tempdir().unwrap();
         let mut sv = Solver::open(d.clone(), dir.path()).unwrap();
@@ -84,24 +69,14 @@ fn best_response_sweep_agrees_with_every_pair() {
         // A mix over a few members on each side.
         let mix: Vec<(u32, f64)> = vec![(ids[3], 0.5), (ids[20], 0.25), (ids[61], 0.25)];
         let pos = |id: u32| ids.iter().position(|&x| x == id).unwrap();
-        let against_y: Vec<f64> = (0..n)
-            .map(|i| mix.iter().map(|&(id, w)| w * a[i * n + pos(id)]).sum())
-            .collect();
-        let of_x: Vec<f64> = (0..n)
-            .map(|j| mix.iter().map(|&(id, w)| w * a[pos(id) * n + j]).sum())
-            .collect();
+        let against_y: Vec<f64> = (0..n).map(|i| mix.iter().map(|&(id, w)| w * a[i * n + pos(id)]).sum()).collect();
+        let of_x: Vec<f64> = (0..n).map(|j| mix.iter().map(|&(id, w)| w * a[pos(id) * n + j]).sum()).collect();
         let (up, s_br) = sv.south_best(&mix);
         let (lo, n_br) = sv.north_best(&mix);
         let max = against_y.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
         let min = of_x.iter().cloned().fold(f64::INFINITY, f64::min);
-        assert!(
-            (up - max).abs() < 1e-12 && (against_y[pos(s_br)] - max).abs() < 1e-12,
-            "{race}"
-        );
-        assert!(
-            (lo - min).abs() < 1e-12 && (of_x[pos(n_br)] - min).abs() < 1e-12,
-            "{race}"
-        );
+        assert!((up - max).abs() < 1e-12 && (against_y[pos(s_br)] - max).abs() < 1e-12, "{race}");
+        assert!((lo - min).abs() < 1e-12 && (of_x[pos(n_br)] - min).abs() < 1e-12, "{race}");
     }
 }
 
@@ -133,12 +108,7 @@ fn double_oracle_equals_the_full_matrix_game() {
             "{race} {payoff} {family}: {} not in {last:?}",
             full.value
         );
-        assert!(
-            (sv.value() - full.value).abs() < 1e-6,
-            "{race} {payoff} {family}: {} vs {}",
-            sv.value(),
-            full.value
-        );
+        assert!((sv.value() - full.value).abs() < 1e-6, "{race} {payoff} {family}: {} vs {}", sv.value(), full.value);
         if d.symmetric() {
             assert!(full.value.abs() < 1e-7);
         }
@@ -156,19 +126,9 @@ fn resume_equals_an_uninterrupted_run() {
     let d = def("south-first", "margin", "all:remove=000000**:drop=0..1");
     let a = tempfile::tempdir().unwrap();
     let whole = solve(&d, a.path(), Limits::default());
-    assert!(
-        whole.state.log.len() > 2,
-        "the case must need more than two iterations"
-    );
+    assert!(whole.state.log.len() > 2, "the case must need more than two iterations");
     let b = tempfile::tempdir().unwrap();
-    let part = solve(
-        &d,
-        b.path(),
-        Limits {
-            max_iterations: Some(2),
-            seconds: None,
-        },
-    );
+    let part = solve(&d, b.path(), Limits { max_iterations: Some(2), seconds: None });
     assert_eq!(part.state.log.len(), 2);
     assert!(!part.state.done);
     let resumed = solve(&d, b.path(), Limits::default());
@@ -182,38 +142,16 @@ fn resume_equals_an_uninterrupted_run() {
     assert_eq!(r.log.len(), w.log.len());
     for (a, b) in r.log.iter().zip(&w.log) {
         assert_eq!(
-            (
-                a.south_best_response,
-                a.north_best_response,
-                a.south_size,
-                a.north_size,
-                a.games
-            ),
-            (
-                b.south_best_response,
-                b.north_best_response,
-                b.south_size,
-                b.north_size,
-                b.games
-            )
+            (a.south_best_response, a.north_best_response, a.south_size, a.north_size, a.games),
+            (b.south_best_response, b.north_best_response, b.south_size, b.north_size, b.games)
         );
-        for (x, y) in [
-            (a.lower, b.lower),
-            (a.upper, b.upper),
-            (a.restricted_value, b.restricted_value),
-        ] {
+        for (x, y) in [(a.lower, b.lower), (a.upper, b.upper), (a.restricted_value, b.restricted_value)] {
             assert!((x - y).abs() < 1e-9, "{a:?} vs {b:?}");
         }
     }
-    for (a, b) in [
-        (&r.south_strategy, &w.south_strategy),
-        (&r.north_strategy, &w.north_strategy),
-    ] {
+    for (a, b) in [(&r.south_strategy, &w.south_strategy), (&r.north_strategy, &w.north_strategy)] {
         assert_eq!(a.len(), b.len());
-        assert!(a
-            .iter()
-            .zip(b)
-            .all(|(p, q)| p.0 == q.0 && (p.1 - q.1).abs() < 1e-9));
+        assert!(a.iter().zip(b).all(|(p, q)| p.0 == q.0 && (p.1 - q.1).abs() < 1e-9));
     }
     // A finished run reopened does nothing more.
     let again = solve(&d, b.path(), Limits::default());
@@ -224,14 +162,7 @@ fn resume_equals_an_uninterrupted_run() {
 fn corrupt_or_foreign_state_is_refused() {
     let d = def("south-first", "margin", "0..30");
     let dir = tempfile::tempdir().unwrap();
-    solve(
-        &d,
-        dir.path(),
-        Limits {
-            max_iterations: Some(1),
-            seconds: None,
-        },
-    );
+    solve(&d, dir.path(), Limits { max_iterations: Some(1), seconds: None });
     let path = dir.path().join(STATE_FILE);
     // Foreign: another payoff, family or race.
     for (race, payoff, family, field) in [
@@ -239,10 +170,7 @@ fn corrupt_or_foreign_state_is_refused() {
         ("south-first", "margin", "0..31", "family"),
         ("north-first", "margin", "0..30", "race"),
     ] {
-        let e = Solver::open(def(race, payoff, family), dir.path())
-            .err()
-            .unwrap()
-            .to_string();
+        let e = Solver::open(def(race, payoff, family), dir.path()).err().unwrap().to_string();
         assert!(e.starts_with("state: ") && e.contains(field), "{e}");
     }
     // Corrupt: one byte of the body changed.
@@ -250,36 +178,18 @@ fn corrupt_or_foreign_state_is_refused() {
     let k = bytes.len() - 5;
     bytes[k] ^= 1;
     fs::write(&path, &bytes).unwrap();
-    let e = Solver::open(d.clone(), dir.path())
-        .err()
-        .unwrap()
-        .to_string();
+    let e = Solver::open(d.clone(), dir.path()).err().unwrap().to_string();
     assert!(e.contains("crc32"), "{e}");
     fs::write(&path, b"hello\n").unwrap();
-    assert!(Solver::open(d, dir.path())
-        .err()
-        .unwrap()
-        .to_string()
-        .starts_with("state: "));
+    assert!(Solver::open(d, dir.path()).err().unwrap().to_string().starts_with("state: "));
 }
 
 #[test]
 fn bad_definitions_are_refused() {
-    let e = Solver::open(def("speeds", "margin", "0..10"), Path::new("/nonexistent"))
-        .err()
-        .unwrap()
-        .to_string();
+    let e = Solver::open(def("speeds", "margin", "0..10"), Path::new("/nonexistent")).err().unwrap().to_string();
     assert!(e.starts_with("race: "), "{e}");
-    let e = Solver::open(
-        def("sequential", "margin", "0..10:drop=5"),
-        Path::new("/nonexistent"),
-    )
-    .err()
-    .unwrap()
-    .to_string();
+    let e =
+        Solver::open(def("sequential", "margin", "0..10:drop=5"), Path::new("/nonexistent")).err().unwrap().to_string();
     assert!(e.starts_with("family: "), "{e}");
-    assert!(Payoff::parse("score")
-        .unwrap_err()
-        .to_string()
-        .starts_with("payoff: "));
+    assert!(Payoff::parse("score").unwrap_err().to_string().starts_with("payoff: "));
 }

@@ -79,7 +79,8 @@ fn moves_match_the_rules_module() {
     let mut checked = 0;
     for n in 0..=10 {
         let size = game.layer_size(n);
-        let ranks: Vec<u64> = if size <= 50_000 { (0..size).collect() } else { (0..20_000).map(|_| next() % size).collect() };
+        let ranks: Vec<u64> =
+            if size <= 50_000 { (0..size).collect() } else { (0..20_000).map(|_| next() % size).collect() };
         for r in ranks {
             let v = game.unrank(n, r);
             let p = v.position();
