@@ -44,15 +44,10 @@ fn midgame_depth4(bencher: divan::Bencher) {
     });
 }
 
-/// xorshift64*, seeded.
+/// Twenty random 8-warrior endgames (xorshift64*, seed 0x5eed).
 fn endgames() -> Vec<Position> {
-    let mut x = 0x5eed_u64;
-    let mut next = move || {
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        x.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    };
+    let mut rng = mancala::rng::XorShift64Star(0x5eed);
+    let mut next = move || rng.next_u64();
     (0..20)
         .map(|_| {
             let mut boma = [0u8; 20];

@@ -12,16 +12,7 @@ use mancala::side::Side;
 use rayon::prelude::*;
 use std::time::Instant;
 
-/// xorshift64: reproducible random choices without a dependency.
-struct Rng(u64);
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n
-    }
-}
+use mancala::rng::XorShift64Star as Rng;
 
 const RACES: [Race; 4] = [Race::SouthFirst, Race::NorthFirst, Race::LockstepSouth, Race::LockstepNorth];
 
@@ -189,11 +180,8 @@ fn uniform(blocks: u64) {
         let games: u64 = (0..2_000_000u64)
             .into_par_iter()
             .map(|i| {
-                // splitmix64 of the pair's index: reproducible, independent of the threads.
-                let mut x = (block * 2_000_000 + i).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x1234_5678;
-                x ^= x >> 31;
-                x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
-                x ^= x >> 29;
+                // A pure function of the pair's index: reproducible, independent of the threads.
+                let x = mancala::rng::splitmix64((block * 2_000_000 + i).wrapping_mul(mancala::rng::GOLDEN));
                 let s = Choice::from_id(x % n, &rules).unwrap();
                 let t = Choice::from_id((x >> 32) % n, &rules).unwrap();
                 let mut g = 0u64;

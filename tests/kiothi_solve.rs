@@ -160,19 +160,7 @@ fn minimax_root(p: &Position, rules: &Rules) -> i32 {
     minimax(p, rules, &mut vec![*p], -n - 1, n + 1)
 }
 
-/// xorshift64*, seeded.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+use mancala::rng::XorShift64Star as Rng;
 
 /// A random position: 1..=max warriors in random boma, a random nki mask on the occupied
 /// boma, a random side to move, turn >= 3.
@@ -182,7 +170,7 @@ fn random_position(rng: &mut Rng, max: u64) -> Position {
         boma[rng.below(20) as usize] += 1;
     }
     let occupied = boma.iter().enumerate().fold(0u32, |m, (a, &x)| m | ((x > 0) as u32) << a);
-    let nki = occupied & rng.next() as u32 & rng.next() as u32; // about one in four
+    let nki = occupied & rng.next_u64() as u32 & rng.next_u64() as u32; // about one in four
     let to_move = if rng.below(2) == 0 { S } else { N };
     Position { boma, prisons: [0, 0], nki, to_move, turn: 3 + rng.below(50) as u32 }
 }

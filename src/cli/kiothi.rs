@@ -99,7 +99,7 @@ enum Cmd {
         #[arg(long)]
         depth: Option<u32>,
         /// Time budget in seconds.
-        #[arg(long)]
+        #[arg(long, value_parser = super::args::seconds)]
         time: Option<f64>,
         /// Node budget.
         #[arg(long)]
@@ -140,7 +140,7 @@ enum Cmd {
         #[arg(long)]
         depth: Option<u32>,
         /// Time budget per position and search, seconds (the deepest completed depth is kept).
-        #[arg(long)]
+        #[arg(long, value_parser = super::args::seconds)]
         time: Option<f64>,
         /// CSV file for the rows of `--sample`.
         #[arg(long)]
@@ -190,13 +190,14 @@ fn load(position: Option<String>, rules: &Rules) -> Result<Position> {
             Err(e) => return usage(format!("--position: {src}: {e}")),
         }
     };
-    let v: serde_json::Value =
-        match serde_json::from_str(&text) {
-            Ok(v) => v,
-            Err(e) => return usage(format!(
+    let v: serde_json::Value = match serde_json::from_str(&text) {
+        Ok(v) => v,
+        Err(e) => {
+            return usage(format!(
                 "--position: not JSON ({e}); expected a state object {{\"game\":\"kiothi\",\"pits\":[20 counts],…}}"
-            )),
-        };
+            ))
+        }
+    };
     let p = Position::from_json(&v).or_else(bad)?;
     p.validate().or_else(bad)?;
     Ok(p)
@@ -325,11 +326,6 @@ fn solve_cmd(
     json_out: bool,
     rules: Rules,
 ) -> Result<()> {
-    if let Some(t) = time {
-        if !(t > 0.0) {
-            return usage(format!("--time: {t}; expected a positive number of seconds"));
-        }
-    }
     if depth == Some(0) || nodes == Some(0) {
         return usage("--depth / --nodes: expected at least 1");
     }
@@ -441,11 +437,6 @@ fn openings_sample(
     if n == 0 || replies == 0 {
         return usage("--sample / --replies: expected at least 1");
     }
-    if let Some(t) = time {
-        if !(t > 0.0) {
-            return usage(format!("--time: {t}; expected a positive number of seconds"));
-        }
-    }
     if depth == Some(0) {
         return usage("--depth: expected at least 1");
     }
@@ -453,10 +444,8 @@ fn openings_sample(
     let limits = Limits { depth, seconds: time, nodes: None };
     let mut file = match &out {
         Some(path) => {
-            let tmp = path.with_extension("csv.tmp");
-            let mut f = std::io::BufWriter::new(
-                std::fs::File::create(&tmp).map_err(|e| anyhow::anyhow!("--out: {}: {e}", path.display()))?,
-            );
+            let mut f = mancala::store::AtomicFile::create(&path)
+                .map_err(|e| anyhow::anyhow!("--out: {}: {e}", path.display()))?;
             use std::io::Write;
             writeln!(
                 f,
@@ -467,7 +456,7 @@ fn openings_sample(
                 rules.to_json()
             )?;
             writeln!(f, "sample,south_index,south_move,reply,north_index,north_move,horizon_value,horizon_depth,horizon_best,lower,upper,proven_depth,nodes,seconds")?;
-            Some((f, tmp, path.clone()))
+            Some(f)
         }
         None => None,
     };
@@ -477,7 +466,7 @@ fn openings_sample(
     let mut err: Option<std::io::Error> = None;
     let rows = evaluate(&rules, n, replies, seed, limits, &mut |r| {
         pb.inc(1);
-        if let Some((f, ..)) = &mut file {
+        if let Some(f) = &mut file {
             use std::io::Write;
             let best: Vec<String> = r.horizon_best.iter().map(|m| m.to_string()).collect();
             if let Err(e) = writeln!(
@@ -506,9 +495,8 @@ fn openings_sample(
     if let Some(e) = err {
         return Err(e.into());
     }
-    if let Some((f, tmp, path)) = file {
-        f.into_inner().map_err(|e| e.into_error())?.sync_all()?;
-        std::fs::rename(&tmp, &path)?;
+    if let Some(f) = file {
+        f.commit()?;
     }
     let secs = t0.elapsed().as_secs_f64();
     let mut per = summarise(&rows);

@@ -30,8 +30,8 @@ pub enum DbCmd {
         #[arg(long)]
         dir: PathBuf,
         /// Worker threads (default: all cores).
-        #[arg(long)]
-        threads: Option<usize>,
+        #[arg(long, value_parser = super::args::threads)]
+        threads: Option<super::args::Threads>,
     },
     /// Check every layer: checksums, and each entry against its moves (Bellman).
     Verify {
@@ -124,14 +124,11 @@ fn gib(x: u64) -> f64 {
     x as f64 / (1u64 << 30) as f64
 }
 
-fn build(max: usize, dir: &Path, threads: Option<usize>, rules: Rules) -> Result<()> {
+fn build(max: usize, dir: &Path, threads: Option<super::args::Threads>, rules: Rules) -> Result<()> {
     if max > MAX_WARRIORS {
         return usage(format!(
             "--max-warriors: {max}; expected 0..={MAX_WARRIORS} (layer 11 is beyond the builder's 32-bit ranks)"
         ));
-    }
-    if threads == Some(0) {
-        return usage("--threads: 0; expected at least 1");
     }
     let need = db::memory_needed(max);
     // MANCALA_MEMORY_LIMIT_GIB caps what a build may use (a shared machine; tests).
@@ -152,9 +149,7 @@ fn build(max: usize, dir: &Path, threads: Option<usize>, rules: Rules) -> Result
             ));
         }
     }
-    if let Some(t) = threads {
-        rayon::ThreadPoolBuilder::new().num_threads(t).build_global().ok();
-    }
+    super::args::set_threads(threads);
     eprintln!(
         "building kiothi layers 0..={max} in {} ({}; about {:.2} GiB of memory at the peak, {} threads)",
         dir.display(),
@@ -283,16 +278,8 @@ fn stats(
 fn parse_range(s: &str) -> Result<(usize, usize)> {
     let form = format!("N, A..B or A..=B with 0 <= A <= B <= {MAX_WARRIORS}");
     let bad = || usage(format!("--warriors: `{s}`; expected {form}"));
-    let num = |x: &str| x.trim().parse::<usize>().ok();
-    let (a, b) = if let Some((a, b)) = s.split_once("..=") {
-        (num(a), num(b))
-    } else if let Some((a, b)) = s.split_once("..") {
-        (num(a), num(b).and_then(|b| b.checked_sub(1)))
-    } else {
-        (num(s), num(s))
-    };
-    match (a, b) {
-        (Some(a), Some(b)) if a <= b && b <= MAX_WARRIORS => Ok((a, b)),
+    match mancala::range::parse_inclusive(s) {
+        Ok(Some((a, b))) if b <= MAX_WARRIORS as u64 => Ok((a as usize, b as usize)),
         _ => bad(),
     }
 }

@@ -1,6 +1,7 @@
 //! `mancala lukho …`: play one game, choice ids, speeds outcomes, opening sweeps and merges.
 //! Parsing and printing only: the work is in `mancala::games::lukho` and `mancala::lukho`.
 
+use super::args::set_threads;
 use super::progress::bar;
 use super::usage;
 use anyhow::{Context, Result};
@@ -189,8 +190,8 @@ mancala lukho sweep --south 0 --north all --race sequential --dry-run"
         #[arg(long)]
         json: bool,
         /// Worker threads (default: all cores).
-        #[arg(long)]
-        threads: Option<usize>,
+        #[arg(long, value_parser = super::args::threads)]
+        threads: Option<super::args::Threads>,
         #[command(flatten)]
         rules: RuleFlags,
     },
@@ -248,7 +249,7 @@ mancala lukho equilibrium --race sequential --payoff result --out /scratch/eq-se
         #[arg(long)]
         max_iterations: Option<u32>,
         /// Start no new iteration after this many seconds (the state stays resumable).
-        #[arg(long)]
+        #[arg(long, value_parser = super::args::seconds)]
         time: Option<f64>,
         /// Also report how far these choices (a SPEC) can be exploited, each side.
         #[arg(long)]
@@ -260,8 +261,8 @@ mancala lukho equilibrium --race sequential --payoff result --out /scratch/eq-se
         #[arg(long)]
         json: bool,
         /// Worker threads (default: all cores).
-        #[arg(long)]
-        threads: Option<usize>,
+        #[arg(long, value_parser = super::args::threads)]
+        threads: Option<super::args::Threads>,
         #[command(flatten)]
         rules: RuleFlags,
     },
@@ -297,8 +298,8 @@ then: mancala lukho sweep --south all --north <most common id> --race sequential
         #[arg(long)]
         json: bool,
         /// Worker threads (default: all cores).
-        #[arg(long)]
-        threads: Option<usize>,
+        #[arg(long, value_parser = super::args::threads)]
+        threads: Option<super::args::Threads>,
         #[command(flatten)]
         rules: RuleFlags,
     },
@@ -312,13 +313,6 @@ then: mancala lukho sweep --south all --north <most common id> --race sequential
         #[arg(long)]
         json: bool,
     },
-}
-
-/// `--threads N`: the global rayon pool (default: all cores).
-fn set_threads(threads: Option<usize>) {
-    if let Some(t) = threads {
-        rayon::ThreadPoolBuilder::new().num_threads(t).build_global().ok();
-    }
 }
 
 pub fn run(a: LukhoArgs) -> Result<()> {
@@ -710,10 +704,12 @@ fn sweep_cmd(a: SweepArgs, rules: Rules) -> Result<()> {
                     }
                     return Ok(());
                 }
-                Ok(_) => return usage(format!(
+                Ok(_) => {
+                    return usage(format!(
                     "--out: {} holds a part of a different sweep (rules, race, SPECs or version); use another --out",
                     p.display()
-                )),
+                ))
+                }
                 // A damaged part (it cannot be a partial one: parts are renamed into place) is redone.
                 Err(_) => {}
             }

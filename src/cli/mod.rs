@@ -2,6 +2,7 @@
 //!
 //! Exit codes: 0 success, 2 bad input (one line on stderr naming the field), 1 other failures.
 
+mod args;
 mod kiothi;
 mod kiothi_db;
 mod layer_db;
@@ -53,10 +54,13 @@ pub fn usage<T>(msg: impl Into<String>) -> anyhow::Result<T> {
 pub fn run() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
+        Err(e) if e.use_stderr() => {
+            eprintln!("{}", clap_one_line(&e.render().to_string()));
+            return 2;
+        }
         Err(e) => {
-            let code = if e.use_stderr() { 2 } else { 0 };
             let _ = e.print();
-            return code;
+            return 0;
         }
     };
     let r = match cli.game {
@@ -78,6 +82,17 @@ pub fn run() -> i32 {
             }
         }
     }
+}
+
+/// clap's parse errors as the one line the bad-input contract promises: the error and any
+/// tip, without the usage block and the pointer to `--help`.
+fn clap_one_line(text: &str) -> String {
+    let kept: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("Usage:") && !l.starts_with("For more information"))
+        .collect();
+    kept.join("; ").replace(":; ", ": ")
 }
 
 fn one_line(s: &str) -> String {

@@ -95,7 +95,7 @@ enum Cmd {
         #[arg(long)]
         depth: Option<u32>,
         /// Time budget in seconds; without limits the search runs until exact.
-        #[arg(long)]
+        #[arg(long, value_parser = super::args::seconds)]
         time: Option<f64>,
         #[arg(long)]
         json: bool,
@@ -115,8 +115,8 @@ enum DbCmd {
         #[arg(long)]
         dir: PathBuf,
         /// Worker threads (default: all cores).
-        #[arg(long)]
-        threads: Option<usize>,
+        #[arg(long, value_parser = super::args::threads)]
+        threads: Option<super::args::Threads>,
         #[command(flatten)]
         rules: RuleFlags,
     },
@@ -337,12 +337,9 @@ pub(super) fn mem_available() -> Option<u64> {
     Some(kb * 1024)
 }
 
-fn build(max: usize, dir: &Path, threads: Option<usize>, rules: Rules) -> Result<()> {
+fn build(max: usize, dir: &Path, threads: Option<super::args::Threads>, rules: Rules) -> Result<()> {
     if max > MAX_STONES {
         return usage(format!("--max-stones: {max}; expected 0..={MAX_STONES}"));
-    }
-    if threads == Some(0) {
-        return usage("--threads: 0; expected at least 1");
     }
     let need = db::memory_needed(max);
     if let Some(avail) = mem_available() {
@@ -354,9 +351,7 @@ fn build(max: usize, dir: &Path, threads: Option<usize>, rules: Rules) -> Result
             ));
         }
     }
-    if let Some(t) = threads {
-        rayon::ThreadPoolBuilder::new().num_threads(t).build_global().ok();
-    }
+    super::args::set_threads(threads);
     eprintln!(
         "building oware layers 0..={max} in {} ({}; about {:.2} GiB of memory at the peak, {} threads)",
         dir.display(),
@@ -476,30 +471,14 @@ fn db_rules_json(rules: &Rules) -> serde_json::Value {
     serde_json::from_str(&db::rules_text(rules)).expect("rules text is JSON")
 }
 
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let tmp = path.with_file_name(format!(".{}.tmp", path.file_name().and_then(|s| s.to_str()).unwrap_or("out")));
-    std::fs::write(&tmp, bytes)?;
-    std::fs::rename(&tmp, path)
-}
+pub use mancala::store::write_atomic;
 
 /// `A..=B`, `A..B` or `N`.
 fn parse_stones(s: &str) -> Result<(usize, usize)> {
     let form = "N, A..B or A..=B with 0 <= A <= B <= 48";
     let bad = || usage(format!("--stones: `{s}`; expected {form}"));
-    let (a, b) = if let Some((a, b)) = s.split_once("..=") {
-        (a.trim().parse::<usize>(), b.trim().parse::<usize>())
-    } else if let Some((a, b)) = s.split_once("..") {
-        match b.trim().parse::<usize>() {
-            Ok(0) => return bad(),
-            Ok(b) => (a.trim().parse::<usize>(), Ok(b - 1)),
-            Err(e) => (a.trim().parse::<usize>(), Err(e)),
-        }
-    } else {
-        let n = s.trim().parse::<usize>();
-        (n.clone(), n)
-    };
-    match (a, b) {
-        (Ok(a), Ok(b)) if a <= b && b <= MAX_STONES => Ok((a, b)),
+    match mancala::range::parse_inclusive(s) {
+        Ok(Some((a, b))) if b <= MAX_STONES as u64 => Ok((a as usize, b as usize)),
         _ => bad(),
     }
 }
@@ -565,11 +544,6 @@ fn solve_cmd(
     rules: Rules,
 ) -> Result<()> {
     let v = parse_pits("--pits", pits)?;
-    if let Some(t) = time {
-        if !(t > 0.0) {
-            return usage(format!("--time: {t}; expected a positive number of seconds"));
-        }
-    }
     let database = match &db_dir {
         Some(dir) => {
             if rules.cycle == Cycle::OwnRows {

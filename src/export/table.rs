@@ -2,9 +2,9 @@
 //! Every file carries the rules in force: CSV as a leading `# rules: {...}` comment line,
 //! JSON lines as a first `{"rules":…}` object, Parquet as key-value metadata.
 
-use std::fs::File;
-use std::io::{self, BufWriter, Write};
-use std::path::{Path, PathBuf};
+use crate::store::AtomicFile;
+use std::io::{self, Write};
+use std::path::Path;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -43,13 +43,11 @@ pub enum Value {
 pub struct TableWriter {
     schema: Vec<Column>,
     format: Format,
-    tmp: PathBuf,
-    out: PathBuf,
     sink: Sink,
 }
 
 enum Sink {
-    Text(BufWriter<File>),
+    Text(AtomicFile),
     // Boxed: the Arrow writer and its column builders are large.
     #[cfg(feature = "parquet")]
     Parquet(Box<parquet_sink::ParquetSink>),
@@ -57,10 +55,9 @@ enum Sink {
 
 impl TableWriter {
     pub fn create(out: &Path, format: Format, schema: Vec<Column>, rules: &serde_json::Value) -> io::Result<Self> {
-        let tmp = out.with_file_name(format!(".{}.tmp", out.file_name().and_then(|s| s.to_str()).unwrap_or("export")));
         let sink = match format {
             Format::Csv | Format::Jsonl => {
-                let mut w = BufWriter::with_capacity(1 << 20, File::create(&tmp)?);
+                let mut w = AtomicFile::create(out)?;
                 if format == Format::Csv {
                     writeln!(w, "# rules: {rules}")?;
                     let names: Vec<&str> = schema.iter().map(|c| c.name()).collect();
@@ -71,7 +68,9 @@ impl TableWriter {
                 Sink::Text(w)
             }
             #[cfg(feature = "parquet")]
-            Format::Parquet => Sink::Parquet(Box::new(parquet_sink::ParquetSink::create(&tmp, &schema, rules)?)),
+            Format::Parquet => {
+                Sink::Parquet(Box::new(parquet_sink::ParquetSink::create(AtomicFile::create(out)?, &schema, rules)?))
+            }
             #[cfg(not(feature = "parquet"))]
             Format::Parquet => {
                 return Err(io::Error::new(
@@ -80,7 +79,7 @@ impl TableWriter {
                 ))
             }
         };
-        Ok(TableWriter { schema, format, tmp, out: out.to_path_buf(), sink })
+        Ok(TableWriter { schema, format, sink })
     }
 
     pub fn row(&mut self, row: &[Value]) -> io::Result<()> {
@@ -124,20 +123,14 @@ impl TableWriter {
 
     pub fn finish(self) -> io::Result<()> {
         match self.sink {
-            Sink::Text(mut w) => {
-                w.flush()?;
-                w.get_ref().sync_all()?;
-            }
+            Sink::Text(w) => w.commit(),
             #[cfg(feature = "parquet")]
-            Sink::Parquet(p) => p.finish()?,
+            Sink::Parquet(p) => p.finish()?.commit(),
         }
-        std::fs::rename(&self.tmp, &self.out)
     }
 
-    /// Drop the partial output.
-    pub fn abandon(self) {
-        let _ = std::fs::remove_file(&self.tmp);
-    }
+    /// Drop the partial output (the temporary goes with it).
+    pub fn abandon(self) {}
 }
 
 fn csv_field(s: &str) -> String {
@@ -151,15 +144,14 @@ fn csv_field(s: &str) -> String {
 #[cfg(feature = "parquet")]
 mod parquet_sink {
     use super::{Column, Value};
+    use crate::store::AtomicFile;
     use arrow::array::{ArrayRef, Float64Builder, Int64Builder, StringBuilder};
     use arrow::datatypes::{DataType, Field, Schema};
     use arrow::record_batch::RecordBatch;
     use parquet::arrow::ArrowWriter;
     use parquet::file::properties::WriterProperties;
     use parquet::format::KeyValue;
-    use std::fs::File;
     use std::io;
-    use std::path::Path;
     use std::sync::Arc;
 
     enum Col {
@@ -172,7 +164,7 @@ mod parquet_sink {
         schema: Arc<Schema>,
         cols: Vec<Col>,
         rows: usize,
-        writer: ArrowWriter<File>,
+        writer: ArrowWriter<AtomicFile>,
     }
 
     fn err(e: impl std::fmt::Display) -> io::Error {
@@ -184,7 +176,7 @@ mod parquet_sink {
     }
 
     impl ParquetSink {
-        pub fn create(path: &Path, schema: &[Column], rules: &serde_json::Value) -> io::Result<Self> {
+        pub fn create(file: AtomicFile, schema: &[Column], rules: &serde_json::Value) -> io::Result<Self> {
             let fields: Vec<Field> = schema
                 .iter()
                 .map(|c| match c {
@@ -197,7 +189,7 @@ mod parquet_sink {
             let props = WriterProperties::builder()
                 .set_key_value_metadata(Some(vec![KeyValue::new("rules".to_string(), rules.to_string())]))
                 .build();
-            let writer = ArrowWriter::try_new(File::create(path)?, schema.clone(), Some(props)).map_err(err)?;
+            let writer = ArrowWriter::try_new(file, schema.clone(), Some(props)).map_err(err)?;
             let cols = schema
                 .fields()
                 .iter()
@@ -265,10 +257,10 @@ mod parquet_sink {
             Ok(())
         }
 
-        pub fn finish(mut self) -> io::Result<()> {
+        /// Write the footer; the caller commits the file.
+        pub fn finish(mut self) -> io::Result<AtomicFile> {
             self.flush()?;
-            let f = self.writer.into_inner().map_err(err)?;
-            f.sync_all()
+            self.writer.into_inner().map_err(err)
         }
     }
 }

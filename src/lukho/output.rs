@@ -7,8 +7,7 @@ use super::sweep::RaceLabel;
 use crate::export::{Format, TableWriter};
 use crate::games::lukho::{GameOutcome, Rules};
 use serde_json::{json, Value as Json};
-use std::fs;
-use std::io::{self, Write};
+use std::io;
 use std::path::Path;
 
 /// The header object of every output table: the rule variants plus the race model.
@@ -18,14 +17,9 @@ pub fn header_rules(rules: &Rules, race: &str) -> Json {
     r
 }
 
-/// Write `text` to `path` through a temporary sibling.
+/// Write `text` to `path` atomically.
 pub fn write_atomic(path: &Path, text: &str) -> io::Result<()> {
-    let tmp = path.with_file_name(format!(".{}.tmp", path.file_name().unwrap().to_string_lossy()));
-    let mut f = fs::File::create(&tmp)?;
-    f.write_all(text.as_bytes())?;
-    f.sync_all()?;
-    drop(f);
-    fs::rename(&tmp, path)
+    crate::store::write_atomic(path, text.as_bytes())
 }
 
 /// The global summary: the sweep's identity (rules, race, SPECs, set sizes, version), the

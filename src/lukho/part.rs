@@ -104,13 +104,10 @@ pub fn write_part(
     m.insert("range".into(), json!([range.0, range.1]));
     m.insert("rows".into(), json!(rows.len()));
     m.insert("crc32".into(), json!(crc32fast::hash(&body)));
-    let tmp = path.with_file_name(format!(".{}.tmp", path.file_name().unwrap().to_string_lossy()));
-    let mut f = fs::File::create(&tmp).map_err(io_err)?;
+    let mut f = crate::store::AtomicFile::create(path).map_err(io_err)?;
     writeln!(f, "{header}").map_err(io_err)?;
     f.write_all(&body).map_err(io_err)?;
-    f.sync_all().map_err(io_err)?;
-    drop(f);
-    fs::rename(&tmp, path).map_err(io_err)
+    f.commit().map_err(io_err)
 }
 
 /// Read and check a part: header form, row count, checksum, ids ascending.

@@ -5,30 +5,16 @@
 use super::summary::Agg;
 use super::sweep::{play_pair, Model};
 use crate::games::lukho::{Choice, GameOutcome, Rules};
+use crate::rng::{below, splitmix64};
 use rayon::prelude::*;
 
 /// Margins in half-seeds run over -96..=96.
 const BINS: usize = 193;
 
-/// SplitMix64: a full-period 64-bit generator whose `i`-th output is a pure function of
-/// `seed + i`; ample for uniform sampling (not for cryptography).
-fn splitmix(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// A uniform integer below `n` from a 64-bit random word (multiply-shift; the bias is below
-/// n / 2^64, about 3·10^-13 here).
-fn below(r: u64, n: u64) -> u64 {
-    ((r as u128 * n as u128) >> 64) as u64
-}
-
 /// The `i`-th pair of the sample with `seed`, as (South id, North id).
 pub fn pair(seed: u64, i: u64, choices: u64) -> (u64, u64) {
-    let a = splitmix(seed.wrapping_mul(0xD1B5_4A32_D192_ED03) ^ splitmix(2 * i));
-    let b = splitmix(seed.wrapping_mul(0xD1B5_4A32_D192_ED03) ^ splitmix(2 * i + 1));
+    let a = splitmix64(seed.wrapping_mul(0xD1B5_4A32_D192_ED03) ^ splitmix64(2 * i));
+    let b = splitmix64(seed.wrapping_mul(0xD1B5_4A32_D192_ED03) ^ splitmix64(2 * i + 1));
     (below(a, choices), below(b, choices))
 }
 

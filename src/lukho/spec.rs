@@ -82,19 +82,24 @@ fn parse_u64(what: &str, s: &str) -> Result<u64, SpecError> {
     s.trim().parse::<u64>().or_else(|_| err(format!("{what} `{s}` is not a non-negative integer")))
 }
 
-/// `A..B` (exclusive) or `A..=B` (inclusive) as an exclusive range; None if `s` has no `..`.
+/// `A..B` (exclusive) or `A..=B` (inclusive) as an exclusive range (`crate::range`, so the
+/// edge rules are every flag's); None if `s` has no `..`.
 fn parse_range(what: &str, s: &str) -> Result<Option<(u64, u64)>, SpecError> {
-    let Some((a, b)) = s.split_once("..") else { return Ok(None) };
-    let (b, inclusive) = match b.strip_prefix('=') {
-        Some(b) => (b, true),
-        None => (b, false),
-    };
-    let a = parse_u64(what, a)?;
-    let b = parse_u64(what, b)? + inclusive as u64;
-    if a > b {
-        return err(format!("{what} `{s}` is an empty range written backwards"));
+    if !crate::range::is_range(s) {
+        return Ok(None);
     }
-    Ok(Some((a, b)))
+    match crate::range::parse_inclusive(s) {
+        Ok(Some((a, b))) => match b.checked_add(1) {
+            Some(end) => Ok(Some((a, end))),
+            None => err(format!("{what} `{s}` ends past the last id")),
+        },
+        Ok(None) => {
+            let a = parse_u64(what, s.split_once("..").map_or(s, |p| p.0))?;
+            Ok(Some((a, a)))
+        }
+        Err(crate::range::RangeError::Backwards) => err(format!("{what} `{s}` is an empty range written backwards")),
+        Err(crate::range::RangeError::NotANumber(x)) => err(format!("{what} `{x}` is not a non-negative integer")),
+    }
 }
 
 impl Spec {

@@ -5,8 +5,9 @@
 //! Layout: `MAGIC` (8 bytes) · header length (u32 LE) · bincode header · zero padding to a
 //! multiple of 64 · payload (`entries` bytes).
 
+use crate::store::AtomicFile;
 use serde::{Deserialize, Serialize};
-use std::fs::{self, File};
+use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -71,7 +72,7 @@ fn payload_offset(header_len: usize) -> usize {
     (MAGIC.len() + 4 + header_len).div_ceil(64) * 64
 }
 
-/// Write `payload` under `path` atomically: a `.tmp` sibling, fsync, rename.
+/// Write `payload` under `path` atomically ([`crate::store::AtomicFile`]).
 pub fn write_layer(path: &Path, mut header: Header, payload: &[i8]) -> Result<Header, DbError> {
     let bytes: &[u8] = as_bytes(payload);
     header.entries = bytes.len() as u64;
@@ -79,18 +80,14 @@ pub fn write_layer(path: &Path, mut header: Header, payload: &[i8]) -> Result<He
     let head = bincode::serde::encode_to_vec(&header, bincode_config())
         .map_err(|e| DbError::Header { path: path.to_path_buf(), why: e.to_string() })?;
     let off = payload_offset(head.len());
-    let tmp = path.with_extension("db.tmp");
-    {
-        let mut f = io::BufWriter::with_capacity(1 << 20, File::create(&tmp).map_err(io_err(&tmp))?);
-        f.write_all(MAGIC).map_err(io_err(&tmp))?;
-        f.write_all(&(head.len() as u32).to_le_bytes()).map_err(io_err(&tmp))?;
-        f.write_all(&head).map_err(io_err(&tmp))?;
-        f.write_all(&vec![0u8; off - MAGIC.len() - 4 - head.len()]).map_err(io_err(&tmp))?;
-        f.write_all(bytes).map_err(io_err(&tmp))?;
-        let f = f.into_inner().map_err(|e| DbError::Io { path: tmp.clone(), source: e.into_error() })?;
-        f.sync_all().map_err(io_err(&tmp))?;
-    }
-    fs::rename(&tmp, path).map_err(io_err(path))?;
+    let mut f = AtomicFile::create(path).map_err(io_err(path))?;
+    let tmp = f.temp().to_path_buf();
+    f.write_all(MAGIC).map_err(io_err(&tmp))?;
+    f.write_all(&(head.len() as u32).to_le_bytes()).map_err(io_err(&tmp))?;
+    f.write_all(&head).map_err(io_err(&tmp))?;
+    f.write_all(&vec![0u8; off - MAGIC.len() - 4 - head.len()]).map_err(io_err(&tmp))?;
+    f.write_all(bytes).map_err(io_err(&tmp))?;
+    f.commit().map_err(io_err(path))?;
     Ok(header)
 }
 

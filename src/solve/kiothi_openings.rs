@@ -24,22 +24,15 @@
 
 use super::kiothi::{table_bits, KiothiSearch};
 use crate::games::kiothi::{Move, Position, Redistribution, Rules, SowMove};
+use crate::rng::splitmix64;
 use crate::search::horizon::horizon;
 use crate::search::{Limits, Searcher};
 
-/// SplitMix64 output for `x`.
-fn splitmix(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// A 128-bit random word for draw `(stream, i)` of `seed`.
 fn word(seed: u64, stream: u64, i: u64) -> u128 {
-    let s = splitmix(seed ^ splitmix(stream.wrapping_mul(0xD1B5_4A32_D192_ED03)));
-    let a = splitmix(s ^ splitmix(2 * i));
-    let b = splitmix(s ^ splitmix(2 * i + 1));
+    let s = splitmix64(seed ^ splitmix64(stream.wrapping_mul(0xD1B5_4A32_D192_ED03)));
+    let a = splitmix64(s ^ splitmix64(2 * i));
+    let b = splitmix64(s ^ splitmix64(2 * i + 1));
     (a as u128) << 64 | b as u128
 }
 

@@ -31,6 +31,7 @@
 //!   depend on what the cache holds.
 
 use super::{Board, Illegal, ALL_BOMA, BOMA, ROW};
+use crate::rng::{splitmix64, GOLDEN};
 use dashmap::DashMap;
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -72,19 +73,12 @@ type RelayState = (Words, u8);
 
 // ---- constant tables -------------------------------------------------------------------
 
-const fn splitmix(i: u64) -> u64 {
-    let mut z = i.wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
 /// Zobrist weight of one warrior in each boma; the hash of a board is `Σ b[a]·ZOBRIST[a]`.
 const ZOBRIST: [u64; BOMA] = {
     let mut z = [0; BOMA];
     let mut a = 0;
     while a < BOMA {
-        z[a] = splitmix(a as u64);
+        z[a] = splitmix64((a as u64).wrapping_mul(GOLDEN));
         a += 1;
     }
     z
@@ -95,7 +89,7 @@ const LANDING: [u64; BOMA] = {
     let mut z = [0; BOMA];
     let mut a = 0;
     while a < BOMA {
-        z[a] = splitmix(100 + a as u64);
+        z[a] = splitmix64((100 + a as u64).wrapping_mul(GOLDEN));
         a += 1;
     }
     z

@@ -176,38 +176,31 @@ mod reference {
     }
 }
 
-/// xorshift64*: a tiny deterministic generator for sampled games.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
+use crate::rng::XorShift64Star as Rng;
+
+/// `rng.below(n)` as an index.
+fn pick(rng: &mut Rng, n: usize) -> usize {
+    rng.below(n as u64) as usize
 }
 
 /// A random legal redistribution: a random allowed emptied set, each warrior into a random boma.
 fn random_redistribution(p: &Position, rules: &Rules, rng: &mut Rng) -> Option<Redistribution> {
     let base = p.own_base();
     let occupied: Vec<usize> = (0..ROW).filter(|&i| p.boma[base + i] > 0).collect();
-    let two = occupied.len() >= 2 && (rules.redistribute == Redistribute::Exactly2 || rng.below(2) == 0);
+    let two = occupied.len() >= 2 && (rules.redistribute == Redistribute::Exactly2 || pick(rng, 2) == 0);
     if occupied.is_empty() || (!two && rules.redistribute == Redistribute::Exactly2) {
         return None;
     }
-    let i = occupied[rng.below(occupied.len())];
+    let i = occupied[pick(rng, occupied.len())];
     let mut emptied = 1u16 << i;
     if two {
         let rest: Vec<usize> = occupied.iter().copied().filter(|&j| j != i).collect();
-        emptied |= 1 << rest[rng.below(rest.len())];
+        emptied |= 1 << rest[pick(rng, rest.len())];
     }
     let w: u32 = (0..ROW).filter(|i| emptied >> i & 1 == 1).map(|i| p.boma[base + i] as u32).sum();
     let mut placement = [0u8; BOMA];
     for _ in 0..w {
-        placement[rng.below(BOMA)] += 1;
+        placement[pick(rng, BOMA)] += 1;
     }
     Some(Redistribution { emptied, placement })
 }
@@ -234,7 +227,7 @@ fn random_games(rules: &Rules, games: usize, seed: u64) -> (u64, u64) {
             if buf.is_empty() {
                 break;
             }
-            p = buf[rng.below(buf.len())].position;
+            p = buf[pick(&mut rng, buf.len())].position;
         }
     }
     (positions, moves)
@@ -277,7 +270,7 @@ fn explore_long_sowings() {
             if legal.is_empty() {
                 break;
             }
-            p = legal[rng.below(legal.len())];
+            p = legal[pick(&mut rng, legal.len())];
         }
     }
     println!("candidate moves by verdict: {verdicts:?}");
@@ -295,7 +288,7 @@ fn explore_find_perpetual() {
         for _ in 0..200_000 {
             let mut boma = [0u8; BOMA];
             for _ in 0..warriors {
-                boma[rng.below(BOMA)] += 1;
+                boma[pick(&mut rng, BOMA)] += 1;
             }
             let p = Position { boma, prisons: [0, 0], nki: 0, to_move: S, turn: 3 };
             for b in 0..ROW as u8 {
@@ -937,7 +930,7 @@ fn explore_game_endings() {
                 Move::Redistribute(random_redistribution(&g.position, &rules, &mut rng).unwrap())
             } else {
                 let l = g.legal_sowings();
-                Move::Sow(l[rng.below(l.len())])
+                Move::Sow(l[pick(&mut rng, l.len())])
             };
             moves.push(m.to_string());
             g.play(&m).unwrap();

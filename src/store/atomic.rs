@@ -1,0 +1,131 @@
+//! The one atomic write of the project. A file is written under a hidden sibling name
+//! (`.NAME.tmp` in the same directory, so the rename cannot cross file systems), flushed and
+//! fsynced, renamed over `NAME`, and the directory is fsynced so the rename itself survives a
+//! crash. Until [`AtomicFile::commit`] the final name holds its old content (or nothing); a
+//! dropped, uncommitted file removes its temporary.
+use std::fs::{self, File};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// The temporary sibling an atomic write of `path` uses.
+pub fn temp_path(path: &Path) -> PathBuf {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
+    path.with_file_name(format!(".{name}.tmp"))
+}
+
+/// A file being written atomically; [`Write`] goes to the temporary.
+pub struct AtomicFile {
+    path: PathBuf,
+    tmp: PathBuf,
+    out: Option<BufWriter<File>>,
+}
+
+impl AtomicFile {
+    /// Start writing `path` (its temporary is created, truncating a leftover from a killed run).
+    pub fn create(path: &Path) -> io::Result<AtomicFile> {
+        let tmp = temp_path(path);
+        let out = BufWriter::with_capacity(1 << 20, File::create(&tmp)?);
+        Ok(AtomicFile { path: path.to_path_buf(), tmp, out: Some(out) })
+    }
+
+    /// The final name.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The temporary's name (for error messages about a failed write).
+    pub fn temp(&self) -> &Path {
+        &self.tmp
+    }
+
+    /// Flush, fsync, rename over the final name, fsync the directory.
+    pub fn commit(mut self) -> io::Result<()> {
+        let out = self.out.take().expect("an AtomicFile is committed once");
+        let file = out.into_inner().map_err(|e| e.into_error())?;
+        file.sync_all()?;
+        drop(file);
+        fs::rename(&self.tmp, &self.path)?;
+        sync_dir(&self.path)
+    }
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.out.as_mut().expect("not committed").write(buf)
+    }
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.out.as_mut().expect("not committed").write_all(buf)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.as_mut().expect("not committed").flush()
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if self.out.take().is_some() {
+            let _ = fs::remove_file(&self.tmp);
+        }
+    }
+}
+
+/// Write `bytes` as the whole content of `path`, atomically.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut f = AtomicFile::create(path)?;
+    f.write_all(bytes)?;
+    f.commit()
+}
+
+/// Make a rename in `path`'s directory durable. Directories cannot be fsynced on every
+/// platform; where opening one fails, the rename is as durable as the platform makes it.
+fn sync_dir(path: &Path) -> io::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    match File::open(dir) {
+        Ok(d) => d.sync_all().or(Ok(())),
+        Err(_) => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_committed_file_replaces_the_old_one_and_leaves_no_temporary() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("x.csv");
+        fs::write(&p, "old").unwrap();
+        let mut f = AtomicFile::create(&p).unwrap();
+        f.write_all(b"new").unwrap();
+        // Before the commit the final name still holds the old content.
+        assert_eq!(fs::read_to_string(&p).unwrap(), "old");
+        f.commit().unwrap();
+        assert_eq!(fs::read_to_string(&p).unwrap(), "new");
+        let names: Vec<_> = fs::read_dir(d.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names, vec![std::ffi::OsString::from("x.csv")]);
+    }
+
+    #[test]
+    fn a_dropped_file_leaves_the_old_content_and_no_temporary() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("x.csv");
+        fs::write(&p, "old").unwrap();
+        {
+            let mut f = AtomicFile::create(&p).unwrap();
+            f.write_all(b"half").unwrap();
+        }
+        assert_eq!(fs::read_to_string(&p).unwrap(), "old");
+        assert!(!temp_path(&p).exists());
+    }
+
+    #[test]
+    fn write_atomic_writes_the_bytes() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("a.json");
+        write_atomic(&p, b"{}\n").unwrap();
+        assert_eq!(fs::read(&p).unwrap(), b"{}\n");
+    }
+}
