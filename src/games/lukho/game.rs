@@ -5,7 +5,7 @@
 //! positions, no allocation.
 
 use super::board::{abs_pit, Board, LapEnd, Phase, Sown};
-use super::cycle::{first_repeat, Cycles};
+use crate::games::cycle::{first_repeat, Cycles};
 use super::opening::Choice;
 use super::race::{opening, Opening, Race};
 use super::Rules;

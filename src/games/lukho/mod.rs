@@ -12,7 +12,6 @@
 //! drop pits in choices are the *opponent's* own indices (DESIGN.md).
 
 pub mod board;
-mod cycle;
 pub mod game;
 pub mod lanes;
 pub mod opening;

@@ -3,7 +3,7 @@
 //! (relay lift, capture, stop) happens inside the step that drops a lap's last seed.
 
 use super::board::{add_run, Board, LapEnd, Phase, Sown, PITS, ROW};
-use super::cycle::Cycles;
+use crate::games::cycle::Cycles;
 use super::opening::Choice;
 use super::Rules;
 use crate::side::Side;
