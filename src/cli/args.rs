@@ -11,7 +11,7 @@ pub const MAX_THREADS: usize = 1024;
 pub fn threads(s: &str) -> Result<Threads, String> {
     match s.trim().parse::<usize>() {
         Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(Threads(n)),
-        _ => Err(format!("`{s}`; expected a whole number of threads 1..={MAX_THREADS}")),
+        _ => Err(format!("expected a whole number of threads 1..={MAX_THREADS}")),
     }
 }
 
@@ -27,7 +27,7 @@ pub fn set_threads(threads: Option<Threads>) {
 pub fn seconds(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {
         Ok(t) if t.is_finite() && t > 0.0 && t <= 1e9 => Ok(t),
-        _ => Err(format!("`{s}`; expected a positive number of seconds (at most 1e9)")),
+        _ => Err("expected a positive number of seconds (at most 1e9)".to_string()),
     }
 }
 

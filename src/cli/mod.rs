@@ -54,13 +54,14 @@ pub fn usage<T>(msg: impl Into<String>) -> anyhow::Result<T> {
 pub fn run() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
-        Err(e) if e.use_stderr() => {
+        // A bare `mancala oware` shows the help of what could follow: more useful than a line.
+        Err(e) if e.use_stderr() && e.kind() != clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
             eprintln!("{}", clap_one_line(&e.render().to_string()));
             return 2;
         }
         Err(e) => {
             let _ = e.print();
-            return 0;
+            return if e.use_stderr() { 2 } else { 0 };
         }
     };
     let r = match cli.game {
