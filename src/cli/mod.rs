@@ -10,7 +10,7 @@ mod lukho;
 mod oware;
 mod progress;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 #[derive(Parser)]
 #[command(
@@ -52,7 +52,8 @@ pub fn usage<T>(msg: impl Into<String>) -> anyhow::Result<T> {
 }
 
 pub fn run() -> i32 {
-    let cli = match Cli::try_parse() {
+    let parsed = negative_numbers_are_values(Cli::command()).try_get_matches().and_then(|m| Cli::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(c) => c,
         // A bare `mancala oware` shows the help of what could follow: more useful than a line.
         Err(e) if e.use_stderr() && e.kind() != clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
@@ -83,6 +84,12 @@ pub fn run() -> i32 {
             }
         }
     }
+}
+
+/// `--time -1` is a bad value of `--time`, not an unknown flag `-1`: every command takes a
+/// leading `-` and digits as a value, so the error names the flag and what it accepts.
+fn negative_numbers_are_values(cmd: clap::Command) -> clap::Command {
+    cmd.allow_negative_numbers(true).mut_subcommands(negative_numbers_are_values)
 }
 
 /// clap's parse errors as the one line the bad-input contract promises: the error and any
