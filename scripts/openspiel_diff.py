@@ -18,9 +18,9 @@ Mapping (checked against OpenSpiel's source, open_spiel/games/oware/oware.cc):
   requires feeding, ends on the first repetition since the last capture with each player
   taking his own row (our `--cycle own-rows`), ends when no legal move exists (everyone takes
   his own row, which equals our O5/O6 sweeps), and ends when a score exceeds 24 or both are 24.
-- Known, deliberate difference (RULES.md O7): when a player reaches 25 (or both 24) OpenSpiel
+- Known, deliberate difference (docs/rules/oware.md O7): when a player reaches 25 (or both 24) OpenSpiel
   also moves the seeds left on the board into the owners' scores (CollectAndTerminate), while
-  RULES.md says they stay unallocated. The winner is the same either way. Every OpenSpiel
+  docs/rules/oware.md says they stay unallocated. The winner is the same either way. Every OpenSpiel
   ending empties the board into the scores, so at the terminal ply the script compares our
   `stores + own rows` with OpenSpiel's scores and OpenSpiel's board with zeros, and reports
   final-score differences by class.
@@ -179,7 +179,7 @@ def compare(game_no, moves, snaps, returns, truncated, lines):
         score = res["score"]
         if score != o["stores"]:
             majority = max(st) >= 25 or st == [24, 24]
-            cls = "final score: 25/24-24 ending leaves seeds unallocated (RULES.md O7)" if majority else "final score"
+            cls = "final score: 25/24-24 ending leaves seeds unallocated (docs/rules/oware.md O7)" if majority else "final score"
             diffs.append((cls, f"{where}: stores {st}, board {pits}; ours {score}, OpenSpiel {o['stores']}"))
         os_winner = "draw" if returns[0] == returns[1] else ("south" if returns[0] > returns[1] else "north")
         if res["winner"] != os_winner:
@@ -189,8 +189,8 @@ def compare(game_no, moves, snaps, returns, truncated, lines):
     return diffs
 
 
-# Differences that RULES.md prescribes on purpose: reported, not failures.
-EXPECTED = {"final score: 25/24-24 ending leaves seeds unallocated (RULES.md O7)"}
+# Differences that the rule book (docs/rules/oware.md) prescribes on purpose: reported, not failures.
+EXPECTED = {"final score: 25/24-24 ending leaves seeds unallocated (docs/rules/oware.md O7)"}
 
 
 def main():
@@ -259,7 +259,7 @@ def main():
         if not classes:
             print("discrepancies: none")
         for c, n in sorted(classes.items()):
-            tag = "expected (RULES.md)" if c in EXPECTED else "UNEXPECTED"
+            tag = "expected (docs/rules)" if c in EXPECTED else "UNEXPECTED"
             print(f"discrepancy [{tag}] {c}: {n} plies in {games_with[c]} games, e.g.")
             for e in examples[c]:
                 print(f"    {e}")

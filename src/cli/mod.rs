@@ -19,7 +19,7 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
     about = "Exhaustive solvers and analysis datasets for mancala games",
     long_about = "Exhaustive solvers and analysis datasets for mancala games: Oware (Abapa) endgame \
 databases and an exact solver, Lukho opening sweeps, Kiothi search and tables.\n\n\
-Rules are fixed in RULES.md; every variant is a flag and is written into every output."
+Rules are fixed in the rule book, docs/rules/ in the repository; every variant is a flag and is written into every output."
 )]
 struct Cli {
     #[command(subcommand)]
