@@ -15,9 +15,9 @@
 
 use mancala::games::lukho::board::forget_perpetual_cycles;
 use mancala::games::lukho::{opening, play_batch, play_game, Choice, Class, GameOutcome, Position, Race, Rules};
-use mancala::lukho::sample::pair;
-use mancala::lukho::sweep::{sweep, Model};
 use mancala::side::Side;
+use mancala::sweep::play::{sweep, Model};
+use mancala::sweep::sample::pair;
 use std::sync::OnceLock;
 
 fn main() {

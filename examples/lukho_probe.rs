@@ -169,7 +169,7 @@ fn turns(south: u64, step: u64) {
 /// walked their cycle (`proven`) or met one proven before (`hits`).
 fn uniform(blocks: u64) {
     use mancala::games::lukho::board::perpetual_stats;
-    use mancala::lukho::sweep::{play_pair, Model};
+    use mancala::sweep::play::{play_pair, Model};
     let rules = Rules::default();
     let n = Choice::count(&rules);
     let model = Model::Fixed(RaceModel::Sequential);

@@ -2,7 +2,7 @@
 
 use assert_cmd::Command;
 use mancala::games::lukho::{play_after, play_game, speed_races, Choice, Race, Rules};
-use mancala::lukho::Agg;
+use mancala::sweep::Agg;
 use predicates::prelude::*;
 use serde_json::{json, Value};
 use std::path::Path;
@@ -683,7 +683,7 @@ fn replies_small_family_against_direct_games() {
     let south = "0,5,40,77";
     let args = ["lukho", "replies", "--south", south, "--race", "sequential", "--family", fam, "--out", o, "--json"];
     let a = json_out(&args);
-    let ids: Vec<u32> = mancala::lukho::Spec::parse(fam).unwrap().ids(&R).unwrap();
+    let ids: Vec<u32> = mancala::sweep::Spec::parse(fam).unwrap().ids(&R).unwrap();
     let payoff = |s: u32, n: u32| -> f64 {
         let (s, n) = (Choice::from_id(s as u64, &R).unwrap(), Choice::from_id(n as u64, &R).unwrap());
         [Race::SouthFirst, Race::NorthFirst].iter().map(|&r| play_game(&R, &s, &n, r).margin2 as f64).sum::<f64>() / 4.0

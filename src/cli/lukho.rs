@@ -9,13 +9,13 @@ use clap::{Args, Subcommand};
 use mancala::export::Format;
 use mancala::games::lukho::race::setup;
 use mancala::games::lukho::{speed_races, Board, Chain, Choice, ChoiceError, GameOutcome, Position, Rules};
-use mancala::lukho::equilibrium::{EqDef, EqError, IterRecord, Limits, Observer, Payoff, Solver};
-use mancala::lukho::output::{header_rules, write_games, write_summaries};
-use mancala::lukho::part::{self, part_name, read_part, write_part, PartError};
-use mancala::lukho::summary::half_json;
-use mancala::lukho::sweep::{self, calibrate, Model, Shard, SweepDef};
-use mancala::lukho::trace::{trace, RaceChoice};
-use mancala::lukho::Spec;
+use mancala::opening_game::{EqDef, EqError, IterRecord, Observer, Payoff, Solver, StopAt};
+use mancala::sweep::output::{header_rules, write_games, write_summaries};
+use mancala::sweep::part::{self, part_name, read_part, write_part, PartError};
+use mancala::sweep::play::{self as sweep, calibrate, Model, Shard, SweepDef};
+use mancala::sweep::summary::half_json;
+use mancala::sweep::trace::{trace, RaceChoice};
+use mancala::sweep::Spec;
 use serde_json::{json, Value as Json};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -342,7 +342,7 @@ pub fn run(a: LukhoArgs) -> Result<()> {
                 &payoff,
                 &family,
                 &out,
-                Limits { max_iterations, seconds: time },
+                StopAt { max_iterations, seconds: time },
                 exploit.as_deref(),
                 cuts,
                 json,
@@ -353,7 +353,7 @@ pub fn run(a: LukhoArgs) -> Result<()> {
 }
 
 fn sample_cmd(pairs: u64, seed: u64, race: &str, out: &Path, json_out: bool, rules: &Rules) -> Result<()> {
-    use mancala::lukho::sample::{sample, wilson};
+    use mancala::sweep::sample::{sample, wilson};
     let model = Model::parse(race).or_else(|e| usage(format!("--{e}")))?;
     if pairs == 0 {
         return usage("--pairs: 0; expected at least 1");
@@ -736,7 +736,7 @@ fn sweep_cmd(a: SweepArgs, rules: Rules) -> Result<()> {
     pb.finish_and_clear();
     let seconds = start.elapsed().as_secs_f64();
     let games: u64 = aggs.iter().map(|a| a.games).sum();
-    let rows: Vec<(u32, mancala::lukho::Agg)> = south_ids.iter().copied().zip(aggs).collect();
+    let rows: Vec<(u32, mancala::sweep::Agg)> = south_ids.iter().copied().zip(aggs).collect();
 
     let mut report = serde_json::Map::new();
     match (shard, &part_path) {
@@ -950,7 +950,7 @@ fn equilibrium_cmd(
     payoff: &str,
     family: &str,
     out: &Path,
-    limits: Limits,
+    limits: StopAt,
     exploit: Option<&str>,
     cuts: usize,
     json_out: bool,

@@ -10,7 +10,8 @@
 //! lowest id. Counting every best reply, not one per South choice, makes the answer
 //! independent of any tie-breaking inside a row.
 
-use super::{EqError, Kind, Observer, Solver};
+use super::vectors::Kind;
+use super::{EqError, Observer, Solver};
 use crate::games::lukho::Choice;
 use rayon::prelude::*;
 use std::path::PathBuf;
@@ -177,8 +178,8 @@ impl Replies {
 mod tests {
     use super::super::{full_matrix, EqDef, Payoff, Quiet, Solver};
     use crate::games::lukho::Rules;
-    use crate::lukho::sweep::Model;
-    use crate::lukho::Spec;
+    use crate::sweep::play::Model;
+    use crate::sweep::Spec;
 
     /// The counts equal a direct reading of the full payoff matrix of a small family.
     #[test]

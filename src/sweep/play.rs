@@ -464,7 +464,7 @@ impl Shard {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lukho::summary::Agg;
+    use crate::sweep::summary::Agg;
 
     const R: Rules = Rules { chain: crate::games::lukho::Chain::It, keep_one: false };
 

@@ -2,8 +2,8 @@
 //! intervals. Pair `i` of a sample depends only on `(seed, i)` (SplitMix64), so a sample is
 //! the same whatever the thread count or chunking, and can be extended or split.
 
+use super::play::{play_pair, Model};
 use super::summary::Agg;
-use super::sweep::{play_pair, Model};
 use crate::games::lukho::{Choice, GameOutcome, Rules};
 use crate::rng::{below, splitmix64};
 use rayon::prelude::*;

@@ -1,6 +1,10 @@
+use super::vectors::Kind;
 use super::*;
-use crate::games::lukho::{play_game, Chain, Race};
-use crate::lukho::lp::solve_matrix_game;
+use crate::games::lukho::{play_game, Chain, Choice, Race, Rules};
+use crate::opening_game::lp::solve_matrix_game;
+use crate::sweep::{Model, Spec};
+use std::fs;
+use std::path::Path;
 
 const R: Rules = Rules { chain: Chain::It, keep_one: false };
 
@@ -13,7 +17,7 @@ fn def(race: &str, payoff: &str, family: &str) -> EqDef {
     }
 }
 
-fn solve(d: &EqDef, dir: &Path, limits: Limits) -> Solver {
+fn solve(d: &EqDef, dir: &Path, limits: StopAt) -> Solver {
     let mut s = Solver::open(d.clone(), dir).unwrap();
     s.run(limits, &Quiet).unwrap();
     s
@@ -98,7 +102,7 @@ fn double_oracle_equals_the_full_matrix_game() {
         // Plain double oracle, and (every other case) mixes refined against 6 more replies.
         let mut sv = Solver::open(d.clone(), dir.path()).unwrap();
         sv.cuts = if k % 2 == 1 { 6 } else { 0 };
-        sv.run(Limits::default(), &Quiet).unwrap();
+        sv.run(StopAt::default(), &Quiet).unwrap();
         let a = full_matrix(&d, &sv.ids);
         let full = solve_matrix_game(&a, sv.ids.len(), sv.ids.len()).unwrap();
         let last = sv.state.log.last().unwrap();
@@ -125,13 +129,13 @@ fn double_oracle_equals_the_full_matrix_game() {
 fn resume_equals_an_uninterrupted_run() {
     let d = def("south-first", "margin", "all:remove=000000**:drop=0..1");
     let a = tempfile::tempdir().unwrap();
-    let whole = solve(&d, a.path(), Limits::default());
+    let whole = solve(&d, a.path(), StopAt::default());
     assert!(whole.state.log.len() > 2, "the case must need more than two iterations");
     let b = tempfile::tempdir().unwrap();
-    let part = solve(&d, b.path(), Limits { max_iterations: Some(2), seconds: None });
+    let part = solve(&d, b.path(), StopAt { max_iterations: Some(2), seconds: None });
     assert_eq!(part.state.log.len(), 2);
     assert!(!part.state.done);
-    let resumed = solve(&d, b.path(), Limits::default());
+    let resumed = solve(&d, b.path(), StopAt::default());
     // The same sets, best responses and counts; the floats agree to rounding (the LP
     // solver's pivoting order is not bit-reproducible across solver instances).
     let (r, w) = (&resumed.state, &whole.state);
@@ -154,7 +158,7 @@ fn resume_equals_an_uninterrupted_run() {
         assert!(a.iter().zip(b).all(|(p, q)| p.0 == q.0 && (p.1 - q.1).abs() < 1e-9));
     }
     // A finished run reopened does nothing more.
-    let again = solve(&d, b.path(), Limits::default());
+    let again = solve(&d, b.path(), StopAt::default());
     assert_eq!(again.state, resumed.state);
 }
 
@@ -162,7 +166,7 @@ fn resume_equals_an_uninterrupted_run() {
 fn corrupt_or_foreign_state_is_refused() {
     let d = def("south-first", "margin", "0..30");
     let dir = tempfile::tempdir().unwrap();
-    solve(&d, dir.path(), Limits { max_iterations: Some(1), seconds: None });
+    solve(&d, dir.path(), StopAt { max_iterations: Some(1), seconds: None });
     let path = dir.path().join(STATE_FILE);
     // Foreign: another payoff, family or race.
     for (race, payoff, family, field) in [

@@ -25,7 +25,7 @@ impl RaceChoice {
         if let Some(k) = s.trim().strip_prefix("speeds:") {
             return k.parse().map(RaceChoice::Speeds).map_err(|_| RaceChoiceError::Form(s.to_string()));
         }
-        super::sweep::parse_race(s.trim()).map(RaceChoice::Fixed).ok_or_else(|| RaceChoiceError::Form(s.to_string()))
+        super::play::parse_race(s.trim()).map(RaceChoice::Fixed).ok_or_else(|| RaceChoiceError::Form(s.to_string()))
     }
 
     pub fn name(&self) -> String {

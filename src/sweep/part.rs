@@ -7,8 +7,8 @@
 //! row count and the CRC-32 of the payload bytes. Written to a temporary name, synced, then
 //! renamed, so a part that exists is complete.
 
+use super::play::{Shard, SweepDef};
 use super::summary::Agg;
-use super::sweep::{Shard, SweepDef};
 use serde_json::{json, Value as Json};
 use std::fs;
 use std::io::{self, Write};
@@ -228,8 +228,8 @@ pub fn combine(mut parts: Vec<Part>) -> Result<(Json, Vec<(u32, Agg)>), PartErro
 mod tests {
     use super::*;
     use crate::games::lukho::Rules;
-    use crate::lukho::sweep::{sweep, Model};
-    use crate::lukho::Spec;
+    use crate::sweep::play::{sweep, Model};
+    use crate::sweep::Spec;
 
     fn def(south: &str) -> SweepDef {
         SweepDef {
