@@ -14,9 +14,10 @@
 //! faster but wrong engine fails. Figures: results/BENCHMARKS.md.
 
 use mancala::games::lukho::board::forget_perpetual_cycles;
+use mancala::games::lukho::Races;
 use mancala::games::lukho::{opening, play_batch, play_game, Choice, Class, GameOutcome, Position, Race, Rules};
 use mancala::side::Side;
-use mancala::sweep::play::{sweep, Model};
+use mancala::sweep::play::sweep;
 use mancala::sweep::sample::pair;
 use std::sync::OnceLock;
 
@@ -84,7 +85,7 @@ fn one_south(bencher: divan::Bencher, south: u32, expect: (u64, u64, u64, u64, u
         .counter(divan::counter::ItemsCount::new(2 * north.len()))
         .with_inputs(forget_perpetual_cycles)
         .bench_values(|()| {
-            let a = sweep(&RULES, Model::parse("sequential").unwrap(), &[south], north, &|_| {});
+            let a = sweep(&RULES, "sequential".parse::<Races>().unwrap(), &[south], north, &|_| {});
             let a = &a[0];
             assert_eq!((a.games, a.wins, a.draws, a.losses, a.perpetual_openings, a.sum_margin2), expect);
         });

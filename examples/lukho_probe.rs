@@ -169,10 +169,11 @@ fn turns(south: u64, step: u64) {
 /// walked their cycle (`proven`) or met one proven before (`hits`).
 fn uniform(blocks: u64) {
     use mancala::games::lukho::board::perpetual_stats;
-    use mancala::sweep::play::{play_pair, Model};
+    use mancala::games::lukho::Races;
+    use mancala::sweep::play::play_pair;
     let rules = Rules::default();
     let n = Choice::count(&rules);
-    let model = Model::Fixed(RaceModel::Sequential);
+    let model = Races::Model(RaceModel::Sequential);
     let mut last = perpetual_stats();
     let cores = rayon::current_num_threads() as f64;
     for block in 0..blocks {

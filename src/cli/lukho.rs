@@ -9,12 +9,13 @@ use clap::{Args, Subcommand};
 use mancala::export::Format;
 use mancala::games::lukho::race::setup;
 use mancala::games::lukho::{speed_races, Board, Chain, Choice, ChoiceError, GameOutcome, Position, Rules};
+use mancala::games::lukho::{RaceLabel, RaceModel, Races};
 use mancala::opening_game::{EqDef, EqError, IterRecord, Observer, Payoff, Solver, StopAt};
 use mancala::sweep::output::{header_rules, write_games, write_summaries};
 use mancala::sweep::part::{self, part_name, read_part, write_part, PartError};
-use mancala::sweep::play::{self as sweep, calibrate, Model, Shard, SweepDef};
+use mancala::sweep::play::{self as sweep, calibrate, Shard, SweepDef};
 use mancala::sweep::summary::half_json;
-use mancala::sweep::trace::{trace, RaceChoice};
+use mancala::sweep::trace::trace;
 use mancala::sweep::Spec;
 use serde_json::{json, Value as Json};
 use std::path::{Path, PathBuf};
@@ -354,7 +355,7 @@ pub fn run(a: LukhoArgs) -> Result<()> {
 
 fn sample_cmd(pairs: u64, seed: u64, race: &str, out: &Path, json_out: bool, rules: &Rules) -> Result<()> {
     use mancala::sweep::sample::{sample, wilson};
-    let model = Model::parse(race).or_else(|e| usage(format!("--{e}")))?;
+    let model = race.parse::<Races>().or_else(|e| usage(format!("--race: {e}")))?;
     if pairs == 0 {
         return usage("--pairs: 0; expected at least 1");
     }
@@ -454,18 +455,18 @@ fn state_json(p: &Position) -> Json {
     })
 }
 
-fn parse_race(s: &str) -> Result<RaceChoice> {
-    RaceChoice::parse(s).or_else(|e| usage(format!("--{e}")))
+fn parse_race(s: &str) -> Result<RaceLabel> {
+    s.parse::<RaceLabel>().or_else(|e| usage(format!("--race: {e}")))
 }
 
 fn play(pair: &Pair, race: &str, with_trace: bool, json: bool, jsonl: bool, rules: &Rules) -> Result<()> {
     let (s, n) = pair.choices(rules)?;
     let rc = parse_race(race)?;
-    let t = trace(rules, &s, &n, rc).or_else(|e| usage(format!("--{e}")))?;
+    let t = trace(rules, &s, &n, rc).or_else(|e| usage(format!("--race: {e}")))?;
     let o = &t.outcome;
     let mut head = serde_json::Map::new();
     head.insert("rules".into(), rules.to_json());
-    head.insert("race".into(), json!(rc.name()));
+    head.insert("race".into(), json!(rc.to_string()));
     head.insert("south".into(), choice_json(&s, rules));
     head.insert("north".into(), choice_json(&n, rules));
     if jsonl && with_trace {
@@ -491,7 +492,7 @@ fn play(pair: &Pair, race: &str, with_trace: bool, json: bool, jsonl: bool, rule
         println!("{}", Json::Object(m));
         return Ok(());
     }
-    println!("Lukho, chain={} keep_one={}, race {}", rules.chain.name(), rules.keep_one, rc.name());
+    println!("Lukho, chain={} keep_one={}, race {}", rules.chain.name(), rules.keep_one, rc.to_string());
     println!("South {} (id {}), North {} (id {})", s, s.id(rules), n, n.id(rules));
     if with_trace {
         let before = setup(&s, &n);
@@ -637,7 +638,7 @@ const MAX_GAME_ROWS: u64 = 2_000_000;
 
 fn sweep_cmd(a: SweepArgs, rules: Rules) -> Result<()> {
     // Everything is checked before anything is written.
-    let model = Model::parse(&a.race).or_else(|e| usage(format!("--{e}")))?;
+    let model = a.race.parse::<Races>().or_else(|e| usage(format!("--race: {e}")))?;
     let south = Spec::parse(&a.south).or_else(|e| usage(format!("--south: {e}")))?;
     let north = match (&a.north, a.symmetric) {
         (None, true) => south.clone(),
@@ -663,7 +664,7 @@ fn sweep_cmd(a: SweepArgs, rules: Rules) -> Result<()> {
     let pairs = south_ids.len() as u64 * sets.north_per_south() as u64;
 
     let calibrate = match a.calibrate.as_deref().map(|c| (c, c.trim().parse::<f64>())) {
-        None if model == Model::Speeds => 0.3,
+        None if model == Races::Model(RaceModel::Speeds) => 0.3,
         None => 2.0,
         Some((_, Ok(x))) if x > 0.0 && x <= 3600.0 => x,
         Some((c, _)) => return usage(format!("--calibrate: `{c}` is not a number of seconds in (0, 3600]")),
@@ -957,7 +958,7 @@ fn equilibrium_cmd(
     rules: Rules,
 ) -> Result<()> {
     // Everything is checked before anything is written.
-    let model = Model::parse(race).or_else(|e| usage(format!("--{e}")))?;
+    let model = race.parse::<Races>().or_else(|e| usage(format!("--race: {e}")))?;
     let payoff = Payoff::parse(payoff).or_else(|e| usage(format!("--{e}")))?;
     let family = Spec::parse(family).or_else(|e| usage(format!("--family: {e}")))?;
     if out.exists() && !out.is_dir() {
@@ -1060,7 +1061,7 @@ fn replies_cmd(
     rules: Rules,
 ) -> Result<()> {
     // Everything is checked before anything is written.
-    let model = Model::parse(race).or_else(|e| usage(format!("--{e}")))?;
+    let model = race.parse::<Races>().or_else(|e| usage(format!("--race: {e}")))?;
     let payoff = Payoff::parse(payoff).or_else(|e| usage(format!("--{e}")))?;
     let family = Spec::parse(family).or_else(|e| usage(format!("--family: {e}")))?;
     let south_ids = Spec::parse(south).and_then(|s| s.ids(&rules)).or_else(|e| usage(format!("--south: {e}")))?;

@@ -1,9 +1,8 @@
 //! What a game of the opening is worth to South, and the definition of an opening game.
 
-use crate::games::lukho::{Choice, GameOutcome, Rules};
+use crate::games::lukho::{Choice, GameOutcome, Races, Rules};
 use crate::side::Side;
 use crate::sweep::spec::Spec;
-use crate::sweep::Model;
 use serde_json::{json, Value as Json};
 
 /// What a game is worth to South.
@@ -66,7 +65,7 @@ impl Payoff {
 #[derive(Clone, Debug)]
 pub struct EqDef {
     pub rules: Rules,
-    pub model: Model,
+    pub model: Races,
     pub payoff: Payoff,
     pub family: Spec,
 }
@@ -79,7 +78,7 @@ impl EqDef {
 
     /// Mirrored outcome pairs at equal weights: `A(s, n) = −A(n, s)`.
     pub fn symmetric(&self) -> bool {
-        matches!(self.model, Model::Fixed(_))
+        self.model.mirrored()
     }
 
     /// Integer units per payoff unit of the mean over the outcomes.

@@ -177,8 +177,8 @@ impl Replies {
 #[cfg(test)]
 mod tests {
     use super::super::{full_matrix, EqDef, Payoff, Quiet, Solver};
+    use crate::games::lukho::Races;
     use crate::games::lukho::Rules;
-    use crate::sweep::play::Model;
     use crate::sweep::Spec;
 
     /// The counts equal a direct reading of the full payoff matrix of a small family.
@@ -188,7 +188,7 @@ mod tests {
         for race in ["sequential", "south-first"] {
             let def = EqDef {
                 rules,
-                model: Model::parse(race).unwrap(),
+                model: race.parse::<Races>().unwrap(),
                 payoff: Payoff::Margin,
                 family: Spec::parse("all:remove=000000**").unwrap(),
             };

@@ -1,8 +1,9 @@
 use super::vectors::Kind;
 use super::*;
+use crate::games::lukho::Races;
 use crate::games::lukho::{play_game, Chain, Choice, Race, Rules};
 use crate::opening_game::lp::solve_matrix_game;
-use crate::sweep::{Model, Spec};
+use crate::sweep::Spec;
 use std::fs;
 use std::path::Path;
 
@@ -11,7 +12,7 @@ const R: Rules = Rules { chain: Chain::It, keep_one: false };
 fn def(race: &str, payoff: &str, family: &str) -> EqDef {
     EqDef {
         rules: R,
-        model: Model::parse(race).unwrap(),
+        model: race.parse::<Races>().unwrap(),
         payoff: Payoff::parse(payoff).unwrap(),
         family: Spec::parse(family).unwrap(),
     }

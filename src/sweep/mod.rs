@@ -19,6 +19,6 @@ pub mod spec;
 pub mod summary;
 pub mod trace;
 
-pub use play::{Model, Shard, SweepDef};
+pub use play::{Shard, SweepDef};
 pub use spec::{Spec, SpecError};
 pub use summary::Agg;

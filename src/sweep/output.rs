@@ -2,9 +2,9 @@
 //! `summary.csv` and `summary.jsonl` (one row per South choice), `summary.json` (the whole
 //! sweep), and on request `games.csv` / `games.jsonl` (one row per game).
 
-use super::play::RaceLabel;
 use super::summary::{game_columns, game_row, summary_columns, summary_row, Agg};
 use crate::export::{Format, TableWriter};
+use crate::games::lukho::RaceLabel;
 use crate::games::lukho::{GameOutcome, Rules};
 use serde_json::{json, Value as Json};
 use std::io;

@@ -227,14 +227,15 @@ pub fn combine(mut parts: Vec<Part>) -> Result<(Json, Vec<(u32, Agg)>), PartErro
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::lukho::Races;
     use crate::games::lukho::Rules;
-    use crate::sweep::play::{sweep, Model};
+    use crate::sweep::play::sweep;
     use crate::sweep::Spec;
 
     fn def(south: &str) -> SweepDef {
         SweepDef {
             rules: Rules::default(),
-            model: Model::parse("sequential").unwrap(),
+            model: "sequential".parse::<Races>().unwrap(),
             south: Spec::parse(south).unwrap(),
             north: Spec::parse("0..5").unwrap(),
             symmetric: false,

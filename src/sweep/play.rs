@@ -8,86 +8,12 @@
 use super::spec::{Spec, SpecError};
 use super::summary::Agg;
 use crate::games::lukho::{
-    opening, play_after, play_batch, speed_races, Choice, Class, GameOutcome, Opening, Position, Race, RaceModel, Rules,
+    opening, play_after, play_batch, speed_races, Choice, Class, GameOutcome, Opening, Position, Race, RaceLabel,
+    Races, Rules,
 };
 use crate::side::Side;
 use rayon::prelude::*;
-use std::fmt;
 use std::time::Instant;
-
-/// What `--race` names in a sweep: a model (all its outcomes) or one fixed outcome.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Model {
-    Fixed(RaceModel),
-    Speeds,
-    One(Race),
-}
-
-#[derive(Debug, Clone, thiserror::Error, PartialEq, Eq)]
-#[error("race: `{0}` is not a race model; expected sequential, lockstep, speeds, or one outcome: south-first, north-first, lockstep-south, lockstep-north")]
-pub struct ModelError(pub String);
-
-pub const RACES: [Race; 4] = [Race::SouthFirst, Race::NorthFirst, Race::LockstepSouth, Race::LockstepNorth];
-
-pub fn parse_race(s: &str) -> Option<Race> {
-    RACES.into_iter().find(|r| r.name() == s)
-}
-
-impl Model {
-    pub fn parse(s: &str) -> Result<Model, ModelError> {
-        match s.trim() {
-            "sequential" => Ok(Model::Fixed(RaceModel::Sequential)),
-            "lockstep" => Ok(Model::Fixed(RaceModel::Lockstep)),
-            "speeds" => Ok(Model::Speeds),
-            o => parse_race(o).map(Model::One).ok_or_else(|| ModelError(s.to_string())),
-        }
-    }
-
-    pub fn name(&self) -> &'static str {
-        match self {
-            Model::Fixed(m) => m.name(),
-            Model::Speeds => "speeds",
-            Model::One(r) => r.name(),
-        }
-    }
-
-    /// The outcomes played for every pair, when they do not depend on the pair.
-    pub fn outcomes(&self) -> Option<&'static [Race]> {
-        match self {
-            Model::Fixed(m) => Some(m.outcomes()),
-            Model::One(r) => Some(std::slice::from_ref(match r {
-                Race::SouthFirst => &RACES[0],
-                Race::NorthFirst => &RACES[1],
-                Race::LockstepSouth => &RACES[2],
-                Race::LockstepNorth => &RACES[3],
-            })),
-            Model::Speeds => None,
-        }
-    }
-}
-
-impl fmt::Display for Model {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// The race outcome a game was played under.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RaceLabel {
-    Fixed(Race),
-    /// The K-th `speeds` outcome in increasing ρ.
-    Speeds(u32),
-}
-
-impl fmt::Display for RaceLabel {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RaceLabel::Fixed(r) => f.write_str(r.name()),
-            RaceLabel::Speeds(k) => write!(f, "speeds:{k}"),
-        }
-    }
-}
 
 /// Play one pair under every outcome of `model`; `f` sees each game.
 ///
@@ -101,7 +27,7 @@ impl fmt::Display for RaceLabel {
 #[inline]
 pub fn play_pair(
     rules: &Rules,
-    model: Model,
+    model: Races,
     south: &Choice,
     north: &Choice,
     mut f: impl FnMut(RaceLabel, &GameOutcome),
@@ -118,7 +44,7 @@ pub fn play_pair(
     match model.outcomes() {
         Some(races) => {
             for &r in races {
-                f(RaceLabel::Fixed(r), &play(opening(rules, south, north, r)));
+                f(RaceLabel::Named(r), &play(opening(rules, south, north, r)));
             }
         }
         None => {
@@ -133,7 +59,7 @@ pub fn play_pair(
 #[derive(Clone, Debug)]
 pub struct SweepDef {
     pub rules: Rules,
-    pub model: Model,
+    pub model: Races,
     pub south: Spec,
     pub north: Spec,
     /// Each South choice against the same choice by North (the diagonal), not a product.
@@ -188,7 +114,7 @@ const CHUNK: usize = 4096;
 /// `progress(n)` is called with the games finished, once per chunk.
 pub fn sweep(
     rules: &Rules,
-    model: Model,
+    model: Races,
     south: &[u32],
     north: &[Choice],
     progress: &(dyn Fn(u64) + Sync),
@@ -272,7 +198,7 @@ fn agg_pairs_batched<'a, P>(
 }
 
 /// Each South choice in `south` against the same choice played by North (`--symmetric`).
-pub fn sweep_mirror(rules: &Rules, model: Model, south: &[u32], progress: &(dyn Fn(u64) + Sync)) -> Vec<Agg> {
+pub fn sweep_mirror(rules: &Rules, model: Races, south: &[u32], progress: &(dyn Fn(u64) + Sync)) -> Vec<Agg> {
     south
         .par_chunks(CHUNK)
         .flat_map_iter(|chunk| {
@@ -292,7 +218,7 @@ pub fn sweep_mirror(rules: &Rules, model: Model, south: &[u32], progress: &(dyn 
 }
 
 /// Every game of a (small) symmetric sweep, in order: South id (= North id), race outcome.
-pub fn games_mirror(rules: &Rules, model: Model, south: &[u32]) -> Vec<(u32, u32, RaceLabel, GameOutcome)> {
+pub fn games_mirror(rules: &Rules, model: Races, south: &[u32]) -> Vec<(u32, u32, RaceLabel, GameOutcome)> {
     south
         .par_iter()
         .flat_map_iter(|&sid| {
@@ -307,7 +233,7 @@ pub fn games_mirror(rules: &Rules, model: Model, south: &[u32]) -> Vec<(u32, u32
 /// Every game of a (small) product, in order: South id, then North id, then race outcome.
 pub fn games(
     rules: &Rules,
-    model: Model,
+    model: Races,
     south: &[u32],
     north: &[Choice],
     north_ids: &[u32],
@@ -346,7 +272,7 @@ impl Calibration {
 /// least `min_seconds` (slow models stop a second later with fewer pairs).
 pub fn calibrate(
     rules: &Rules,
-    model: Model,
+    model: Races,
     south: &[u32],
     north: &[Choice],
     target_pairs: u64,
@@ -464,6 +390,7 @@ impl Shard {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::lukho::RaceModel;
     use crate::sweep::summary::Agg;
 
     const R: Rules = Rules { chain: crate::games::lukho::Chain::It, keep_one: false };
@@ -471,7 +398,7 @@ mod tests {
     #[test]
     fn symmetric_sweep_is_each_choice_against_itself() {
         let south: Vec<u32> = (0..2000).step_by(7).chain([123_456, 5_000_000]).collect();
-        for model in [Model::parse("sequential").unwrap(), Model::parse("lockstep").unwrap()] {
+        for model in ["sequential".parse::<Races>().unwrap(), "lockstep".parse::<Races>().unwrap()] {
             let got = sweep_mirror(&R, model, &south, &|_| {});
             for (&sid, a) in south.iter().zip(&got) {
                 let c = Choice::from_id(sid as u64, &R).unwrap();
@@ -490,7 +417,7 @@ mod tests {
         let north_ids: Vec<u32> = (0..300).chain([123_456, 5_000_000]).collect();
         let north: Vec<Choice> = north_ids.iter().map(|&i| Choice::from_id(i as u64, &R).unwrap()).collect();
         for model in
-            [Model::Fixed(RaceModel::Sequential), Model::Fixed(RaceModel::Lockstep), Model::One(Race::NorthFirst)]
+            [Races::Model(RaceModel::Sequential), Races::Model(RaceModel::Lockstep), Races::One(Race::NorthFirst)]
         {
             let got = sweep(&R, model, &south, &north, &|_| {});
             for (&sid, agg) in south.iter().zip(&got) {
@@ -510,7 +437,7 @@ mod tests {
     fn speeds_sweep_counts_every_interval() {
         let south = vec![0u32, 1234];
         let north: Vec<Choice> = (0..40).map(|i| Choice::from_id(i * 997, &R).unwrap()).collect();
-        let got = sweep(&R, Model::Speeds, &south, &north, &|_| {});
+        let got = sweep(&R, Races::Model(RaceModel::Speeds), &south, &north, &|_| {});
         for (&sid, agg) in south.iter().zip(&got) {
             let s = Choice::from_id(sid as u64, &R).unwrap();
             let n: usize = north.iter().map(|n| speed_races(&R, &s, n).len()).sum();
@@ -520,10 +447,10 @@ mod tests {
 
     #[test]
     fn models_and_shards_parse() {
-        assert_eq!(Model::parse("sequential").unwrap(), Model::Fixed(RaceModel::Sequential));
-        assert_eq!(Model::parse("lockstep-north").unwrap(), Model::One(Race::LockstepNorth));
-        assert_eq!(Model::parse("speeds").unwrap(), Model::Speeds);
-        assert!(Model::parse("random").is_err());
+        assert_eq!("sequential".parse::<Races>().unwrap(), Races::Model(RaceModel::Sequential));
+        assert_eq!("lockstep-north".parse::<Races>().unwrap(), Races::One(Race::LockstepNorth));
+        assert_eq!("speeds".parse::<Races>().unwrap(), Races::Model(RaceModel::Speeds));
+        assert!("random".parse::<Races>().is_err());
         assert_eq!(Shard::parse("2/5").unwrap(), Shard { k: 2, n: 5 });
         for bad in ["5/5", "1/0", "1", "a/b", "-1/3", "1/2/3"] {
             assert!(Shard::parse(bad).is_err(), "{bad}");

@@ -2,9 +2,9 @@
 //! intervals. Pair `i` of a sample depends only on `(seed, i)` (SplitMix64), so a sample is
 //! the same whatever the thread count or chunking, and can be extended or split.
 
-use super::play::{play_pair, Model};
+use super::play::play_pair;
 use super::summary::Agg;
-use crate::games::lukho::{Choice, GameOutcome, Rules};
+use crate::games::lukho::{Choice, GameOutcome, Races, Rules};
 use crate::rng::{below, splitmix64};
 use rayon::prelude::*;
 
@@ -92,7 +92,7 @@ pub fn wilson(k: u64, n: u64) -> (f64, f64, f64) {
 /// Play pairs `from..to` of the sample with `seed` under `model`.
 pub fn sample(
     rules: &Rules,
-    model: Model,
+    model: Races,
     seed: u64,
     from: u64,
     to: u64,
@@ -140,7 +140,7 @@ mod tests {
 
     #[test]
     fn a_split_sample_equals_the_whole() {
-        let m = Model::parse("sequential").unwrap();
+        let m = "sequential".parse::<Races>().unwrap();
         let whole = sample(&R, m, 3, 0, 3000, &|_| {});
         let parts = sample(&R, m, 3, 0, 1234, &|_| {}).merge(sample(&R, m, 3, 1234, 3000, &|_| {}));
         assert_eq!(whole, parts);
