@@ -6,6 +6,7 @@ use super::state::{read_state, write_state, State, STATE_FILE};
 use super::vectors::Kind;
 use super::{io_err, EqDef, EqError};
 use crate::games::lukho::Choice;
+use crate::sweep::InputError;
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 use std::collections::HashMap;
@@ -96,17 +97,16 @@ impl Solver {
     /// (refusing a corrupt or foreign one). Writes nothing.
     pub fn open(def: EqDef, dir: &Path) -> Result<Solver, EqError> {
         if def.model.outcomes().is_none() {
-            return Err(EqError::Input(format!(
-                "race: `{}` has outcomes that depend on the pair; expected sequential, lockstep, or one outcome: south-first, north-first, lockstep-south, lockstep-north",
+            let message = format!(
+                "`{}` has outcomes that depend on the pair; expected sequential, lockstep, or one outcome: south-first, north-first, lockstep-south, lockstep-north",
                 def.model.name()
-            )));
+            );
+            return Err(InputError::new("race", message).into());
         }
-        let ids = def.family.ids(&def.rules).map_err(|e| EqError::Input(format!("family: {e}")))?;
+        let ids = def.family.ids(&def.rules).map_err(|e| InputError::new("family", e.to_string()))?;
         if ids.is_empty() {
-            return Err(EqError::Input(format!(
-                "family: `{}` names no choice; expected a SPEC with at least one choice",
-                def.family.text
-            )));
+            let message = format!("`{}` names no choice; expected a SPEC with at least one choice", def.family.text);
+            return Err(InputError::new("family", message).into());
         }
         let choices = crate::sweep::spec::choices(&ids, &def.rules);
         let identity = def.identity(ids.len());

@@ -38,20 +38,21 @@ mod state;
 mod tests;
 mod vectors;
 
-pub use answer::{Exploit, Weighted, ANSWER_FILE};
+pub use answer::{Answer, BestBound, Exploit, ExploitReport, MixEntry, Named, ANSWER_FILE};
 pub use double_oracle::{IterRecord, Observer, Quiet, Solver, StopAt, TOLERANCE};
 pub use payoff::{full_matrix, EqDef, Payoff, PayoffError};
 pub use state::{read_state, write_state, State, STATE_FILE, STATE_FORMAT, STATE_MAGIC};
 
+use crate::sweep::InputError;
 use lp::LpError;
 use std::io;
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, thiserror::Error)]
 pub enum EqError {
-    /// Bad input: the message names the field.
+    /// Bad input, naming the field.
     #[error("{0}")]
-    Input(String),
+    Input(#[from] InputError),
     #[error("{path}: {source}")]
     Io { path: PathBuf, source: io::Error },
     #[error("{0}")]
@@ -60,7 +61,8 @@ pub enum EqError {
 
 impl EqError {
     pub(crate) fn state(path: &Path, what: impl std::fmt::Display) -> EqError {
-        EqError::Input(format!("state: {}: {what}; use another --out or delete it to start afresh", path.display()))
+        let message = format!("{}: {what}; use another --out or delete it to start afresh", path.display());
+        EqError::Input(InputError::new("out", message))
     }
 }
 

@@ -17,8 +17,15 @@ pub enum Payoff {
 }
 
 #[derive(Debug, Clone, thiserror::Error, PartialEq, Eq)]
-#[error("payoff: `{0}` is not a payoff; expected margin, result or points")]
+#[error("`{0}` is not a payoff; expected margin, result or points")]
 pub struct PayoffError(pub String);
+
+impl std::str::FromStr for Payoff {
+    type Err = PayoffError;
+    fn from_str(s: &str) -> Result<Payoff, PayoffError> {
+        Payoff::parse(s)
+    }
+}
 
 impl Payoff {
     pub fn parse(s: &str) -> Result<Payoff, PayoffError> {

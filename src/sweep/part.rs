@@ -7,8 +7,12 @@
 //! row count and the CRC-32 of the payload bytes. Written to a temporary name, synced, then
 //! renamed, so a part that exists is complete.
 
-use super::play::{Shard, SweepDef};
+use super::input::{check_out_dir, InputError};
+use super::output::write_summaries;
+use super::plan::{RunError, SweepDef};
+use super::shard::Shard;
 use super::summary::Agg;
+use crate::games::lukho::Rules;
 use serde_json::{json, Value as Json};
 use std::fs;
 use std::io::{self, Write};
@@ -224,11 +228,32 @@ pub fn combine(mut parts: Vec<Part>) -> Result<(Json, Vec<(u32, Agg)>), PartErro
     Ok((id, rows))
 }
 
+/// What a merge wrote: the global summary and the South choices it covers.
+pub struct Merged {
+    pub summary: Json,
+    pub south_choices: usize,
+}
+
+/// Check the part files of one sweep (any read or cover failure is bad input, field `parts`)
+/// and write the summaries into `out` as an unsharded run would.
+pub fn merge(out: &Path, paths: &[PathBuf]) -> Result<Merged, RunError> {
+    let bad = |e: PartError| InputError::new("parts", e.to_string());
+    let parts = paths.iter().map(|p| read_part(p).map_err(bad)).collect::<Result<Vec<_>, _>>()?;
+    let (identity, rows) = combine(parts).map_err(bad)?;
+    let rules: Rules = serde_json::from_value(identity["rules"].clone())
+        .map_err(|_| InputError::new("parts", "rules: not Lukho rules"))?;
+    check_out_dir(out)?;
+    std::fs::create_dir_all(out)
+        .map_err(|source| RunError::Io { what: format!("cannot create {}", out.display()), source })?;
+    let summary = write_summaries(out, &identity, &rules, &rows)
+        .map_err(|source| RunError::Io { what: format!("writing {}", out.display()), source })?;
+    Ok(Merged { summary, south_choices: rows.len() })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::games::lukho::Races;
-    use crate::games::lukho::Rules;
     use crate::sweep::play::sweep;
     use crate::sweep::Spec;
 

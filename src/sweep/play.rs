@@ -5,7 +5,6 @@
 //! chunks, each chunk folded into one [`Agg`] on the stack (no allocation per game, except
 //! the `speeds` enumeration which builds its list of outcomes per pair).
 
-use super::spec::{Spec, SpecError};
 use super::summary::Agg;
 use crate::games::lukho::{
     opening, play_after, play_batch, speed_races, Choice, Class, GameOutcome, Opening, Position, Race, RaceLabel,
@@ -13,7 +12,6 @@ use crate::games::lukho::{
 };
 use crate::side::Side;
 use rayon::prelude::*;
-use std::time::Instant;
 
 /// Play one pair under every outcome of `model`; `f` sees each game.
 ///
@@ -52,57 +50,6 @@ pub fn play_pair(
                 f(RaceLabel::Speeds(k as u32), &play(sr.opening));
             }
         }
-    }
-}
-
-/// A sweep's definition: everything that decides its result (written into every part header).
-#[derive(Clone, Debug)]
-pub struct SweepDef {
-    pub rules: Rules,
-    pub model: Races,
-    pub south: Spec,
-    pub north: Spec,
-    /// Each South choice against the same choice by North (the diagonal), not a product.
-    pub symmetric: bool,
-}
-
-/// The resolved sets of a sweep. Symmetric sweeps have no North set: each South choice meets
-/// its own mirror.
-pub struct Sets {
-    pub south: Vec<u32>,
-    pub north_ids: Vec<u32>,
-    pub north: Vec<Choice>,
-    pub symmetric: bool,
-}
-
-impl Sets {
-    /// North choices each South choice meets.
-    pub fn north_per_south(&self) -> usize {
-        if self.symmetric {
-            1
-        } else {
-            self.north.len()
-        }
-    }
-}
-
-/// Which side's SPEC failed.
-#[derive(Debug, Clone, thiserror::Error, PartialEq, Eq)]
-#[error("--{side}: {err}")]
-pub struct SetError {
-    pub side: &'static str,
-    pub err: SpecError,
-}
-
-impl SweepDef {
-    pub fn sets(&self) -> Result<Sets, SetError> {
-        let south = self.south.ids(&self.rules).map_err(|err| SetError { side: "south", err })?;
-        if self.symmetric {
-            return Ok(Sets { south, north_ids: vec![], north: vec![], symmetric: true });
-        }
-        let north_ids = self.north.ids(&self.rules).map_err(|err| SetError { side: "north", err })?;
-        let north = super::spec::choices(&north_ids, &self.rules);
-        Ok(Sets { south, north_ids, north, symmetric: false })
     }
 }
 
@@ -146,7 +93,7 @@ pub fn sweep(
 
 /// North choices whose games go to [`play_batch`] together (at most 2 games each: 32 KB of
 /// positions, which stay in the core's first-level cache).
-const BATCH: usize = 512;
+pub(super) const BATCH: usize = 512;
 
 /// [`play_pair`] for every North choice of `north` under fixed `races`, aggregated, with the
 /// games after the openings played as batches ([`play_batch`]: several games side by side).
@@ -157,7 +104,7 @@ fn agg_batched(rules: &Rules, races: &[Race], south: &Choice, north: &[Choice]) 
 }
 
 /// [`agg_batched`] over any pairs: `pair` gives the (South, North) choices of an item.
-fn agg_pairs_batched<'a, P>(
+pub(super) fn agg_pairs_batched<'a, P>(
     rules: &Rules,
     races: &[Race],
     items: &'a [P],
@@ -251,142 +198,6 @@ pub fn games(
         .collect()
 }
 
-/// A timing sample for `--dry-run`: games played and seconds on one thread.
-#[derive(Clone, Copy, Debug)]
-pub struct Calibration {
-    pub pairs: u64,
-    pub games: u64,
-    pub seconds: f64,
-}
-
-impl Calibration {
-    pub fn games_per_pair(&self) -> f64 {
-        self.games as f64 / self.pairs.max(1) as f64
-    }
-    pub fn games_per_core_second(&self) -> f64 {
-        self.games as f64 / self.seconds.max(1e-9)
-    }
-}
-
-/// Time about `target_pairs` pairs spread evenly over the product, on this thread, for at
-/// least `min_seconds` (slow models stop a second later with fewer pairs).
-pub fn calibrate(
-    rules: &Rules,
-    model: Races,
-    south: &[u32],
-    north: &[Choice],
-    target_pairs: u64,
-    min_seconds: f64,
-) -> Calibration {
-    let total = south.len() as u64 * north.len() as u64;
-    if total == 0 {
-        return Calibration { pairs: 0, games: 0, seconds: 0.0 };
-    }
-    // A stride coprime-ish to the North count, so the sample walks many South and North ids.
-    let step = (total / target_pairs.max(1)).max(1) | 1;
-    let start = Instant::now();
-    let (mut pairs, mut games, mut k) = (0u64, 0u64, 0u64);
-    let mut sink = 0i64;
-    let mut batch: Vec<(Choice, Choice)> = Vec::with_capacity(BATCH);
-    loop {
-        let i = k % total;
-        let (si, ni) = ((i / north.len() as u64) as usize, (i % north.len() as u64) as usize);
-        let s = Choice::from_id(south[si] as u64, rules).unwrap();
-        match model.outcomes() {
-            // As the sweep plays them: the games in batches ([`agg_batched`]).
-            Some(races) => {
-                batch.push((s, north[ni]));
-                if batch.len() == BATCH {
-                    let a = agg_pairs_batched(rules, races, &batch, |(s, n)| (s, n));
-                    games += a.games;
-                    sink += a.sum_margin2;
-                    batch.clear();
-                }
-            }
-            None => play_pair(rules, model, &s, &north[ni], |_, o| {
-                games += 1;
-                sink += o.margin2 as i64;
-            }),
-        }
-        pairs += 1;
-        k += step;
-        if (pairs % 64 == 0 && batch.is_empty()) || pairs >= target_pairs {
-            let t = start.elapsed().as_secs_f64();
-            // Enough pairs and time; or (slow models such as `speeds`) a second past the
-            // minimum with a few hundred pairs timed.
-            if (pairs >= target_pairs && t >= min_seconds) || (pairs >= 256 && t >= min_seconds + 1.0) {
-                break;
-            }
-        }
-    }
-    if let (Some(races), false) = (model.outcomes(), batch.is_empty()) {
-        let a = agg_pairs_batched(rules, races, &batch, |(s, n)| (s, n));
-        games += a.games;
-        sink += a.sum_margin2;
-    }
-    std::hint::black_box(sink);
-    Calibration { pairs, games, seconds: start.elapsed().as_secs_f64() }
-}
-
-/// One shard of `count` items: `K/N` with `0 <= K < N`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shard {
-    pub k: u64,
-    pub n: u64,
-}
-
-#[derive(Debug, Clone, thiserror::Error, PartialEq, Eq)]
-#[error("shard: {0}; expected K/N with 0 <= K < N (e.g. 0/8), or SLURM_ARRAY_TASK_ID + SLURM_ARRAY_TASK_COUNT, or JOB_COMPLETION_INDEX + JOB_COMPLETIONS")]
-pub struct ShardError(pub String);
-
-impl Shard {
-    pub fn parse(s: &str) -> Result<Shard, ShardError> {
-        let bad = || ShardError(format!("`{s}`"));
-        let (k, n) = s.trim().split_once('/').ok_or_else(bad)?;
-        let k: u64 = k.trim().parse().map_err(|_| bad())?;
-        let n: u64 = n.trim().parse().map_err(|_| bad())?;
-        if n == 0 || k >= n {
-            return Err(bad());
-        }
-        Ok(Shard { k, n })
-    }
-
-    /// The shard from a scheduler's environment, if one is set: Slurm job arrays
-    /// (`SLURM_ARRAY_TASK_ID` − `SLURM_ARRAY_TASK_MIN`, of `SLURM_ARRAY_TASK_COUNT`) or a
-    /// Kubernetes Indexed Job (`JOB_COMPLETION_INDEX`, of `JOB_COMPLETIONS`, which the job
-    /// spec must set to its `completions`).
-    pub fn from_env(get: impl Fn(&str) -> Option<String>) -> Result<Option<Shard>, ShardError> {
-        let num = |name: &str| -> Result<Option<u64>, ShardError> {
-            match get(name) {
-                None => Ok(None),
-                Some(v) => v.trim().parse().map(Some).map_err(|_| ShardError(format!("{name}=`{v}` is not a number"))),
-            }
-        };
-        if let Some(id) = num("SLURM_ARRAY_TASK_ID")? {
-            let count = num("SLURM_ARRAY_TASK_COUNT")?
-                .ok_or_else(|| ShardError("SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not".into()))?;
-            let min = num("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
-            let k = id
-                .checked_sub(min)
-                .ok_or_else(|| ShardError(format!("SLURM_ARRAY_TASK_ID {id} < SLURM_ARRAY_TASK_MIN {min}")))?;
-            return Shard::parse(&format!("{k}/{count}")).map(Some);
-        }
-        if let Some(k) = num("JOB_COMPLETION_INDEX")? {
-            let count = num("JOB_COMPLETIONS")?.ok_or_else(|| {
-                ShardError("JOB_COMPLETION_INDEX is set but JOB_COMPLETIONS (the job's completions) is not".into())
-            })?;
-            return Shard::parse(&format!("{k}/{count}")).map(Some);
-        }
-        Ok(None)
-    }
-
-    /// The positions `lo..hi` of this shard among `count` items (contiguous, balanced).
-    pub fn range(&self, count: u64) -> (u64, u64) {
-        let at = |k: u64| (count as u128 * k as u128 / self.n as u128) as u64;
-        (at(self.k), at(self.k + 1))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -446,38 +257,10 @@ mod tests {
     }
 
     #[test]
-    fn models_and_shards_parse() {
+    fn races_parse() {
         assert_eq!("sequential".parse::<Races>().unwrap(), Races::Model(RaceModel::Sequential));
         assert_eq!("lockstep-north".parse::<Races>().unwrap(), Races::One(Race::LockstepNorth));
         assert_eq!("speeds".parse::<Races>().unwrap(), Races::Model(RaceModel::Speeds));
         assert!("random".parse::<Races>().is_err());
-        assert_eq!(Shard::parse("2/5").unwrap(), Shard { k: 2, n: 5 });
-        for bad in ["5/5", "1/0", "1", "a/b", "-1/3", "1/2/3"] {
-            assert!(Shard::parse(bad).is_err(), "{bad}");
-        }
-        // Ranges tile the items exactly.
-        for n in 1..9u64 {
-            let mut next = 0;
-            for k in 0..n {
-                let (lo, hi) = Shard { k, n }.range(13);
-                assert_eq!(lo, next);
-                next = hi;
-            }
-            assert_eq!(next, 13);
-        }
-        let env = |pairs: &'static [(&'static str, &'static str)]| {
-            move |k: &str| pairs.iter().find(|(n, _)| *n == k).map(|(_, v)| v.to_string())
-        };
-        assert_eq!(Shard::from_env(env(&[])).unwrap(), None);
-        let s = Shard::from_env(env(&[
-            ("SLURM_ARRAY_TASK_ID", "3"),
-            ("SLURM_ARRAY_TASK_COUNT", "4"),
-            ("SLURM_ARRAY_TASK_MIN", "1"),
-        ]));
-        assert_eq!(s.unwrap(), Some(Shard { k: 2, n: 4 }));
-        let s = Shard::from_env(env(&[("JOB_COMPLETION_INDEX", "0"), ("JOB_COMPLETIONS", "2")]));
-        assert_eq!(s.unwrap(), Some(Shard { k: 0, n: 2 }));
-        assert!(Shard::from_env(env(&[("JOB_COMPLETION_INDEX", "0")])).is_err());
-        assert!(Shard::from_env(env(&[("SLURM_ARRAY_TASK_ID", "4"), ("SLURM_ARRAY_TASK_COUNT", "4")])).is_err());
     }
 }

@@ -102,6 +102,13 @@ fn parse_range(what: &str, s: &str) -> Result<Option<(u64, u64)>, SpecError> {
     }
 }
 
+impl std::str::FromStr for Spec {
+    type Err = SpecError;
+    fn from_str(s: &str) -> Result<Spec, SpecError> {
+        Spec::parse(s)
+    }
+}
+
 impl Spec {
     pub fn parse(text: &str) -> Result<Spec, SpecError> {
         let text = text.trim();
