@@ -165,7 +165,7 @@ pub fn equilibrium(a: EquilibriumArgs) -> Result<()> {
     for (side, mix) in [("south", &answer.south), ("north", &answer.north)] {
         println!("{side}: {} choices in the mix", mix.len());
         for e in mix.iter().take(25) {
-            println!("  {:>9.6}  id {:>7}  {}", e.weight, e.id, e.choice);
+            println!("  {:>9.6}  id {}  {}", e.weight, e.id, e.choice);
         }
         if mix.len() > 25 {
             println!("  … ({} more in {})", mix.len() - 25, path.display());

@@ -6,7 +6,7 @@ use crate::cli::usage;
 use anyhow::Result;
 use clap::Args;
 use mancala::games::lukho::race::setup;
-use mancala::games::lukho::{Board, Choice};
+use mancala::games::lukho::{Board, Choice, ChoiceError};
 use serde_json::json;
 
 #[derive(Args)]
@@ -28,7 +28,12 @@ pub struct OpeningArgs {
 pub fn opening(a: OpeningArgs) -> Result<()> {
     let rules = &a.rules.rules()?;
     let c = match (a.id, a.remove, a.drop) {
-        (Some(id), _, _) => Choice::from_id(id, rules).or_else(|e| usage(format!("{}: {e}", flag("id"))))?,
+        (Some(id), _, _) => Choice::from_id(id, rules).or_else(|e| match e {
+            ChoiceError::Id { id, count } => {
+                usage(format!("{}: {id} is out of range (0..{count} under these rules)", flag("id")))
+            }
+            e => usage(format!("{}: {e}", flag("id"))),
+        })?,
         (None, Some(r), Some(d)) => choice(["remove", "drop"], &r, &d, rules)?,
         _ => return usage(format!("{}: give --id N, or --remove r0,…,r7 with --drop COUNT@PIT", flag("id"))),
     };
