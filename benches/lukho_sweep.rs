@@ -68,10 +68,10 @@ fn play_all(pairs: &[(Choice, Choice)]) -> (u64, u64, u64, u64, i64) {
         for r in [Race::SouthFirst, Race::NorthFirst] {
             let o = play_game(&RULES, s, n, r);
             t.0 += 1;
-            t.1 += (o.margin2 > 0) as u64;
-            t.2 += (o.margin2 == 0) as u64;
+            t.1 += (o.margin.0 > 0) as u64;
+            t.2 += (o.margin.0 == 0) as u64;
             t.3 += (o.class == Class::PerpetualOpening) as u64;
-            t.4 += o.margin2 as i64;
+            t.4 += o.margin.0 as i64;
         }
     }
     t
@@ -87,7 +87,7 @@ fn one_south(bencher: divan::Bencher, south: u32, expect: (u64, u64, u64, u64, u
         .bench_values(|()| {
             let a = sweep(&RULES, "sequential".parse::<Races>().unwrap(), &[south], north, &|_| {});
             let a = &a[0];
-            assert_eq!((a.games, a.wins, a.draws, a.losses, a.perpetual_openings, a.sum_margin2), expect);
+            assert_eq!((a.games, a.wins, a.draws, a.losses, a.perpetual_openings, a.sum_margin.0), expect);
         });
 }
 
@@ -142,9 +142,9 @@ fn normal_games_one_core_batched(bencher: divan::Bencher) {
             play_batch(&RULES, &starts, &mut outs);
             for o in &outs {
                 t.0 += 1;
-                t.1 += (o.margin2 > 0) as u64;
-                t.2 += (o.margin2 == 0) as u64;
-                t.4 += o.margin2 as i64;
+                t.1 += (o.margin.0 > 0) as u64;
+                t.2 += (o.margin.0 == 0) as u64;
+                t.4 += o.margin.0 as i64;
             }
         }
         assert_eq!(t, EXPECT_NORMAL);

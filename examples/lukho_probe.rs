@@ -37,7 +37,7 @@ fn bench(n: u64) {
                 perpetual += 1;
                 perpetual_time += t1.elapsed();
             }
-            signature += o.margin2 as i64 * 64 + o.turns as i64;
+            signature += o.margin.0 as i64 * 64 + o.turns as i64;
         }
         let dt = t.elapsed();
         println!(

@@ -229,9 +229,9 @@ fn sweep_summary_equals_a_direct_loop() {
         ] {
             assert_eq!(row[k], want, "{sid} {k}");
         }
-        assert_eq!(row["min_margin"].as_f64().unwrap(), a.min_margin2 as f64 / 2.0);
-        assert_eq!(row["max_margin"].as_f64().unwrap(), a.max_margin2 as f64 / 2.0);
-        assert!((row["mean_margin"].as_f64().unwrap() - a.sum_margin2 as f64 / 2.0 / a.games as f64).abs() < 1e-9);
+        assert_eq!(row["min_margin"].as_f64().unwrap(), a.min_margin.seeds());
+        assert_eq!(row["max_margin"].as_f64().unwrap(), a.max_margin.seeds());
+        assert!((row["mean_margin"].as_f64().unwrap() - a.sum_margin.seeds() / a.games as f64).abs() < 1e-9);
     }
     let g: Value = serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
     assert_eq!(g["games"], total.games);
@@ -686,7 +686,8 @@ fn replies_small_family_against_direct_games() {
     let ids: Vec<u32> = mancala::sweep::Spec::parse(fam).unwrap().ids(&R).unwrap();
     let payoff = |s: u32, n: u32| -> f64 {
         let (s, n) = (Choice::from_id(s as u64, &R).unwrap(), Choice::from_id(n as u64, &R).unwrap());
-        [Race::SouthFirst, Race::NorthFirst].iter().map(|&r| play_game(&R, &s, &n, r).margin2 as f64).sum::<f64>() / 4.0
+        [Race::SouthFirst, Race::NorthFirst].iter().map(|&r| play_game(&R, &s, &n, r).margin.0 as f64).sum::<f64>()
+            / 4.0
     };
     let rows = a["south"].as_array().unwrap();
     assert_eq!(rows.len(), 4);

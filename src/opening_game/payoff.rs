@@ -49,8 +49,8 @@ impl Payoff {
     #[inline]
     pub fn of(self, o: &GameOutcome) -> i32 {
         match self {
-            Payoff::Margin => o.margin2 as i32,
-            Payoff::Result => (o.margin2 as i32).signum(),
+            Payoff::Margin => o.margin.0 as i32,
+            Payoff::Result => (o.margin.0 as i32).signum(),
             Payoff::Points => match o.winner {
                 Some(Side::South) => o.points_first_game as i32,
                 Some(Side::North) => -(o.points_first_game as i32),

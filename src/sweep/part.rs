@@ -1,7 +1,7 @@
 //! Part files: one shard's per-South aggregates, checksummed and written atomically.
 //!
 //! Layout: one JSON header line, then one payload line per South choice of the shard
-//! (`south_id` and the 15 integers of [`Agg::to_ints`], comma-separated). The header names
+//! (`south_id` and the integers of [`Agg::to_ints`], comma-separated). The header names
 //! everything that decides the result (magic, format, tool version, rules, race model, both
 //! SPECs, the set sizes), the shard, the positions `range` it covers in the South set, the
 //! row count and the CRC-32 of the payload bytes. Written to a temporary name, synced, then
@@ -11,7 +11,7 @@ use super::input::{check_out_dir, InputError};
 use super::output::write_summaries;
 use super::plan::{RunError, SweepDef};
 use super::shard::Shard;
-use super::summary::Agg;
+use super::summary::{Agg, AGG_INTS};
 use crate::games::lukho::Rules;
 use serde_json::{json, Value as Json};
 use std::fs;
@@ -151,10 +151,11 @@ pub fn read_part(path: &Path) -> Result<Part, PartError> {
             .map(|x| x.parse::<i64>())
             .collect::<Result<_, _>>()
             .map_err(|_| PartError::bad(path, format!("row {i}: not integers")))?;
-        if v.len() != 16 || v[0] < 0 || v[0] > u32::MAX as i64 {
-            return Err(PartError::bad(path, format!("row {i}: expected 16 fields")));
+        if v.len() != AGG_INTS + 1 || v[0] < 0 || v[0] > u32::MAX as i64 {
+            return Err(PartError::bad(path, format!("row {i}: expected {} fields", AGG_INTS + 1)));
         }
-        let ints: [i64; 15] = v[1..].try_into().unwrap();
+        let ints: [i64; AGG_INTS] =
+            v[1..].try_into().map_err(|_| PartError::bad(path, format!("row {i}: not integers")))?;
         rows.push((v[0] as u32, Agg::from_ints(&ints)));
     }
     if rows.len() as u64 != num("rows")? || rows.len() as u64 != range.1 - range.0 {

@@ -56,13 +56,13 @@ pub fn calibrate(
                 if batch.len() == BATCH {
                     let a = agg_pairs_batched(rules, races, &batch, |(s, n)| (s, n));
                     games += a.games;
-                    sink += a.sum_margin2;
+                    sink += a.sum_margin.0;
                     batch.clear();
                 }
             }
             None => play_pair(rules, model, &s, &north[ni], |_, o| {
                 games += 1;
-                sink += o.margin2 as i64;
+                sink += o.margin.0 as i64;
             }),
         }
         pairs += 1;
@@ -79,7 +79,7 @@ pub fn calibrate(
     if let (Some(races), false) = (model.outcomes(), batch.is_empty()) {
         let a = agg_pairs_batched(rules, races, &batch, |(s, n)| (s, n));
         games += a.games;
-        sink += a.sum_margin2;
+        sink += a.sum_margin.0;
     }
     std::hint::black_box(sink);
     Calibration { pairs, games, seconds: start.elapsed().as_secs_f64() }

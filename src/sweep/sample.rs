@@ -32,7 +32,7 @@ pub fn pair(seed: u64, i: u64, choices: u64) -> (u64, u64) {
 pub struct SampleStats {
     pub pairs: u64,
     pub agg: Agg,
-    /// `margin[m2 + 96]` = games with South − North = m2 half-seeds.
+    /// `margin[m + 96]` = games with South − North = m half-seeds.
     pub margin: Vec<u64>,
     /// Games won by the player who moved first.
     pub first_mover_wins: u64,
@@ -49,7 +49,7 @@ impl Default for SampleStats {
 impl SampleStats {
     fn add(&mut self, o: &GameOutcome) {
         self.agg.add(o);
-        self.margin[(o.margin2 as i32 + 96) as usize] += 1;
+        self.margin[(o.margin.0 as i32 + 96) as usize] += 1;
         match o.winner {
             Some(w) if w == o.first_player => self.first_mover_wins += 1,
             Some(_) => self.second_mover_wins += 1,

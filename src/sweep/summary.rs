@@ -1,56 +1,140 @@
 //! Per-South-choice aggregates of a sweep, their merge, and the summary tables.
 //!
-//! An [`Agg`] is plain integers (margins in half-seeds), so partial aggregates merge exactly
+//! An [`Agg`] is plain integers (margins in [`HalfSeeds`]), so partial aggregates merge exactly
 //! and in any order: a sharded sweep merged later gives the same bytes as one run.
 
 use crate::export::{Column, Value};
-use crate::games::lukho::{Choice, Class, GameOutcome, Rules};
+use crate::games::lukho::{Choice, Class, GameOutcome, HalfSeeds, Rules};
 use crate::side::Side;
 use serde_json::{json, Value as Json};
 
-/// Outcome counts of the games of one South choice (or of a whole sweep), South's view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Agg {
-    pub games: u64,
-    pub wins: u64,
-    pub draws: u64,
-    pub losses: u64,
-    pub cycles: u64,
-    pub perpetual_openings: u64,
-    pub perpetual_turns: u64,
-    /// Margins South − North ×2; min/max meaningless when `games == 0`.
-    pub min_margin2: i32,
-    pub max_margin2: i32,
-    pub sum_margin2: i64,
-    /// Match points won by South / North, first game of a series and later games.
-    pub south_points_first: u64,
-    pub north_points_first: u64,
-    pub south_points_later: u64,
-    pub north_points_later: u64,
-    /// Games in which South moves first after the opening.
-    pub south_first: u64,
+/// A field of an [`Agg`] as one integer of a part file.
+trait Int: Copy {
+    fn to_int(self) -> i64;
+    fn from_int(v: i64) -> Self;
 }
 
-impl Default for Agg {
-    fn default() -> Self {
-        Agg {
-            games: 0,
-            wins: 0,
-            draws: 0,
-            losses: 0,
-            cycles: 0,
-            perpetual_openings: 0,
-            perpetual_turns: 0,
-            min_margin2: i32::MAX,
-            max_margin2: i32::MIN,
-            sum_margin2: 0,
-            south_points_first: 0,
-            north_points_first: 0,
-            south_points_later: 0,
-            north_points_later: 0,
-            south_first: 0,
-        }
+impl Int for u64 {
+    fn to_int(self) -> i64 {
+        self as i64
     }
+    fn from_int(v: i64) -> u64 {
+        v as u64
+    }
+}
+
+impl Int for HalfSeeds<i32> {
+    fn to_int(self) -> i64 {
+        self.0 as i64
+    }
+    fn from_int(v: i64) -> Self {
+        HalfSeeds(v as i32)
+    }
+}
+
+impl Int for HalfSeeds<i64> {
+    fn to_int(self) -> i64 {
+        self.0
+    }
+    fn from_int(v: i64) -> Self {
+        HalfSeeds(v)
+    }
+}
+
+fn sum<T: std::ops::Add<Output = T>>(a: T, b: T) -> T {
+    a + b
+}
+
+fn count(_: &Agg, x: u64) -> Value {
+    Value::Int(x as i64)
+}
+
+/// A margin in seeds; none without games.
+fn margin(a: &Agg, m: HalfSeeds<i32>) -> Value {
+    if a.games == 0 {
+        Value::Null
+    } else {
+        Value::Float(m.seeds())
+    }
+}
+
+/// The mean margin in seeds; none without games.
+fn mean(a: &Agg, sum: HalfSeeds<i64>) -> Value {
+    if a.games == 0 {
+        Value::Null
+    } else {
+        Value::Float(sum.seeds() / a.games as f64)
+    }
+}
+
+/// The aggregate's fields, each written once: its type, its empty value, how two partial
+/// aggregates combine it, its column and the column's value. From this list come the struct,
+/// its merge, the part-file integers, the table columns and the JSON fields, all in this order.
+macro_rules! agg_fields {
+    ($( $(#[$doc:meta])* $field:ident: $ty:ty = $empty:expr, $merge:path, $column:expr, $value:path; )*) => {
+        /// Outcome counts of the games of one South choice (or of a whole sweep), South's view.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct Agg {
+            $( $(#[$doc])* pub $field: $ty, )*
+        }
+
+        impl Default for Agg {
+            fn default() -> Self {
+                Agg { $( $field: $empty, )* }
+            }
+        }
+
+        /// Integers per aggregate in a part file.
+        pub const AGG_INTS: usize = [$( stringify!($field) ),*].len();
+
+        impl Agg {
+            pub fn merge(mut self, o: &Agg) -> Agg {
+                $( self.$field = $merge(self.$field, o.$field); )*
+                self
+            }
+
+            /// The fields as integers, in order (the part-file payload).
+            pub fn to_ints(&self) -> [i64; AGG_INTS] {
+                [$( Int::to_int(self.$field) ),*]
+            }
+
+            pub fn from_ints(v: &[i64; AGG_INTS]) -> Agg {
+                let mut v = v.iter().copied();
+                Agg { $( $field: Int::from_int(v.next().unwrap_or_default()), )* }
+            }
+
+            /// The aggregate columns, in [`agg_columns`] order.
+            pub fn values(&self) -> Vec<Value> {
+                vec![$( $value(self, self.$field) ),*]
+            }
+        }
+
+        /// Columns of an [`Agg`], in order.
+        pub fn agg_columns() -> Vec<Column> {
+            vec![$( $column ),*]
+        }
+    };
+}
+
+agg_fields! {
+    games: u64 = 0, sum, Column::Int("games"), count;
+    wins: u64 = 0, sum, Column::Int("wins"), count;
+    draws: u64 = 0, sum, Column::Int("draws"), count;
+    losses: u64 = 0, sum, Column::Int("losses"), count;
+    cycles: u64 = 0, sum, Column::Int("cycles"), count;
+    perpetual_openings: u64 = 0, sum, Column::Int("perpetual_openings"), count;
+    perpetual_turns: u64 = 0, sum, Column::Int("perpetual_turns"), count;
+    /// Margins South − North; min/max meaningless when `games == 0`.
+    min_margin: HalfSeeds<i32> = HalfSeeds(i32::MAX), Ord::min, Column::Float("min_margin"), margin;
+    max_margin: HalfSeeds<i32> = HalfSeeds(i32::MIN), Ord::max, Column::Float("max_margin"), margin;
+    sum_margin: HalfSeeds<i64> = HalfSeeds(0), sum, Column::Float("mean_margin"), mean;
+    /// Match points won by South / North, first game of a series and later games.
+    south_points_first: u64 = 0, sum, Column::Int("south_points_first_game"), count;
+    north_points_first: u64 = 0, sum, Column::Int("north_points_first_game"), count;
+    south_points_later: u64 = 0, sum, Column::Int("south_points_later_game"), count;
+    north_points_later: u64 = 0, sum, Column::Int("north_points_later_game"), count;
+    /// Games in which South moves first after the opening.
+    south_first: u64 = 0, sum, Column::Int("south_moves_first"), count;
 }
 
 impl Agg {
@@ -76,109 +160,11 @@ impl Agg {
             Class::PerpetualOpening => self.perpetual_openings += 1,
             Class::PerpetualTurn => self.perpetual_turns += 1,
         }
-        let m = o.margin2 as i32;
-        self.min_margin2 = self.min_margin2.min(m);
-        self.max_margin2 = self.max_margin2.max(m);
-        self.sum_margin2 += m as i64;
+        let m: HalfSeeds<i32> = o.margin.widen();
+        self.min_margin = self.min_margin.min(m);
+        self.max_margin = self.max_margin.max(m);
+        self.sum_margin += m.widen();
         self.south_first += (o.first_player == Side::South) as u64;
-    }
-
-    pub fn merge(mut self, o: &Agg) -> Agg {
-        self.games += o.games;
-        self.wins += o.wins;
-        self.draws += o.draws;
-        self.losses += o.losses;
-        self.cycles += o.cycles;
-        self.perpetual_openings += o.perpetual_openings;
-        self.perpetual_turns += o.perpetual_turns;
-        self.min_margin2 = self.min_margin2.min(o.min_margin2);
-        self.max_margin2 = self.max_margin2.max(o.max_margin2);
-        self.sum_margin2 += o.sum_margin2;
-        self.south_points_first += o.south_points_first;
-        self.north_points_first += o.north_points_first;
-        self.south_points_later += o.south_points_later;
-        self.north_points_later += o.north_points_later;
-        self.south_first += o.south_first;
-        self
-    }
-
-    /// The integer fields in a fixed order (the part-file payload).
-    pub fn to_ints(&self) -> [i64; 15] {
-        [
-            self.games as i64,
-            self.wins as i64,
-            self.draws as i64,
-            self.losses as i64,
-            self.cycles as i64,
-            self.perpetual_openings as i64,
-            self.perpetual_turns as i64,
-            self.min_margin2 as i64,
-            self.max_margin2 as i64,
-            self.sum_margin2,
-            self.south_points_first as i64,
-            self.north_points_first as i64,
-            self.south_points_later as i64,
-            self.north_points_later as i64,
-            self.south_first as i64,
-        ]
-    }
-
-    pub fn from_ints(v: &[i64; 15]) -> Agg {
-        Agg {
-            games: v[0] as u64,
-            wins: v[1] as u64,
-            draws: v[2] as u64,
-            losses: v[3] as u64,
-            cycles: v[4] as u64,
-            perpetual_openings: v[5] as u64,
-            perpetual_turns: v[6] as u64,
-            min_margin2: v[7] as i32,
-            max_margin2: v[8] as i32,
-            sum_margin2: v[9],
-            south_points_first: v[10] as u64,
-            north_points_first: v[11] as u64,
-            south_points_later: v[12] as u64,
-            north_points_later: v[13] as u64,
-            south_first: v[14] as u64,
-        }
-    }
-
-    fn margin(&self, m2: i32) -> Value {
-        if self.games == 0 {
-            Value::Null
-        } else {
-            Value::Float(m2 as f64 / 2.0)
-        }
-    }
-
-    fn mean(&self) -> Value {
-        if self.games == 0 {
-            Value::Null
-        } else {
-            Value::Float(self.sum_margin2 as f64 / 2.0 / self.games as f64)
-        }
-    }
-
-    /// The aggregate columns, in [`agg_columns`] order.
-    pub fn values(&self) -> Vec<Value> {
-        let i = |x: u64| Value::Int(x as i64);
-        vec![
-            i(self.games),
-            i(self.wins),
-            i(self.draws),
-            i(self.losses),
-            i(self.cycles),
-            i(self.perpetual_openings),
-            i(self.perpetual_turns),
-            self.margin(self.min_margin2),
-            self.margin(self.max_margin2),
-            self.mean(),
-            i(self.south_points_first),
-            i(self.north_points_first),
-            i(self.south_points_later),
-            i(self.north_points_later),
-            i(self.south_first),
-        ]
     }
 
     /// The aggregate as JSON fields (global summary).
@@ -207,27 +193,6 @@ pub fn half_json(x: f64) -> Json {
     } else {
         json!(x)
     }
-}
-
-/// Columns of an [`Agg`], in order.
-pub fn agg_columns() -> Vec<Column> {
-    vec![
-        Column::Int("games"),
-        Column::Int("wins"),
-        Column::Int("draws"),
-        Column::Int("losses"),
-        Column::Int("cycles"),
-        Column::Int("perpetual_openings"),
-        Column::Int("perpetual_turns"),
-        Column::Float("min_margin"),
-        Column::Float("max_margin"),
-        Column::Float("mean_margin"),
-        Column::Int("south_points_first_game"),
-        Column::Int("north_points_first_game"),
-        Column::Int("south_points_later_game"),
-        Column::Int("north_points_later_game"),
-        Column::Int("south_moves_first"),
-    ]
 }
 
 /// Summary table: one row per South choice.
