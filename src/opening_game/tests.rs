@@ -176,7 +176,8 @@ fn corrupt_or_foreign_state_is_refused() {
         ("north-first", "margin", "0..30", "race"),
     ] {
         let e = Solver::open(def(race, payoff, family), dir.path()).err().unwrap().to_string();
-        assert!(e.starts_with("state: ") && e.contains(field), "{e}");
+        // The state file is in --out: the error is of that field and names the file.
+        assert!(e.starts_with("out: ") && e.contains(STATE_FILE) && e.contains(field), "{e}");
     }
     // Corrupt: one byte of the body changed.
     let mut bytes = fs::read(&path).unwrap();
@@ -186,7 +187,7 @@ fn corrupt_or_foreign_state_is_refused() {
     let e = Solver::open(d.clone(), dir.path()).err().unwrap().to_string();
     assert!(e.contains("crc32"), "{e}");
     fs::write(&path, b"hello\n").unwrap();
-    assert!(Solver::open(d, dir.path()).err().unwrap().to_string().starts_with("state: "));
+    assert!(Solver::open(d, dir.path()).err().unwrap().to_string().starts_with("out: "));
 }
 
 #[test]
@@ -196,5 +197,6 @@ fn bad_definitions_are_refused() {
     let e =
         Solver::open(def("sequential", "margin", "0..10:drop=5"), Path::new("/nonexistent")).err().unwrap().to_string();
     assert!(e.starts_with("family: "), "{e}");
-    assert!(Payoff::parse("score").unwrap_err().to_string().starts_with("payoff: "));
+    // The command line names the flag; the message names the value and the accepted ones.
+    assert!(Payoff::parse("score").unwrap_err().to_string().starts_with("`score` is not a payoff; expected margin"));
 }
