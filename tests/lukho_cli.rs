@@ -1,4 +1,4 @@
-//! The Lukho command line (DESIGN.md `mancala lukho play|opening|races|sweep|merge`).
+//! The Lukho command line (README.md, `mancala lukho play|opening|races|sweep|merge`).
 
 use assert_cmd::Command;
 use mancala::games::lukho::{play_after, play_game, speed_races, Choice, Race, Rules};
@@ -552,7 +552,7 @@ fn sample_is_reproducible_and_writes_its_files() {
         .stderr(predicates::str::contains("--out"));
 }
 
-/// `lukho equilibrium` on a small family: the JSON answer (DESIGN.md fields), the value
+/// `lukho equilibrium` on a small family: the JSON answer (README.md fields), the value
 /// inside the certificate's bounds, weights summing to 1, and the file in DIR; a rerun of a
 /// finished run plays no game; --max-iterations then a resume gives the same sets.
 #[test]

@@ -1,5 +1,5 @@
 //! North's best replies to a set of South choices, and the most common one
-//! (`mancala lukho replies`, issue 3's "North's most common best reply").
+//! (`mancala lukho replies`).
 //!
 //! For each South choice `s` of the set, its row `A(s, ·)` over the whole family (one sweep,
 //! or the saved vector of an earlier equilibrium run in the same directory) gives South's

@@ -18,10 +18,8 @@ use rayon::prelude::*;
 /// The game after the opening is forced, so two race outcomes that leave the same opening
 /// (board, first mover) have the same game: it is played once. That happens whenever one
 /// player sows nothing (45 % of the games of South 0 against all North choices, 4.3 % for
-/// South 3456789). A wider memo of post-opening positions was measured and dropped: a
-/// per-thread direct-mapped table of 2^14–2^22 positions found 6–13 % repeats for South
-/// 3456789 but made the sweep 13–35 % slower, its probes missing the cache
-/// (`results/BENCHMARKS.md`).
+/// South 3456789). A wider memo of post-opening positions costs more in cache misses than its
+/// repeats save (`results/BENCHMARKS.md`).
 #[inline]
 pub fn play_pair(
     rules: &Rules,
