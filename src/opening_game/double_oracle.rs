@@ -4,7 +4,7 @@
 use super::lp::maximiser;
 use super::state::{read_state, write_state, State, STATE_FILE};
 use super::vectors::Kind;
-use super::{io_err, EqDef, EqError};
+use super::{io_err, EqError, OpeningGame};
 use crate::games::lukho::Choice;
 use crate::sweep::InputError;
 use serde::{Deserialize, Serialize};
@@ -79,7 +79,7 @@ struct Refined {
 
 /// A double-oracle run over one family, its vectors and its state in `dir`.
 pub struct Solver {
-    pub def: EqDef,
+    pub def: OpeningGame,
     pub ids: Vec<u32>,
     pub(super) choices: Vec<Choice>,
     pub(super) dir: PathBuf,
@@ -95,7 +95,7 @@ pub struct Solver {
 impl Solver {
     /// Check the definition, resolve the family, and load the state of `dir` if it has one
     /// (refusing a corrupt or foreign one). Writes nothing.
-    pub fn open(def: EqDef, dir: &Path) -> Result<Solver, EqError> {
+    pub fn open(def: OpeningGame, dir: &Path) -> Result<Solver, EqError> {
         if def.model.outcomes().is_none() {
             let message = format!(
                 "`{}` has outcomes that depend on the pair; expected sequential, lockstep, or one outcome: south-first, north-first, lockstep-south, lockstep-north",

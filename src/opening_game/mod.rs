@@ -40,7 +40,7 @@ mod vectors;
 
 pub use answer::{Answer, BestBound, Exploit, ExploitReport, MixEntry, Named, ANSWER_FILE};
 pub use double_oracle::{IterRecord, Observer, Quiet, Solver, StopAt, TOLERANCE};
-pub use payoff::{full_matrix, EqDef, Payoff, PayoffError};
+pub use payoff::{full_matrix, OpeningGame, Payoff, PayoffError};
 pub use state::{read_state, write_state, State, STATE_FILE, STATE_FORMAT, STATE_MAGIC};
 
 use crate::sweep::InputError;

@@ -68,16 +68,17 @@ impl Payoff {
     }
 }
 
-/// Everything that decides an equilibrium run's result.
+/// The opening as a matrix game: both players choose from `family`, South is paid `payoff`
+/// averaged over the outcomes of `model`. Everything that decides an equilibrium run's result.
 #[derive(Clone, Debug)]
-pub struct EqDef {
+pub struct OpeningGame {
     pub rules: Rules,
     pub model: Races,
     pub payoff: Payoff,
     pub family: Spec,
 }
 
-impl EqDef {
+impl OpeningGame {
     /// Race outcomes per pair.
     pub fn races(&self) -> usize {
         self.model.outcomes().map_or(0, |o| o.len())
@@ -107,7 +108,7 @@ impl EqDef {
 
 /// South's payoff matrix of a (small) family, by a direct loop over every pair and outcome
 /// (payoff units): for tests and cross-checks.
-pub fn full_matrix(def: &EqDef, ids: &[u32]) -> Vec<f64> {
+pub fn full_matrix(def: &OpeningGame, ids: &[u32]) -> Vec<f64> {
     let cs: Vec<Choice> = ids.iter().map(|&i| Choice::from_id(i as u64, &def.rules).unwrap()).collect();
     let races = def.model.outcomes().expect("fixed outcomes");
     let mut a = Vec::with_capacity(cs.len() * cs.len());

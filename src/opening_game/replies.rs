@@ -199,7 +199,7 @@ impl Replies {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{full_matrix, EqDef, Payoff, Quiet, Solver};
+    use super::super::{full_matrix, OpeningGame, Payoff, Quiet, Solver};
     use crate::games::lukho::Races;
     use crate::games::lukho::Rules;
     use crate::sweep::Spec;
@@ -209,7 +209,7 @@ mod tests {
     fn replies_match_the_full_matrix() {
         let rules = Rules::default();
         for race in ["sequential", "south-first"] {
-            let def = EqDef {
+            let def = OpeningGame {
                 rules,
                 model: race.parse::<Races>().unwrap(),
                 payoff: Payoff::Margin,

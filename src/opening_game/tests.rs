@@ -9,8 +9,8 @@ use std::path::Path;
 
 const R: Rules = Rules { chain: Chain::It, keep_one: false };
 
-fn def(race: &str, payoff: &str, family: &str) -> EqDef {
-    EqDef {
+fn def(race: &str, payoff: &str, family: &str) -> OpeningGame {
+    OpeningGame {
         rules: R,
         model: race.parse::<Races>().unwrap(),
         payoff: Payoff::parse(payoff).unwrap(),
@@ -18,7 +18,7 @@ fn def(race: &str, payoff: &str, family: &str) -> EqDef {
     }
 }
 
-fn solve(d: &EqDef, dir: &Path, limits: StopAt) -> Solver {
+fn solve(d: &OpeningGame, dir: &Path, limits: StopAt) -> Solver {
     let mut s = Solver::open(d.clone(), dir).unwrap();
     s.run(limits, &Quiet).unwrap();
     s

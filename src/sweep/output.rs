@@ -17,11 +17,6 @@ pub fn header_rules(rules: &Rules, race: &str) -> Json {
     r
 }
 
-/// Write `text` to `path` atomically.
-pub fn write_atomic(path: &Path, text: &str) -> io::Result<()> {
-    crate::store::write_atomic(path, text.as_bytes())
-}
-
 /// The global summary: the sweep's identity (rules, race, SPECs, set sizes, version), the
 /// pair count, and the aggregate of every game.
 pub fn global_summary(identity: &Json, rows: &[(u32, Agg)]) -> Json {
@@ -49,7 +44,8 @@ pub fn write_summaries(dir: &Path, identity: &Json, rules: &Rules, rows: &[(u32,
         w.finish()?;
     }
     let g = global_summary(identity, rows);
-    write_atomic(&dir.join("summary.json"), &format!("{}\n", serde_json::to_string_pretty(&g).unwrap()))?;
+    let text = serde_json::to_string_pretty(&g).map_err(io::Error::other)?;
+    crate::store::write_atomic(&dir.join("summary.json"), format!("{text}\n").as_bytes())?;
     Ok(g)
 }
 

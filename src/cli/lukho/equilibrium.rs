@@ -6,7 +6,7 @@ use crate::cli::progress::bar;
 use anyhow::Result;
 use clap::Args;
 use mancala::games::lukho::Races;
-use mancala::opening_game::{EqDef, EqError, IterRecord, Observer, Payoff, Solver, StopAt};
+use mancala::opening_game::{EqError, IterRecord, Observer, OpeningGame, Payoff, Solver, StopAt};
 use mancala::sweep::{InputError, Spec};
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -120,7 +120,7 @@ pub fn equilibrium(a: EquilibriumArgs) -> Result<()> {
         Some(s) => s.ids(&rules).map_err(|e| input(InputError::new("exploit", e.to_string())))?,
         None => vec![],
     };
-    let def = EqDef { rules, model: a.race, payoff: a.payoff, family: a.family };
+    let def = OpeningGame { rules, model: a.race, payoff: a.payoff, family: a.family };
     let mut solver = Solver::open(def, &a.out).map_err(eq_error)?;
     solver.cuts = a.cuts;
     if let Some(&id) = exploit_ids.iter().find(|&&id| solver.ids.binary_search(&id).is_err()) {

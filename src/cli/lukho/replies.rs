@@ -6,7 +6,7 @@ use crate::cli::args::{set_threads, threads, Threads};
 use anyhow::Result;
 use clap::Args;
 use mancala::games::lukho::{Choice, Races};
-use mancala::opening_game::{EqDef, Payoff, Solver};
+use mancala::opening_game::{OpeningGame, Payoff, Solver};
 use mancala::sweep::{InputError, Spec};
 use serde_json::json;
 use std::path::PathBuf;
@@ -53,7 +53,7 @@ pub fn replies(a: RepliesArgs) -> Result<()> {
         return Err(input(InputError::new("top", "0; expected at least 1")));
     }
     mancala::sweep::input::check_out_dir(&a.out).map_err(input)?;
-    let def = EqDef { rules, model: a.race, payoff: a.payoff, family: a.family };
+    let def = OpeningGame { rules, model: a.race, payoff: a.payoff, family: a.family };
     let mut solver = Solver::open(def, &a.out).map_err(eq_error)?;
     let obs = EqProgress::new(true);
     let start = Instant::now();
