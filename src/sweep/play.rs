@@ -260,5 +260,14 @@ mod tests {
         assert_eq!("lockstep-north".parse::<Races>().unwrap(), Races::One(Race::LockstepNorth));
         assert_eq!("speeds".parse::<Races>().unwrap(), Races::Model(RaceModel::Speeds));
         assert!("random".parse::<Races>().is_err());
+        for r in Race::ALL {
+            assert_eq!(r.as_slice(), [r]);
+            assert_eq!(r.name().parse::<Race>(), Ok(r));
+            assert_eq!(Races::One(r).outcomes(), Some(&[r][..]));
+        }
+        for k in ["speeds:0", "speeds:17", "south-first", "lockstep-north"] {
+            assert_eq!(k.parse::<RaceLabel>().unwrap().to_string(), k);
+        }
+        assert!("speeds:x".parse::<RaceLabel>().is_err());
     }
 }
