@@ -14,10 +14,11 @@
 //! faster but wrong engine fails. Figures: results/BENCHMARKS.md.
 
 use mancala::games::lukho::board::forget_perpetual_cycles;
+use mancala::games::lukho::Races;
 use mancala::games::lukho::{opening, play_batch, play_game, Choice, Class, GameOutcome, Position, Race, Rules};
-use mancala::lukho::sample::pair;
-use mancala::lukho::sweep::{sweep, Model};
 use mancala::side::Side;
+use mancala::sweep::play::sweep;
+use mancala::sweep::sample::pair;
 use std::sync::OnceLock;
 
 fn main() {
@@ -67,10 +68,10 @@ fn play_all(pairs: &[(Choice, Choice)]) -> (u64, u64, u64, u64, i64) {
         for r in [Race::SouthFirst, Race::NorthFirst] {
             let o = play_game(&RULES, s, n, r);
             t.0 += 1;
-            t.1 += (o.margin2 > 0) as u64;
-            t.2 += (o.margin2 == 0) as u64;
+            t.1 += (o.margin.0 > 0) as u64;
+            t.2 += (o.margin.0 == 0) as u64;
             t.3 += (o.class == Class::PerpetualOpening) as u64;
-            t.4 += o.margin2 as i64;
+            t.4 += o.margin.0 as i64;
         }
     }
     t
@@ -84,9 +85,9 @@ fn one_south(bencher: divan::Bencher, south: u32, expect: (u64, u64, u64, u64, u
         .counter(divan::counter::ItemsCount::new(2 * north.len()))
         .with_inputs(forget_perpetual_cycles)
         .bench_values(|()| {
-            let a = sweep(&RULES, Model::parse("sequential").unwrap(), &[south], north, &|_| {});
+            let a = sweep(&RULES, "sequential".parse::<Races>().unwrap(), &[south], north, &|_| {});
             let a = &a[0];
-            assert_eq!((a.games, a.wins, a.draws, a.losses, a.perpetual_openings, a.sum_margin2), expect);
+            assert_eq!((a.games, a.wins, a.draws, a.losses, a.perpetual_openings, a.sum_margin.0), expect);
         });
 }
 
@@ -141,9 +142,9 @@ fn normal_games_one_core_batched(bencher: divan::Bencher) {
             play_batch(&RULES, &starts, &mut outs);
             for o in &outs {
                 t.0 += 1;
-                t.1 += (o.margin2 > 0) as u64;
-                t.2 += (o.margin2 == 0) as u64;
-                t.4 += o.margin2 as i64;
+                t.1 += (o.margin.0 > 0) as u64;
+                t.2 += (o.margin.0 == 0) as u64;
+                t.4 += o.margin.0 as i64;
             }
         }
         assert_eq!(t, EXPECT_NORMAL);

@@ -33,7 +33,7 @@ fn main() {
     let n = Choice::count(&rules);
     let starts: Vec<Position> = (0..400_000u64)
         .filter_map(|i| {
-            let (a, b) = mancala::lukho::sample::pair(1, i, n);
+            let (a, b) = mancala::sweep::sample::pair(1, i, n);
             let o = opening(
                 &rules,
                 &Choice::from_id(a, &rules).unwrap(),

@@ -37,7 +37,7 @@ fn bench(n: u64) {
                 perpetual += 1;
                 perpetual_time += t1.elapsed();
             }
-            signature += o.margin2 as i64 * 64 + o.turns as i64;
+            signature += o.margin.0 as i64 * 64 + o.turns as i64;
         }
         let dt = t.elapsed();
         println!(
@@ -169,10 +169,11 @@ fn turns(south: u64, step: u64) {
 /// walked their cycle (`proven`) or met one proven before (`hits`).
 fn uniform(blocks: u64) {
     use mancala::games::lukho::board::perpetual_stats;
-    use mancala::lukho::sweep::{play_pair, Model};
+    use mancala::games::lukho::Races;
+    use mancala::sweep::play::play_pair;
     let rules = Rules::default();
     let n = Choice::count(&rules);
-    let model = Model::Fixed(RaceModel::Sequential);
+    let model = Races::Model(RaceModel::Sequential);
     let mut last = perpetual_stats();
     let cores = rayon::current_num_threads() as f64;
     for block in 0..blocks {

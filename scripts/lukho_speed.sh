@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Lukho sweep speed on this machine (issue 3's yardstick): one South choice against all
+# Lukho sweep speed on this machine (the yardstick of results/BENCHMARKS.md): one South choice against all
 # 6,356,992 North choices under both `sequential` outcomes (12,713,984 games), for an easy, a
 # typical and a perpetual-rich South choice, on all cores and on one; then the projected
 # core-hours of the full joint sweep for each race model (`--dry-run`, timed on a sample).

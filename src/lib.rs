@@ -6,7 +6,7 @@
 pub mod export;
 pub mod games;
 pub mod index;
-pub mod lukho;
+pub mod opening_game;
 pub mod range;
 pub mod retro;
 pub mod rng;
@@ -14,3 +14,4 @@ pub mod search;
 pub mod side;
 pub mod solve;
 pub mod store;
+pub mod sweep;

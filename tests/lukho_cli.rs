@@ -1,8 +1,8 @@
-//! The Lukho command line (DESIGN.md `mancala lukho play|opening|races|sweep|merge`).
+//! The Lukho command line (README.md, `mancala lukho play|opening|races|sweep|merge`).
 
 use assert_cmd::Command;
 use mancala::games::lukho::{play_after, play_game, speed_races, Choice, Race, Rules};
-use mancala::lukho::Agg;
+use mancala::sweep::Agg;
 use predicates::prelude::*;
 use serde_json::{json, Value};
 use std::path::Path;
@@ -229,9 +229,9 @@ fn sweep_summary_equals_a_direct_loop() {
         ] {
             assert_eq!(row[k], want, "{sid} {k}");
         }
-        assert_eq!(row["min_margin"].as_f64().unwrap(), a.min_margin2 as f64 / 2.0);
-        assert_eq!(row["max_margin"].as_f64().unwrap(), a.max_margin2 as f64 / 2.0);
-        assert!((row["mean_margin"].as_f64().unwrap() - a.sum_margin2 as f64 / 2.0 / a.games as f64).abs() < 1e-9);
+        assert_eq!(row["min_margin"].as_f64().unwrap(), a.min_margin.seeds());
+        assert_eq!(row["max_margin"].as_f64().unwrap(), a.max_margin.seeds());
+        assert!((row["mean_margin"].as_f64().unwrap() - a.sum_margin.seeds() / a.games as f64).abs() < 1e-9);
     }
     let g: Value = serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
     assert_eq!(g["games"], total.games);
@@ -552,7 +552,7 @@ fn sample_is_reproducible_and_writes_its_files() {
         .stderr(predicates::str::contains("--out"));
 }
 
-/// `lukho equilibrium` on a small family: the JSON answer (DESIGN.md fields), the value
+/// `lukho equilibrium` on a small family: the JSON answer (README.md fields), the value
 /// inside the certificate's bounds, weights summing to 1, and the file in DIR; a rerun of a
 /// finished run plays no game; --max-iterations then a resume gives the same sets.
 #[test]
@@ -683,10 +683,11 @@ fn replies_small_family_against_direct_games() {
     let south = "0,5,40,77";
     let args = ["lukho", "replies", "--south", south, "--race", "sequential", "--family", fam, "--out", o, "--json"];
     let a = json_out(&args);
-    let ids: Vec<u32> = mancala::lukho::Spec::parse(fam).unwrap().ids(&R).unwrap();
+    let ids: Vec<u32> = mancala::sweep::Spec::parse(fam).unwrap().ids(&R).unwrap();
     let payoff = |s: u32, n: u32| -> f64 {
         let (s, n) = (Choice::from_id(s as u64, &R).unwrap(), Choice::from_id(n as u64, &R).unwrap());
-        [Race::SouthFirst, Race::NorthFirst].iter().map(|&r| play_game(&R, &s, &n, r).margin2 as f64).sum::<f64>() / 4.0
+        [Race::SouthFirst, Race::NorthFirst].iter().map(|&r| play_game(&R, &s, &n, r).margin.0 as f64).sum::<f64>()
+            / 4.0
     };
     let rows = a["south"].as_array().unwrap();
     assert_eq!(rows.len(), 4);

@@ -31,6 +31,34 @@ pub fn seconds(s: &str) -> Result<f64, String> {
     }
 }
 
+/// The flag (or argument) that gives a library input field: the one table every command's
+/// bad-input messages go through (`InputError { field: "south", .. }` reads `--south: …`).
+pub fn flag(field: &'static str) -> &'static str {
+    match field {
+        "race" => "--race",
+        "payoff" => "--payoff",
+        "south" => "--south",
+        "north" => "--north",
+        "family" => "--family",
+        "exploit" => "--exploit",
+        "shard" => "--shard",
+        "games" => "--games",
+        "out" => "--out",
+        "pairs" => "--pairs",
+        "top" => "--top",
+        "id" => "--id",
+        "remove" => "--remove",
+        "drop" => "--drop",
+        "south_remove" => "--south-remove",
+        "south_drop" => "--south-drop",
+        "north_remove" => "--north-remove",
+        "north_drop" => "--north-drop",
+        "chain" => "--chain",
+        "parts" => "PARTS",
+        other => other,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,6 +7,7 @@
 use super::board::{abs_pit, Board, LapEnd, Phase, Sown};
 use super::opening::Choice;
 use super::race::{opening, Opening, Race};
+use super::units::HalfSeeds;
 use super::Rules;
 use crate::games::cycle::{first_repeat, Cycles};
 use crate::side::Side;
@@ -106,8 +107,8 @@ pub struct GameOutcome {
     /// Final totals ×2 `[south, north]`: store + knives + sweep or split share.
     pub totals2: [u16; 2],
     pub winner: Option<Side>,
-    /// (South − North) ×2.
-    pub margin2: i16,
+    /// South − North.
+    pub margin: HalfSeeds,
     pub class: Class,
     /// Completed normal turns after the opening.
     pub turns: u32,
@@ -119,8 +120,8 @@ pub struct GameOutcome {
 
 impl GameOutcome {
     pub fn new(first_player: Side, totals2: [u16; 2], class: Class, turns: u32) -> Self {
-        let margin2 = totals2[0] as i16 - totals2[1] as i16;
-        let winner = match margin2 {
+        let margin = HalfSeeds(totals2[0] as i16 - totals2[1] as i16);
+        let winner = match margin.0 {
             m if m > 0 => Some(Side::South),
             m if m < 0 => Some(Side::North),
             _ => None,
@@ -129,7 +130,7 @@ impl GameOutcome {
             first_player,
             totals2,
             winner,
-            margin2,
+            margin,
             class,
             turns,
             points_first_game: match_points(totals2, true),
@@ -144,7 +145,7 @@ impl GameOutcome {
 
     /// South − North in seeds (halves possible).
     pub fn margin(&self) -> f64 {
-        self.margin2 as f64 / 2.0
+        self.margin.seeds()
     }
 }
 

@@ -19,13 +19,15 @@ pub mod race;
 pub mod speeds;
 #[cfg(test)]
 mod tests;
+pub mod units;
 
 pub use board::{Board, BoardError, LapEnd, Phase, Sown, PITS, ROW, TOTAL_SEEDS};
 pub use game::{match_points, play_after, play_from, play_game, Class, GameOutcome, Position, TurnEnd};
 pub use lanes::{play_batch, play_batch_scalar};
 pub use opening::{Choice, ChoiceError};
-pub use race::{opening, Opening, Race, RaceModel};
+pub use race::{opening, Opening, Race, RaceError, RaceLabel, RaceModel, Races};
 pub use speeds::{speed_races, Ratio, SpeedRace};
+pub use units::HalfSeeds;
 
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,4 @@
-//! The simultaneous opening (RULES.md "Opening"): both removals and drops, then both
+//! The simultaneous opening (docs/rules/lukho.md "Opening"): both removals and drops, then both
 //! sowings raced under a race model. One atomic step drops one seed; the end-of-lap check
 //! (relay lift, capture, stop) happens inside the step that drops a lap's last seed.
 
@@ -8,9 +8,11 @@ use super::Rules;
 use crate::games::cycle::Cycles;
 use crate::side::Side;
 use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
 
 /// One race outcome: how the two opening sowings interleave.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Race {
     /// `sequential`: South's whole sowing, then North's.
@@ -24,6 +26,8 @@ pub enum Race {
 }
 
 impl Race {
+    pub const ALL: [Race; 4] = [Race::SouthFirst, Race::NorthFirst, Race::LockstepSouth, Race::LockstepNorth];
+
     pub fn name(self) -> &'static str {
         match self {
             Race::SouthFirst => "south-first",
@@ -41,15 +45,42 @@ impl Race {
             Race::NorthFirst | Race::LockstepNorth => Side::North,
         }
     }
+
+    /// This outcome as a one-element slice of [`Race::ALL`].
+    pub fn as_slice(self) -> &'static [Race] {
+        let k = self as usize;
+        &Race::ALL[k..k + 1]
+    }
 }
 
-/// A race model with a fixed set of race outcomes. (`speeds` has outcomes that depend on the
-/// opening: see [`super::speed_races`].)
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
+/// A text that names no race, race model or race outcome; the message gives the accepted forms.
+#[derive(Debug, Clone, thiserror::Error, PartialEq, Eq)]
+#[error("{0}")]
+pub struct RaceError(String);
+
+const OUTCOME_NAMES: &str = "south-first, north-first, lockstep-south, lockstep-north";
+
+impl FromStr for Race {
+    type Err = RaceError;
+    fn from_str(s: &str) -> Result<Race, RaceError> {
+        Race::ALL
+            .into_iter()
+            .find(|r| r.name() == s.trim())
+            .ok_or_else(|| RaceError(format!("`{s}` is not a race outcome; expected {OUTCOME_NAMES}")))
+    }
+}
+
+/// A race model: the set of race outcomes a pair of choices is played under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum RaceModel {
+    /// `south-first` and `north-first`.
     Sequential,
+    /// `lockstep-south` and `lockstep-north`.
     Lockstep,
+    /// Every interleaving of constant speeds: outcomes that depend on the pair
+    /// ([`super::speed_races`]).
+    Speeds,
 }
 
 impl RaceModel {
@@ -57,13 +88,114 @@ impl RaceModel {
         match self {
             RaceModel::Sequential => "sequential",
             RaceModel::Lockstep => "lockstep",
+            RaceModel::Speeds => "speeds",
         }
     }
 
-    pub fn outcomes(self) -> &'static [Race] {
+    /// The outcomes, when they do not depend on the pair (not `speeds`).
+    pub fn outcomes(self) -> Option<&'static [Race]> {
         match self {
-            RaceModel::Sequential => &[Race::SouthFirst, Race::NorthFirst],
-            RaceModel::Lockstep => &[Race::LockstepSouth, Race::LockstepNorth],
+            RaceModel::Sequential => Some(&Race::ALL[0..2]),
+            RaceModel::Lockstep => Some(&Race::ALL[2..4]),
+            RaceModel::Speeds => None,
+        }
+    }
+}
+
+/// The race outcomes a sweep plays for every pair: all of a model's, or one fixed outcome.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Races {
+    Model(RaceModel),
+    One(Race),
+}
+
+impl Races {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Races::Model(m) => m.name(),
+            Races::One(r) => r.name(),
+        }
+    }
+
+    /// The outcomes played for every pair, when they do not depend on the pair.
+    pub fn outcomes(&self) -> Option<&'static [Race]> {
+        match self {
+            Races::Model(m) => m.outcomes(),
+            Races::One(r) => Some(r.as_slice()),
+        }
+    }
+
+    /// Outcomes in mirrored pairs (`sequential`, `lockstep`): at equal weights the rules treat
+    /// both players alike.
+    pub fn mirrored(&self) -> bool {
+        matches!(self, Races::Model(RaceModel::Sequential | RaceModel::Lockstep))
+    }
+}
+
+impl fmt::Display for Races {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Races {
+    type Err = RaceError;
+    fn from_str(s: &str) -> Result<Races, RaceError> {
+        match s.trim() {
+            "sequential" => Ok(Races::Model(RaceModel::Sequential)),
+            "lockstep" => Ok(Races::Model(RaceModel::Lockstep)),
+            "speeds" => Ok(Races::Model(RaceModel::Speeds)),
+            o => o.parse().map(Races::One).map_err(|_| {
+                RaceError(format!(
+                    "`{s}` is not a race model; expected sequential, lockstep, speeds, or one outcome: {OUTCOME_NAMES}"
+                ))
+            }),
+        }
+    }
+}
+
+/// The race outcome one game is played under: a named one, or the K-th `speeds` outcome of
+/// its pair in increasing ρ (`speeds:K`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RaceLabel {
+    Named(Race),
+    Speeds(u32),
+}
+
+impl fmt::Display for RaceLabel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RaceLabel::Named(r) => f.write_str(r.name()),
+            RaceLabel::Speeds(k) => write!(f, "speeds:{k}"),
+        }
+    }
+}
+
+impl FromStr for RaceLabel {
+    type Err = RaceError;
+    fn from_str(s: &str) -> Result<RaceLabel, RaceError> {
+        let bad = || RaceError(format!("`{s}`; expected {OUTCOME_NAMES} or speeds:K (K = 0, 1, …)"));
+        match s.trim().strip_prefix("speeds:") {
+            Some(k) => k.parse().map(RaceLabel::Speeds).map_err(|_| bad()),
+            None => s.parse().map(RaceLabel::Named).map_err(|_| bad()),
+        }
+    }
+}
+
+impl RaceLabel {
+    /// The opening this outcome gives the pair; an error when the pair has no `speeds:K`.
+    pub fn opening(&self, rules: &Rules, south: &Choice, north: &Choice) -> Result<Opening, RaceError> {
+        match *self {
+            RaceLabel::Named(r) => Ok(opening(rules, south, north, r)),
+            RaceLabel::Speeds(k) => {
+                let all = super::speed_races(rules, south, north);
+                let count = all.len();
+                all.get(k as usize).map(|s| s.opening).ok_or_else(|| {
+                    RaceError(format!(
+                        "speeds:{k} does not exist, this pair has {count} speeds outcomes (0..{count}; see `mancala lukho races`)"
+                    ))
+                })
+            }
         }
     }
 }

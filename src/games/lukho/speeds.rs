@@ -1,4 +1,4 @@
-//! The `speeds` race model (RULES.md "Opening"): each player steps at a constant speed; for
+//! The `speeds` race model (docs/rules/lukho.md "Opening"): each player steps at a constant speed; for
 //! ρ = v_South / v_North in `[0, ∞]`, South's step k happens at time k/ρ and North's step m
 //! at time m (equal times: South first). Every distinct interleaving some ρ produces is one
 //! race outcome.
@@ -90,7 +90,7 @@ pub fn speed_races(rules: &Rules, south: &Choice, north: &Choice) -> Vec<SpeedRa
     let board = setup(south, north);
     let hand = [south.sow_count() as u32, north.sow_count() as u32];
     // Nothing to sow finishes at time 0; both at time 0: equal times, South first. (The one
-    // place where ρ = 0 differs from north-first, which names North: see RULES.md gaps.)
+    // place where ρ = 0 differs from north-first, which names North: see docs/rules/lukho.md, gaps.)
     let first = [Side::South, Side::North].into_iter().find(|s| hand[s.index()] == 0);
     let start = Joint { board, pos: [sow_from(Side::South), sow_from(Side::North)], hand, steps: [0, 0], first };
     let mut search = Search { rules, seen: HashSet::new(), trail: Vec::new(), out: Vec::new() };
@@ -132,7 +132,7 @@ impl Search<'_> {
                 }
                 let key = (j.board.pits, j.pos, j.hand);
                 if !self.seen.insert(key) {
-                    // Nobody has finished (both still sow). RULES.md names "the named /
+                    // Nobody has finished (both still sow). docs/rules/lukho.md names "the named /
                     // in-tick-first player"; here that is the faster one: the first split is at
                     // ρ = 1, so the interval is inside [0, 1) (North) or [1, ∞] (South). This
                     // agrees with north-first at ρ = 0, south-first at ∞, lockstep-south at 1.

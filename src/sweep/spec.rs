@@ -1,4 +1,4 @@
-//! The SPEC language naming a set of opening choices (DESIGN.md `lukho sweep`):
+//! The SPEC language naming a set of opening choices (README.md, `lukho sweep`):
 //!
 //! ```text
 //! SPEC   := BASE (':' FILTER)*
@@ -99,6 +99,13 @@ fn parse_range(what: &str, s: &str) -> Result<Option<(u64, u64)>, SpecError> {
         }
         Err(crate::range::RangeError::Backwards) => err(format!("{what} `{s}` is an empty range written backwards")),
         Err(crate::range::RangeError::NotANumber(x)) => err(format!("{what} `{x}` is not a non-negative integer")),
+    }
+}
+
+impl std::str::FromStr for Spec {
+    type Err = SpecError;
+    fn from_str(s: &str) -> Result<Spec, SpecError> {
+        Spec::parse(s)
     }
 }
 
@@ -272,7 +279,7 @@ pub fn each_choice(rules: &Rules, lo: u64, hi: u64, mut f: impl FnMut(u64, &Choi
 }
 
 /// The choices of sorted or unsorted `ids`: each run of consecutive ids is walked with
-/// [`next_choice`] (decoding all 6,356,992 ids one by one took 6 % of a one-South sweep).
+/// [`next_choice`], cheaper than decoding each id (`results/BENCHMARKS.md`).
 pub fn choices(ids: &[u32], rules: &Rules) -> Vec<Choice> {
     let mut out: Vec<Choice> = Vec::with_capacity(ids.len());
     for (k, &id) in ids.iter().enumerate() {

@@ -1,19 +1,24 @@
+use super::vectors::Kind;
 use super::*;
-use crate::games::lukho::{play_game, Chain, Race};
-use crate::lukho::lp::solve_matrix_game;
+use crate::games::lukho::Races;
+use crate::games::lukho::{play_game, Chain, Choice, Race, Rules};
+use crate::opening_game::lp::solve_matrix_game;
+use crate::sweep::Spec;
+use std::fs;
+use std::path::Path;
 
 const R: Rules = Rules { chain: Chain::It, keep_one: false };
 
-fn def(race: &str, payoff: &str, family: &str) -> EqDef {
-    EqDef {
+fn def(race: &str, payoff: &str, family: &str) -> OpeningGame {
+    OpeningGame {
         rules: R,
-        model: Model::parse(race).unwrap(),
+        model: race.parse::<Races>().unwrap(),
         payoff: Payoff::parse(payoff).unwrap(),
         family: Spec::parse(family).unwrap(),
     }
 }
 
-fn solve(d: &EqDef, dir: &Path, limits: Limits) -> Solver {
+fn solve(d: &OpeningGame, dir: &Path, limits: StopAt) -> Solver {
     let mut s = Solver::open(d.clone(), dir).unwrap();
     s.run(limits, &Quiet).unwrap();
     s
@@ -98,7 +103,7 @@ fn double_oracle_equals_the_full_matrix_game() {
         // Plain double oracle, and (every other case) mixes refined against 6 more replies.
         let mut sv = Solver::open(d.clone(), dir.path()).unwrap();
         sv.cuts = if k % 2 == 1 { 6 } else { 0 };
-        sv.run(Limits::default(), &Quiet).unwrap();
+        sv.run(StopAt::default(), &Quiet).unwrap();
         let a = full_matrix(&d, &sv.ids);
         let full = solve_matrix_game(&a, sv.ids.len(), sv.ids.len()).unwrap();
         let last = sv.state.log.last().unwrap();
@@ -125,13 +130,13 @@ fn double_oracle_equals_the_full_matrix_game() {
 fn resume_equals_an_uninterrupted_run() {
     let d = def("south-first", "margin", "all:remove=000000**:drop=0..1");
     let a = tempfile::tempdir().unwrap();
-    let whole = solve(&d, a.path(), Limits::default());
+    let whole = solve(&d, a.path(), StopAt::default());
     assert!(whole.state.log.len() > 2, "the case must need more than two iterations");
     let b = tempfile::tempdir().unwrap();
-    let part = solve(&d, b.path(), Limits { max_iterations: Some(2), seconds: None });
+    let part = solve(&d, b.path(), StopAt { max_iterations: Some(2), seconds: None });
     assert_eq!(part.state.log.len(), 2);
     assert!(!part.state.done);
-    let resumed = solve(&d, b.path(), Limits::default());
+    let resumed = solve(&d, b.path(), StopAt::default());
     // The same sets, best responses and counts; the floats agree to rounding (the LP
     // solver's pivoting order is not bit-reproducible across solver instances).
     let (r, w) = (&resumed.state, &whole.state);
@@ -154,7 +159,7 @@ fn resume_equals_an_uninterrupted_run() {
         assert!(a.iter().zip(b).all(|(p, q)| p.0 == q.0 && (p.1 - q.1).abs() < 1e-9));
     }
     // A finished run reopened does nothing more.
-    let again = solve(&d, b.path(), Limits::default());
+    let again = solve(&d, b.path(), StopAt::default());
     assert_eq!(again.state, resumed.state);
 }
 
@@ -162,7 +167,7 @@ fn resume_equals_an_uninterrupted_run() {
 fn corrupt_or_foreign_state_is_refused() {
     let d = def("south-first", "margin", "0..30");
     let dir = tempfile::tempdir().unwrap();
-    solve(&d, dir.path(), Limits { max_iterations: Some(1), seconds: None });
+    solve(&d, dir.path(), StopAt { max_iterations: Some(1), seconds: None });
     let path = dir.path().join(STATE_FILE);
     // Foreign: another payoff, family or race.
     for (race, payoff, family, field) in [
@@ -171,7 +176,8 @@ fn corrupt_or_foreign_state_is_refused() {
         ("north-first", "margin", "0..30", "race"),
     ] {
         let e = Solver::open(def(race, payoff, family), dir.path()).err().unwrap().to_string();
-        assert!(e.starts_with("state: ") && e.contains(field), "{e}");
+        // The state file is in --out: the error is of that field and names the file.
+        assert!(e.starts_with("out: ") && e.contains(STATE_FILE) && e.contains(field), "{e}");
     }
     // Corrupt: one byte of the body changed.
     let mut bytes = fs::read(&path).unwrap();
@@ -181,7 +187,7 @@ fn corrupt_or_foreign_state_is_refused() {
     let e = Solver::open(d.clone(), dir.path()).err().unwrap().to_string();
     assert!(e.contains("crc32"), "{e}");
     fs::write(&path, b"hello\n").unwrap();
-    assert!(Solver::open(d, dir.path()).err().unwrap().to_string().starts_with("state: "));
+    assert!(Solver::open(d, dir.path()).err().unwrap().to_string().starts_with("out: "));
 }
 
 #[test]
@@ -191,5 +197,6 @@ fn bad_definitions_are_refused() {
     let e =
         Solver::open(def("sequential", "margin", "0..10:drop=5"), Path::new("/nonexistent")).err().unwrap().to_string();
     assert!(e.starts_with("family: "), "{e}");
-    assert!(Payoff::parse("score").unwrap_err().to_string().starts_with("payoff: "));
+    // The command line names the flag; the message names the value and the accepted ones.
+    assert!(Payoff::parse("score").unwrap_err().to_string().starts_with("`score` is not a payoff; expected margin"));
 }

@@ -1,14 +1,18 @@
 //! Part files: one shard's per-South aggregates, checksummed and written atomically.
 //!
 //! Layout: one JSON header line, then one payload line per South choice of the shard
-//! (`south_id` and the 15 integers of [`Agg::to_ints`], comma-separated). The header names
+//! (`south_id` and the integers of [`Agg::to_ints`], comma-separated). The header names
 //! everything that decides the result (magic, format, tool version, rules, race model, both
 //! SPECs, the set sizes), the shard, the positions `range` it covers in the South set, the
 //! row count and the CRC-32 of the payload bytes. Written to a temporary name, synced, then
 //! renamed, so a part that exists is complete.
 
-use super::summary::Agg;
-use super::sweep::{Shard, SweepDef};
+use super::input::{check_out_dir, InputError};
+use super::output::write_summaries;
+use super::plan::{RunError, SweepDef};
+use super::shard::Shard;
+use super::summary::{Agg, AGG_INTS};
+use crate::games::lukho::Rules;
 use serde_json::{json, Value as Json};
 use std::fs;
 use std::io::{self, Write};
@@ -147,10 +151,11 @@ pub fn read_part(path: &Path) -> Result<Part, PartError> {
             .map(|x| x.parse::<i64>())
             .collect::<Result<_, _>>()
             .map_err(|_| PartError::bad(path, format!("row {i}: not integers")))?;
-        if v.len() != 16 || v[0] < 0 || v[0] > u32::MAX as i64 {
-            return Err(PartError::bad(path, format!("row {i}: expected 16 fields")));
+        if v.len() != AGG_INTS + 1 || v[0] < 0 || v[0] > u32::MAX as i64 {
+            return Err(PartError::bad(path, format!("row {i}: expected {} fields", AGG_INTS + 1)));
         }
-        let ints: [i64; 15] = v[1..].try_into().unwrap();
+        let ints: [i64; AGG_INTS] =
+            v[1..].try_into().map_err(|_| PartError::bad(path, format!("row {i}: not integers")))?;
         rows.push((v[0] as u32, Agg::from_ints(&ints)));
     }
     if rows.len() as u64 != num("rows")? || rows.len() as u64 != range.1 - range.0 {
@@ -224,17 +229,39 @@ pub fn combine(mut parts: Vec<Part>) -> Result<(Json, Vec<(u32, Agg)>), PartErro
     Ok((id, rows))
 }
 
+/// What a merge wrote: the global summary and the South choices it covers.
+pub struct Merged {
+    pub summary: Json,
+    pub south_choices: usize,
+}
+
+/// Check the part files of one sweep (any read or cover failure is bad input, field `parts`)
+/// and write the summaries into `out` as an unsharded run would.
+pub fn merge(out: &Path, paths: &[PathBuf]) -> Result<Merged, RunError> {
+    let bad = |e: PartError| InputError::new("parts", e.to_string());
+    let parts = paths.iter().map(|p| read_part(p).map_err(bad)).collect::<Result<Vec<_>, _>>()?;
+    let (identity, rows) = combine(parts).map_err(bad)?;
+    let rules: Rules = serde_json::from_value(identity["rules"].clone())
+        .map_err(|_| InputError::new("parts", "rules: not Lukho rules"))?;
+    check_out_dir(out)?;
+    std::fs::create_dir_all(out)
+        .map_err(|source| RunError::Io { what: format!("cannot create {}", out.display()), source })?;
+    let summary = write_summaries(out, &identity, &rules, &rows)
+        .map_err(|source| RunError::Io { what: format!("writing {}", out.display()), source })?;
+    Ok(Merged { summary, south_choices: rows.len() })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::lukho::Rules;
-    use crate::lukho::sweep::{sweep, Model};
-    use crate::lukho::Spec;
+    use crate::games::lukho::Races;
+    use crate::sweep::play::sweep;
+    use crate::sweep::Spec;
 
     fn def(south: &str) -> SweepDef {
         SweepDef {
             rules: Rules::default(),
-            model: Model::parse("sequential").unwrap(),
+            model: "sequential".parse::<Races>().unwrap(),
             south: Spec::parse(south).unwrap(),
             north: Spec::parse("0..5").unwrap(),
             symmetric: false,

@@ -1,5 +1,5 @@
 //! North's best replies to a set of South choices, and the most common one
-//! (`mancala lukho replies`, issue 3's "North's most common best reply").
+//! (`mancala lukho replies`).
 //!
 //! For each South choice `s` of the set, its row `A(s, ·)` over the whole family (one sweep,
 //! or the saved vector of an earlier equilibrium run in the same directory) gives South's
@@ -10,8 +10,11 @@
 //! lowest id. Counting every best reply, not one per South choice, makes the answer
 //! independent of any tie-breaking inside a row.
 
-use super::{EqError, Kind, Observer, Solver};
+use super::vectors::Kind;
+use super::{EqError, Observer, Solver};
+use crate::export::{Column, Format, TableWriter, Value};
 use crate::games::lukho::Choice;
+use crate::sweep::InputError;
 use rayon::prelude::*;
 use std::path::PathBuf;
 
@@ -54,10 +57,8 @@ impl Solver {
     pub fn replies(&mut self, south: &[u32], top: usize, obs: &dyn Observer) -> Result<Replies, EqError> {
         for &id in south {
             if self.ids.binary_search(&id).is_err() {
-                return Err(EqError::Input(format!(
-                    "south: choice {id} is not in the family `{}`",
-                    self.def.family.text
-                )));
+                let family = &self.def.family.text;
+                return Err(InputError::new("south", format!("choice {id} is not in the family `{family}`")).into());
             }
         }
         std::fs::create_dir_all(&self.dir).map_err(super::io_err(&self.dir))?;
@@ -142,52 +143,75 @@ impl Replies {
     }
 
     /// Writes `replies.json`, `replies-top.csv` and `replies-south.csv` in the run's
-    /// directory, each atomically; returns their paths.
+    /// directory, each atomically (the tables carry the run's identity); returns their paths.
     pub fn write(&self, solver: &Solver) -> Result<Vec<PathBuf>, EqError> {
-        let text = |id: u32| choice_text(solver, id);
-        let rules = format!("# identity: {}\n", solver.identity());
-        let mut top = rules.clone() + "north_id,north_choice,best_reply_to,of_south_choices,mean_south_payoff\n";
+        let text = |id: u32| Value::Str(choice_text(solver, id));
+        let int = |x: u64| Value::Int(x as i64);
+        let top_path = solver.dir.join("replies-top.csv");
+        let top_columns = vec![
+            Column::Int("north_id"),
+            Column::Str("north_choice"),
+            Column::Int("best_reply_to"),
+            Column::Int("of_south_choices"),
+            Column::Float("mean_south_payoff"),
+        ];
+        let south_path = solver.dir.join("replies-south.csv");
+        let south_columns = vec![
+            Column::Int("south_id"),
+            Column::Str("south_choice"),
+            Column::Float("value"),
+            Column::Int("best_replies"),
+            Column::Int("first_reply_id"),
+            Column::Str("first_reply_choice"),
+        ];
+        let mut top = TableWriter::create(&top_path, Format::Csv, top_columns, solver.identity())
+            .map_err(super::io_err(&top_path))?;
         for t in &self.top {
-            top += &format!("{},\"{}\",{},{},{:.6}\n", t.id, text(t.id), t.best_for, self.south.len(), t.mean);
+            let row = [
+                int(t.id as u64),
+                text(t.id),
+                int(t.best_for as u64),
+                int(self.south.len() as u64),
+                Value::Float(t.mean),
+            ];
+            top.row(&row).map_err(super::io_err(&top_path))?;
         }
-        let mut south = rules + "south_id,south_choice,value,best_replies,first_reply_id,first_reply_choice\n";
+        let mut south = TableWriter::create(&south_path, Format::Csv, south_columns, solver.identity())
+            .map_err(super::io_err(&south_path))?;
         for b in &self.south {
-            south += &format!(
-                "{},\"{}\",{},{},{},\"{}\"\n",
-                b.id,
+            let row = [
+                int(b.id as u64),
                 text(b.id),
-                b.value,
-                b.replies,
-                b.first_reply,
-                text(b.first_reply)
-            );
+                Value::Float(b.value),
+                int(b.replies),
+                int(b.first_reply as u64),
+                text(b.first_reply),
+            ];
+            south.row(&row).map_err(super::io_err(&south_path))?;
         }
-        let json = format!("{:#}\n", self.to_json(solver));
-        let mut paths = Vec::new();
-        for (name, body) in [("replies.json", json), ("replies-top.csv", top), ("replies-south.csv", south)] {
-            let path = solver.dir.join(name);
-            super::write_bytes_atomic(&path, body.as_bytes())?;
-            paths.push(path);
-        }
-        Ok(paths)
+        let json_path = solver.dir.join("replies.json");
+        super::write_bytes_atomic(&json_path, format!("{:#}\n", self.to_json(solver)).as_bytes())?;
+        top.finish().map_err(super::io_err(&top_path))?;
+        south.finish().map_err(super::io_err(&south_path))?;
+        Ok(vec![json_path, top_path, south_path])
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::{full_matrix, EqDef, Payoff, Quiet, Solver};
+    use super::super::{full_matrix, OpeningGame, Payoff, Quiet, Solver};
+    use crate::games::lukho::Races;
     use crate::games::lukho::Rules;
-    use crate::lukho::sweep::Model;
-    use crate::lukho::Spec;
+    use crate::sweep::Spec;
 
     /// The counts equal a direct reading of the full payoff matrix of a small family.
     #[test]
     fn replies_match_the_full_matrix() {
         let rules = Rules::default();
         for race in ["sequential", "south-first"] {
-            let def = EqDef {
+            let def = OpeningGame {
                 rules,
-                model: Model::parse(race).unwrap(),
+                model: race.parse::<Races>().unwrap(),
                 payoff: Payoff::Margin,
                 family: Spec::parse("all:remove=000000**").unwrap(),
             };

@@ -2,11 +2,18 @@
 //! intervals. Pair `i` of a sample depends only on `(seed, i)` (SplitMix64), so a sample is
 //! the same whatever the thread count or chunking, and can be extended or split.
 
+use super::input::InputError;
+use super::output::header_rules;
+use super::play::play_pair;
 use super::summary::Agg;
-use super::sweep::{play_pair, Model};
-use crate::games::lukho::{Choice, GameOutcome, Rules};
+use crate::export::{Column, Format, TableWriter, Value};
+use crate::games::lukho::{Choice, GameOutcome, Races, Rules};
 use crate::rng::{below, splitmix64};
 use rayon::prelude::*;
+use serde_json::{json, Value as Json};
+use std::fs;
+use std::io;
+use std::path::Path;
 
 /// Margins in half-seeds run over -96..=96.
 const BINS: usize = 193;
@@ -25,7 +32,7 @@ pub fn pair(seed: u64, i: u64, choices: u64) -> (u64, u64) {
 pub struct SampleStats {
     pub pairs: u64,
     pub agg: Agg,
-    /// `margin[m2 + 96]` = games with South − North = m2 half-seeds.
+    /// `margin[m + 96]` = games with South − North = m half-seeds.
     pub margin: Vec<u64>,
     /// Games won by the player who moved first.
     pub first_mover_wins: u64,
@@ -42,7 +49,7 @@ impl Default for SampleStats {
 impl SampleStats {
     fn add(&mut self, o: &GameOutcome) {
         self.agg.add(o);
-        self.margin[(o.margin2 as i32 + 96) as usize] += 1;
+        self.margin[(o.margin.0 as i32 + 96) as usize] += 1;
         match o.winner {
             Some(w) if w == o.first_player => self.first_mover_wins += 1,
             Some(_) => self.second_mover_wins += 1,
@@ -92,7 +99,7 @@ pub fn wilson(k: u64, n: u64) -> (f64, f64, f64) {
 /// Play pairs `from..to` of the sample with `seed` under `model`.
 pub fn sample(
     rules: &Rules,
-    model: Model,
+    model: Races,
     seed: u64,
     from: u64,
     to: u64,
@@ -118,6 +125,78 @@ pub fn sample(
         .reduce(SampleStats::default, SampleStats::merge)
 }
 
+/// The sample's summary (`sample.json`): rates with their 95 % intervals, the mean margin
+/// with its interval, first-mover wins among decided games, and the speed.
+pub fn summary(st: &SampleStats, rules: &Rules, model: Races, seed: u64, seconds: f64) -> Json {
+    let (mean, half) = st.margin_mean_ci();
+    let r = |k: u64| {
+        let (p, lo, hi) = wilson(k, st.agg.games);
+        json!({"count": k, "rate": p, "ci95": [lo, hi]})
+    };
+    let decided = st.first_mover_wins + st.second_mover_wins;
+    let (fm, fm_lo, fm_hi) = wilson(st.first_mover_wins, decided.max(1));
+    json!({
+        "rules": header_rules(rules, model.name()),
+        "seed": seed,
+        "pairs": st.pairs,
+        "games": st.agg.games,
+        "margin_mean": mean,
+        "margin_mean_ci95": [mean - half, mean + half],
+        "south_wins": r(st.agg.wins),
+        "draws": r(st.agg.draws),
+        "cycles": r(st.agg.cycles),
+        "perpetual_openings": r(st.agg.perpetual_openings),
+        "perpetual_turns": r(st.agg.perpetual_turns),
+        "south_moves_first": r(st.agg.south_first),
+        "first_mover_wins_of_decided": {"count": st.first_mover_wins, "of": decided, "rate": fm, "ci95": [fm_lo, fm_hi]},
+        "seconds": seconds,
+        "games_per_second": st.agg.games as f64 / seconds.max(1e-9),
+    })
+}
+
+/// `out` must not exist, or be an empty directory: a sample's files are written together.
+pub fn check_out(out: &Path) -> Result<(), InputError> {
+    if out.exists() && fs::read_dir(out).map(|mut d| d.next().is_some()).unwrap_or(true) {
+        return Err(InputError::new("out", format!("{} exists and is not empty", out.display())));
+    }
+    Ok(())
+}
+
+/// Write `out/sample.json`, `out/margins.csv` and `out/margins.svg`: into a hidden sibling
+/// directory first, renamed into place at the end, so `out` appears complete or not at all.
+pub fn write_files(out: &Path, st: &SampleStats, summary: &Json, rules: &Rules, model: Races) -> io::Result<()> {
+    let tmp = out.with_file_name(format!(".{}.tmp", out.file_name().and_then(|s| s.to_str()).unwrap_or("sample")));
+    let _ = fs::remove_dir_all(&tmp);
+    fs::create_dir_all(&tmp)?;
+    fs::write(tmp.join("sample.json"), format!("{summary:#}\n"))?;
+    let head = header_rules(rules, model.name());
+    let mut csv = TableWriter::create(
+        &tmp.join("margins.csv"),
+        Format::Csv,
+        vec![Column::Float("margin"), Column::Int("games")],
+        &head,
+    )?;
+    let mut bars = Vec::new();
+    for (k, &c) in st.margin.iter().enumerate() {
+        if c > 0 {
+            let m = (k as f64 - 96.0) / 2.0;
+            csv.row(&[Value::Float(m), Value::Int(c as i64)])?;
+            bars.push((m, c));
+        }
+    }
+    csv.finish()?;
+    let svg = crate::export::svg::histogram(
+        &format!("Lukho: South − North over {} sampled games ({})", st.agg.games, model.name()),
+        "margin (seeds)",
+        &bars,
+    );
+    fs::write(tmp.join("margins.svg"), svg)?;
+    if out.exists() {
+        fs::remove_dir(out)?;
+    }
+    fs::rename(&tmp, out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -140,7 +219,7 @@ mod tests {
 
     #[test]
     fn a_split_sample_equals_the_whole() {
-        let m = Model::parse("sequential").unwrap();
+        let m = "sequential".parse::<Races>().unwrap();
         let whole = sample(&R, m, 3, 0, 3000, &|_| {});
         let parts = sample(&R, m, 3, 0, 1234, &|_| {}).merge(sample(&R, m, 3, 1234, 3000, &|_| {}));
         assert_eq!(whole, parts);

@@ -3,8 +3,8 @@
 //! sweep), and on request `games.csv` / `games.jsonl` (one row per game).
 
 use super::summary::{game_columns, game_row, summary_columns, summary_row, Agg};
-use super::sweep::RaceLabel;
 use crate::export::{Format, TableWriter};
+use crate::games::lukho::RaceLabel;
 use crate::games::lukho::{GameOutcome, Rules};
 use serde_json::{json, Value as Json};
 use std::io;
@@ -15,11 +15,6 @@ pub fn header_rules(rules: &Rules, race: &str) -> Json {
     let mut r = rules.to_json();
     r["race"] = json!(race);
     r
-}
-
-/// Write `text` to `path` atomically.
-pub fn write_atomic(path: &Path, text: &str) -> io::Result<()> {
-    crate::store::write_atomic(path, text.as_bytes())
 }
 
 /// The global summary: the sweep's identity (rules, race, SPECs, set sizes, version), the
@@ -49,7 +44,8 @@ pub fn write_summaries(dir: &Path, identity: &Json, rules: &Rules, rows: &[(u32,
         w.finish()?;
     }
     let g = global_summary(identity, rows);
-    write_atomic(&dir.join("summary.json"), &format!("{}\n", serde_json::to_string_pretty(&g).unwrap()))?;
+    let text = serde_json::to_string_pretty(&g).map_err(io::Error::other)?;
+    crate::store::write_atomic(&dir.join("summary.json"), format!("{text}\n").as_bytes())?;
     Ok(g)
 }
 

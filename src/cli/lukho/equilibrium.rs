@@ -1,0 +1,187 @@
+//! `lukho equilibrium`: the opening as a matrix game, by double oracle; its progress on stderr.
+
+use super::{input, RuleFlags};
+use crate::cli::args::{seconds, set_threads, threads, Threads};
+use crate::cli::progress::bar;
+use anyhow::Result;
+use clap::Args;
+use mancala::games::lukho::Races;
+use mancala::opening_game::{EqError, IterRecord, Observer, OpeningGame, Payoff, Solver, StopAt};
+use mancala::sweep::{InputError, Spec};
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+#[derive(Args)]
+pub struct EquilibriumArgs {
+    /// sequential | lockstep (outcomes as chance, equal weights), or one outcome fixed:
+    /// south-first, north-first, lockstep-south, lockstep-north.
+    #[arg(long)]
+    race: Races,
+    /// margin (South − North seeds) | result (+1/0/−1) | points (first-game match points, South − North).
+    #[arg(long)]
+    payoff: Payoff,
+    /// Both players' choices: a SPEC (default all 6,356,992).
+    #[arg(long, default_value = "all")]
+    family: Spec,
+    #[arg(long)]
+    out: PathBuf,
+    /// Stop (resumably) once this many iterations are done in all.
+    #[arg(long)]
+    max_iterations: Option<u32>,
+    /// Start no new iteration after this many seconds (the state stays resumable).
+    #[arg(long, value_parser = seconds)]
+    time: Option<f64>,
+    /// Also report how far these choices (a SPEC) can be exploited, each side.
+    #[arg(long)]
+    exploit: Option<Spec>,
+    /// Refine each mix against up to K more opposing best replies per iteration (LPs over
+    /// the cached payoff vectors, no games): better bounds per sweep, more LP time.
+    #[arg(long, default_value_t = 0)]
+    cuts: usize,
+    #[arg(long)]
+    json: bool,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_parser = threads)]
+    threads: Option<Threads>,
+    #[command(flatten)]
+    rules: RuleFlags,
+}
+
+/// Progress of an equilibrium run: a bar per vector sweep, a line per iteration (stderr).
+pub(super) struct EqProgress {
+    pb: Mutex<Option<indicatif::ProgressBar>>,
+    quiet: bool,
+}
+
+impl EqProgress {
+    /// `quiet`: bars only, no iteration lines.
+    pub(super) fn new(quiet: bool) -> EqProgress {
+        EqProgress { pb: Mutex::new(None), quiet }
+    }
+
+    fn bar(&self) -> std::sync::MutexGuard<'_, Option<indicatif::ProgressBar>> {
+        // A bar is only drawing state: one left by a panicking thread is still usable.
+        self.pb.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl Observer for EqProgress {
+    fn sweep_start(&self, label: &str, games: u64) {
+        let b = bar(games, "games");
+        b.set_message(label.to_string());
+        *self.bar() = Some(b);
+    }
+    fn games(&self, n: u64) {
+        if let Some(b) = &*self.bar() {
+            b.inc(n);
+        }
+    }
+    fn sweep_end(&self) {
+        if let Some(b) = self.bar().take() {
+            b.finish_and_clear();
+        }
+    }
+    fn iteration(&self, r: &IterRecord) {
+        if !self.quiet {
+            eprintln!(
+                "iteration {}: |S| {} |N| {} (support {}/{}), restricted value {:.6}, bounds [{:.6}, {:.6}], gap {:.6}, games {} (+{}), {:.1} s (+{:.1} s)",
+                r.iteration,
+                r.south_size,
+                r.north_size,
+                r.south_support,
+                r.north_support,
+                r.restricted_value,
+                r.lower,
+                r.upper,
+                r.gap(),
+                r.total_games,
+                r.games,
+                r.total_seconds,
+                r.seconds
+            );
+        }
+    }
+}
+
+/// Bad input (naming the field) is exit 2; failed writes and LPs exit 1.
+pub(super) fn eq_error(e: EqError) -> anyhow::Error {
+    match e {
+        EqError::Input(e) => input(e),
+        e => anyhow::anyhow!("{e}"),
+    }
+}
+
+pub fn equilibrium(a: EquilibriumArgs) -> Result<()> {
+    // Everything is checked before anything is written.
+    let rules = a.rules.rules()?;
+    set_threads(a.threads);
+    mancala::sweep::input::check_out_dir(&a.out).map_err(input)?;
+    let exploit_ids = match &a.exploit {
+        Some(s) => s.ids(&rules).map_err(|e| input(InputError::new("exploit", e.to_string())))?,
+        None => vec![],
+    };
+    let def = OpeningGame { rules, model: a.race, payoff: a.payoff, family: a.family };
+    let mut solver = Solver::open(def, &a.out).map_err(eq_error)?;
+    solver.cuts = a.cuts;
+    if let Some(&id) = exploit_ids.iter().find(|&&id| solver.ids.binary_search(&id).is_err()) {
+        let message = format!("choice {id} is not in the family `{}`", solver.def.family.text);
+        return Err(input(InputError::new("exploit", message)));
+    }
+    let obs = EqProgress::new(false);
+    solver.run(StopAt { max_iterations: a.max_iterations, seconds: a.time }, &obs).map_err(eq_error)?;
+    let exploits = exploit_ids.iter().map(|&id| solver.exploit(id, &obs)).collect::<Result<Vec<_>, _>>();
+    let answer = solver.answer(&exploits.map_err(eq_error)?);
+    let path = solver.write_answer(&answer).map_err(eq_error)?;
+    if a.json {
+        println!("{}", answer.to_json(Some(&path)));
+        return Ok(());
+    }
+    // Bounds not known yet (no iteration) print as `-`, as JSON prints them as null.
+    let f = |v: Option<f64>| v.filter(|x| x.is_finite()).map_or("-".to_string(), |x| format!("{x:.6}"));
+    println!(
+        "Lukho opening game, chain={} keep_one={}, race {}, payoff {}, family `{}` ({} choices each)",
+        rules.chain.name(),
+        rules.keep_one,
+        answer.race,
+        answer.payoff,
+        answer.family,
+        answer.family_size
+    );
+    let status = if answer.exact {
+        "converged".to_string()
+    } else if answer.stalled {
+        "stalled (neither best response is new, gap above the tolerance)".to_string()
+    } else {
+        format!("not converged; continue with the same command (state in {})", a.out.display())
+    };
+    println!(
+        "value {} ({}), certified bounds [{}, {}], gap {}: {status}",
+        f(Some(answer.value)),
+        if answer.symmetric { "symmetric game" } else { "restricted LP" },
+        f(answer.lower),
+        f(answer.upper),
+        f(answer.gap)
+    );
+    for (side, mix) in [("south", &answer.south), ("north", &answer.north)] {
+        println!("{side}: {} choices in the mix", mix.len());
+        for e in mix.iter().take(25) {
+            println!("  {:>9.6}  id {}  {}", e.weight, e.id, e.choice);
+        }
+        if mix.len() > 25 {
+            println!("  … ({} more in {})", mix.len() - 25, path.display());
+        }
+    }
+    for e in &answer.exploit {
+        println!(
+            "exploit id {} ({}): as South worth {} (exploitability {}), as North concedes {} (exploitability {})",
+            e.id,
+            e.choice,
+            f(Some(e.as_south)),
+            f(Some(e.as_south_exploitability)),
+            f(Some(e.as_north)),
+            f(Some(e.as_north_exploitability))
+        );
+    }
+    println!("{} iterations, {} games, {:.1} s -> {}", answer.iterations, answer.games, answer.seconds, path.display());
+    Ok(())
+}

@@ -1,0 +1,168 @@
+//! `mancala lukho …`: play one game, choice ids, speeds outcomes, opening sweeps and merges,
+//! samples, the opening game's equilibrium and best replies. Parsing and printing only: the
+//! work is in `mancala::games::lukho`, `mancala::sweep` and `mancala::opening_game`.
+
+mod equilibrium;
+mod opening;
+mod play;
+mod replies;
+mod sample;
+mod sweep;
+
+use super::args::flag;
+use super::usage;
+use anyhow::Result;
+use clap::{Args, Subcommand};
+use mancala::games::lukho::{Chain, Choice, ChoiceError, Rules};
+use mancala::sweep::InputError;
+
+#[derive(Args)]
+pub struct LukhoArgs {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Play one game: both openings, the race, the forced turns; print the result.
+    #[command(after_help = "Example: mancala lukho play --south-remove 0,0,0,0,0,0,0,1 --south-drop 0@0 \
+--north-remove 0,0,0,0,0,0,0,0 --north-drop 0@0 --race south-first --json")]
+    Play(play::PlayArgs),
+    /// A choice id and its choice (removal + drop), both ways, with a diagram.
+    #[command(
+        after_help = "Examples: mancala lukho opening --id 12345\n          mancala lukho opening --remove 3,0,0,0,0,0,0,0 --drop 2@5"
+    )]
+    Opening(opening::OpeningArgs),
+    /// Every race outcome of the `speeds` model for a pair, with its ρ = v_South/v_North interval.
+    Races(play::RacesArgs),
+    /// Every South choice of a set against every North choice of a set, under every race
+    /// outcome of a model; one summary row per South choice.
+    ///
+    /// SPEC := all | N | A..B | A..=B | N,M,… with optional filters joined by ':':
+    /// remove=r0…r7 (a digit 0..3 or * per own pit), drop=D or drop=A..B, pit=J (drop pit,
+    /// drops of at least one seed). Output in --out: summary.csv, summary.jsonl, summary.json
+    /// (and games.csv|jsonl with --games); with --shard, one checksummed part file to merge.
+    #[command(
+        after_help = "Examples: mancala lukho sweep --south 0..10 --north all:drop=0 --race sequential --out /tmp/sw\n          \
+mancala lukho sweep --south all --north all --race sequential --shard 3/1000 --out /scratch/sw\n          \
+mancala lukho sweep --south 0 --north all --race sequential --dry-run"
+    )]
+    Sweep(sweep::SweepArgs),
+    /// A uniform random sample of opening pairs (seeded, reproducible): margin distribution,
+    /// first-mover advantage, cycle and perpetual rates, with 95 % confidence intervals.
+    ///
+    /// Pair i is drawn from (seed, i) alone, so the sample does not depend on threads. Writes
+    /// DIR/sample.json, DIR/margins.csv and DIR/margins.svg.
+    #[command(
+        after_help = "Example: mancala lukho sample --pairs 1000000 --seed 1 --race sequential --out /tmp/sample"
+    )]
+    Sample(sample::SampleArgs),
+    /// The opening as a simultaneous zero-sum game: its value and an optimal mixed opening
+    /// for each player, by double oracle, with an exploitability certificate.
+    ///
+    /// Each iteration solves the restricted matrix game by LP, then sweeps each player's best
+    /// reply over every choice of the family; it stops when neither gains (upper − lower <=
+    /// 1e-6). --race sequential|lockstep: the model's outcomes are chance at equal weights
+    /// (a symmetric game, value 0); an outcome name fixes it. Resumable: DIR keeps the state
+    /// and the swept payoff vectors; rerun the same command to continue. Writes
+    /// DIR/equilibrium.json.
+    #[command(
+        after_help = "Examples: mancala lukho equilibrium --race south-first --payoff margin --family 'all:remove=000000**' --out /tmp/eq\n          \
+mancala lukho equilibrium --race sequential --payoff result --out /scratch/eq-seq --time 3600"
+    )]
+    Equilibrium(equilibrium::EquilibriumArgs),
+    /// North's best replies to a set of South choices over the whole family, and the most
+    /// common one: the North choice that is a best reply to the most of them.
+    ///
+    /// Each South choice costs one sweep of the family (12.7 M games for `all` under
+    /// `sequential`); its row is saved in DIR like an equilibrium run's vectors (DIR may be
+    /// one), so a rerun or a larger set resumes. Ties: lowest mean payoff to South over the
+    /// set, then lowest id. Writes DIR/replies.json, replies-top.csv, replies-south.csv.
+    #[command(
+        after_help = "Example: mancala lukho replies --south 21263,96375,677159 --race sequential --out /tmp/replies\n         \
+then: mancala lukho sweep --south all --north <most common id> --race sequential --out /tmp/vs-reply"
+    )]
+    Replies(replies::RepliesArgs),
+    /// Combine the part files of a sharded sweep: same sweep, rules and version, every South
+    /// position exactly once; writes the summaries as an unsharded run would.
+    Merge(sweep::MergeArgs),
+}
+
+pub fn run(a: LukhoArgs) -> Result<()> {
+    match a.cmd {
+        Cmd::Play(a) => play::play(a),
+        Cmd::Opening(a) => opening::opening(a),
+        Cmd::Races(a) => play::races(a),
+        Cmd::Sweep(a) => sweep::sweep(a),
+        Cmd::Merge(a) => sweep::merge(a),
+        Cmd::Sample(a) => sample::sample(a),
+        Cmd::Equilibrium(a) => equilibrium::equilibrium(a),
+        Cmd::Replies(a) => replies::replies(a),
+    }
+}
+
+/// Rule variants (docs/rules/lukho.md). Written into every output.
+#[derive(Args, Clone)]
+struct RuleFlags {
+    /// What follows a capture: it (own pits onward, default), en (opponent pits onward), none.
+    #[arg(long, default_value = "it", global = true)]
+    chain: String,
+    /// The opening drop must leave at least one seed to sow.
+    #[arg(long, global = true)]
+    keep_one: bool,
+}
+
+impl RuleFlags {
+    fn rules(&self) -> Result<Rules> {
+        let chain = match self.chain.as_str() {
+            "it" => Chain::It,
+            "en" => Chain::En,
+            "none" => Chain::None,
+            c => return Err(input(InputError::new("chain", format!("`{c}`; expected it, en or none")))),
+        };
+        Ok(Rules { chain, keep_one: self.keep_one })
+    }
+}
+
+/// Bad input found by the library, as the one line naming the flag (exit 2).
+fn input(e: InputError) -> anyhow::Error {
+    super::Usage(format!("{}: {}", flag(e.field), e.message)).into()
+}
+
+/// Both players' opening choices.
+#[derive(Args, Clone)]
+struct Pair {
+    /// South's removal r0,…,r7 (his own indices, each 0..3).
+    #[arg(long)]
+    south_remove: String,
+    /// South's drop COUNT@PIT (PIT = North's index 0..7; no drop is 0@0).
+    #[arg(long)]
+    south_drop: String,
+    /// North's removal r0,…,r7 (his own indices).
+    #[arg(long)]
+    north_remove: String,
+    /// North's drop COUNT@PIT (PIT = South's index 0..7).
+    #[arg(long)]
+    north_drop: String,
+}
+
+impl Pair {
+    fn choices(&self, rules: &Rules) -> Result<(Choice, Choice)> {
+        Ok((
+            choice(["south_remove", "south_drop"], &self.south_remove, &self.south_drop, rules)?,
+            choice(["north_remove", "north_drop"], &self.north_remove, &self.north_drop, rules)?,
+        ))
+    }
+}
+
+/// A choice from its text forms; an error names the field of the part that is wrong
+/// (`fields`: the removal's and the drop's).
+fn choice(fields: [&'static str; 2], remove: &str, drop: &str, rules: &Rules) -> Result<Choice> {
+    Choice::parse(remove, drop, rules).or_else(|e| {
+        let field = match e {
+            ChoiceError::Remove(_) => fields[0],
+            _ => fields[1],
+        };
+        usage(format!("{}: {e}", flag(field)))
+    })
+}

@@ -1,0 +1,76 @@
+//! `lukho opening`: a choice id and its choice, both ways, with a diagram.
+
+use super::{choice, RuleFlags};
+use crate::cli::args::flag;
+use crate::cli::usage;
+use anyhow::Result;
+use clap::Args;
+use mancala::games::lukho::race::setup;
+use mancala::games::lukho::{Board, Choice, ChoiceError};
+use serde_json::json;
+
+#[derive(Args)]
+pub struct OpeningArgs {
+    #[arg(long, conflicts_with_all = ["remove", "drop"])]
+    id: Option<u64>,
+    /// r0,…,r7 (own indices).
+    #[arg(long, requires = "drop")]
+    remove: Option<String>,
+    /// COUNT@PIT (PIT = the opponent's index).
+    #[arg(long, requires = "remove")]
+    drop: Option<String>,
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    rules: RuleFlags,
+}
+
+pub fn opening(a: OpeningArgs) -> Result<()> {
+    let rules = &a.rules.rules()?;
+    let c = match (a.id, a.remove, a.drop) {
+        (Some(id), _, _) => Choice::from_id(id, rules).or_else(|e| match e {
+            ChoiceError::Id { id, count } => {
+                usage(format!("{}: {id} is out of range (0..{count} under these rules)", flag("id")))
+            }
+            e => usage(format!("{}: {e}", flag("id"))),
+        })?,
+        (None, Some(r), Some(d)) => choice(["remove", "drop"], &r, &d, rules)?,
+        _ => return usage(format!("{}: give --id N, or --remove r0,…,r7 with --drop COUNT@PIT", flag("id"))),
+    };
+    // The diagram: the choice made by South, North untouched, before the sowing.
+    let b: Board = setup(&c, &Choice::default());
+    if a.json {
+        println!(
+            "{}",
+            json!({
+                "rules": rules.to_json(),
+                "id": c.id(rules),
+                "remove": c.remove,
+                "drop": c.drop,
+                "pit": c.pit,
+                "hand": c.hand(),
+                "sow": c.sow_count(),
+                "text": {"remove": c.remove_string(), "drop": c.drop_string()},
+                "pits": b.pits(),
+                "of": Choice::count(rules),
+            })
+        );
+        return Ok(());
+    }
+    println!(
+        "id {} of {}: --remove {} --drop {}",
+        c.id(rules),
+        Choice::count(rules),
+        c.remove_string(),
+        c.drop_string()
+    );
+    println!(
+        "hand {} = drop {} into the opponent's pit {} + {} sown from the opponent's pit 0",
+        c.hand(),
+        c.drop,
+        c.pit,
+        c.sow_count()
+    );
+    println!("as South's choice, before the sowing (North's row on top, his index 7 at the left):\n{b}");
+    Ok(())
+}

@@ -1,0 +1,139 @@
+//! `lukho play` (one game, optionally turn by turn) and `lukho races` (the speeds outcomes).
+
+use super::{input, Pair, RuleFlags};
+use anyhow::Result;
+use clap::Args;
+use mancala::games::lukho::race::setup;
+use mancala::games::lukho::RaceLabel;
+use mancala::sweep::trace::{choice_json, outcome_json, position_json, speeds_rows, trace};
+use mancala::sweep::InputError;
+use serde_json::{json, Value as Json};
+
+#[derive(Args)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    pair: Pair,
+    /// south-first | north-first | lockstep-south | lockstep-north | speeds:K.
+    #[arg(long)]
+    race: RaceLabel,
+    /// Print the board at the start of every turn (with --jsonl: one state object each).
+    #[arg(long)]
+    trace: bool,
+    #[arg(long)]
+    json: bool,
+    #[arg(long, conflicts_with = "json")]
+    jsonl: bool,
+    #[command(flatten)]
+    rules: RuleFlags,
+}
+
+pub fn play(a: PlayArgs) -> Result<()> {
+    let rules = &a.rules.rules()?;
+    let (s, n) = a.pair.choices(rules)?;
+    let race = a.race;
+    let t = trace(rules, &s, &n, race).map_err(|e| input(InputError::new("race", e.to_string())))?;
+    let o = &t.outcome;
+    let mut head = serde_json::Map::new();
+    head.insert("rules".into(), rules.to_json());
+    head.insert("race".into(), json!(race.to_string()));
+    head.insert("south".into(), choice_json(&s, rules));
+    head.insert("north".into(), choice_json(&n, rules));
+    if a.jsonl && a.trace {
+        for (i, p) in t.positions.iter().enumerate() {
+            let mut line = position_json(p);
+            line.insert("turn".into(), json!(i));
+            if i == 0 {
+                line.extend(head.clone());
+            }
+            if i + 1 == t.positions.len() {
+                line.insert("result".into(), Json::Object(outcome_json(o)));
+            }
+            println!("{}", Json::Object(line));
+        }
+        return Ok(());
+    }
+    if a.json || a.jsonl {
+        let mut m = head;
+        m.extend(outcome_json(o));
+        println!("{}", Json::Object(m));
+        return Ok(());
+    }
+    println!("Lukho, chain={} keep_one={}, race {race}", rules.chain.name(), rules.keep_one);
+    println!("South {} (id {}), North {} (id {})", s, s.id(rules), n, n.id(rules));
+    if a.trace {
+        let before = setup(&s, &n);
+        println!("\nafter removals and drops:\n{before}");
+        if t.opening.perpetual {
+            println!("\nopening sowing never ends; board when the repeat was found:\n{}", t.opening.board);
+        }
+        for (i, p) in t.positions.iter().enumerate().filter(|_| !t.opening.perpetual) {
+            let what = if i == 0 && !t.opening.perpetual { "after the opening, ".to_string() } else { String::new() };
+            let pit =
+                p.board.forced_pit(p.to_move).map_or("no pit to lift".to_string(), |k| format!("lifts own pit {k}"));
+            println!("\nturn {i}: {what}{} to move ({pit})\n{}", p.to_move.name(), p.board);
+        }
+    }
+    let r = outcome_json(o);
+    println!(
+        "\nfirst player {}, final totals South {} North {}, winner {}, margin {}, class {}, {} turns, points {} (first game) / {} (later game)",
+        o.first_player.name(),
+        r["stores"][0],
+        r["stores"][1],
+        o.winner.map_or("draw", |w| w.name()),
+        r["margin"],
+        o.class.name(),
+        o.turns,
+        o.points_first_game,
+        o.points_later_game
+    );
+    Ok(())
+}
+
+#[derive(Args)]
+pub struct RacesArgs {
+    #[command(flatten)]
+    pair: Pair,
+    #[arg(long)]
+    json: bool,
+    #[arg(long, conflicts_with = "json")]
+    jsonl: bool,
+    #[command(flatten)]
+    rules: RuleFlags,
+}
+
+pub fn races(a: RacesArgs) -> Result<()> {
+    let rules = &a.rules.rules()?;
+    let (s, n) = a.pair.choices(rules)?;
+    let rows = speeds_rows(rules, &s, &n);
+    if a.json {
+        let rows: Vec<Json> = rows.into_iter().map(Json::Object).collect();
+        println!(
+            "{}",
+            json!({"rules": rules.to_json(), "south": choice_json(&s, rules), "north": choice_json(&n, rules), "races": rows})
+        );
+    } else if a.jsonl {
+        for (i, mut r) in rows.into_iter().enumerate() {
+            if i == 0 {
+                r.insert("rules".into(), rules.to_json());
+            }
+            println!("{}", Json::Object(r));
+        }
+    } else {
+        println!("{} speeds outcomes for South {} vs North {} (ρ = v_South / v_North; [from, to))", rows.len(), s, n);
+        let text = |v: &Json| v.as_str().unwrap_or_default().to_string();
+        for r in &rows {
+            println!(
+                "{:>10}  ρ in [{}, {})  first {}  {} {}  margin {}  {}",
+                text(&r["race"]),
+                text(&r["rho_from"]),
+                text(&r["rho_to"]),
+                text(&r["first_player"]),
+                text(&r["winner"]),
+                r["stores"],
+                r["margin"],
+                text(&r["class"])
+            );
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,50 @@
+//! `lukho sample`: a uniform random sample of opening pairs.
+
+use super::{input, RuleFlags};
+use crate::cli::args::flag;
+use crate::cli::progress::bar;
+use anyhow::{Context, Result};
+use clap::Args;
+use mancala::games::lukho::Races;
+use mancala::sweep::sample::{check_out, sample as play_sample, summary, write_files};
+use mancala::sweep::InputError;
+use std::path::PathBuf;
+use std::time::Instant;
+
+#[derive(Args)]
+pub struct SampleArgs {
+    /// Number of opening pairs to draw.
+    #[arg(long)]
+    pairs: u64,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// sequential | lockstep | speeds, or one outcome.
+    #[arg(long)]
+    race: Races,
+    #[arg(long)]
+    out: PathBuf,
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    rules: RuleFlags,
+}
+
+pub fn sample(a: SampleArgs) -> Result<()> {
+    let rules = &a.rules.rules()?;
+    if a.pairs == 0 {
+        return Err(input(InputError::new("pairs", "0; expected at least 1")));
+    }
+    check_out(&a.out).map_err(input)?;
+    let pb = bar(a.pairs, "pairs");
+    let start = Instant::now();
+    let st = play_sample(rules, a.race, a.seed, 0, a.pairs, &|k| pb.inc(k));
+    pb.finish_and_clear();
+    let s = summary(&st, rules, a.race, a.seed, start.elapsed().as_secs_f64());
+    write_files(&a.out, &st, &s, rules, a.race).with_context(|| format!("{}: {}", flag("out"), a.out.display()))?;
+    if a.json {
+        println!("{s}");
+    } else {
+        println!("{s:#}");
+    }
+    Ok(())
+}

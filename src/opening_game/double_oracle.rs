@@ -1,0 +1,310 @@
+//! The double-oracle loop: restricted sets, their LP mixes refined against the whole family,
+//! both best replies, the iteration log, and when to stop.
+
+use super::lp::maximiser;
+use super::state::{read_state, write_state, State, STATE_FILE};
+use super::vectors::Kind;
+use super::{io_err, EqError, OpeningGame};
+use crate::games::lukho::Choice;
+use crate::sweep::InputError;
+use serde::{Deserialize, Serialize};
+use serde_json::Value as Json;
+use std::collections::HashMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Convergence: `upper − lower` at most this, in payoff units (seeds, results, points).
+pub const TOLERANCE: f64 = 1e-6;
+
+/// One double-oracle iteration, as logged and saved.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct IterRecord {
+    pub iteration: u32,
+    pub south_size: usize,
+    pub north_size: usize,
+    pub south_support: usize,
+    pub north_support: usize,
+    /// The restricted game's value (LP).
+    pub restricted_value: f64,
+    /// North's best reply to South's mix: the value is at least this.
+    pub lower: f64,
+    /// South's best reply to North's mix: the value is at most this.
+    pub upper: f64,
+    pub south_best_response: u32,
+    pub north_best_response: u32,
+    /// Games played in this iteration and in the whole run so far.
+    pub games: u64,
+    pub total_games: u64,
+    pub seconds: f64,
+    pub total_seconds: f64,
+}
+
+impl IterRecord {
+    pub fn gap(&self) -> f64 {
+        self.upper - self.lower
+    }
+}
+
+/// Progress reports; every method has a silent default.
+pub trait Observer: Sync {
+    /// A vector sweep of `games` games starts.
+    fn sweep_start(&self, _label: &str, _games: u64) {}
+    fn games(&self, _n: u64) {}
+    fn sweep_end(&self) {}
+    fn iteration(&self, _r: &IterRecord) {}
+}
+
+pub struct Quiet;
+impl Observer for Quiet {}
+
+/// When to stop before convergence.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StopAt {
+    /// Stop once the log holds this many iterations (over all resumed runs).
+    pub max_iterations: Option<u32>,
+    /// Start no new iteration after this many seconds of this invocation.
+    pub seconds: Option<f64>,
+}
+
+/// A refined mix: what it guarantees over the whole family, the opponent's best reply to it,
+/// and the plain restricted game's LP value and reply (the first step).
+struct Refined {
+    guarantee: f64,
+    mix: Vec<(u32, f64)>,
+    reply: u32,
+    first_value: f64,
+    first_reply: u32,
+}
+
+/// A double-oracle run over one family, its vectors and its state in `dir`.
+pub struct Solver {
+    pub def: OpeningGame,
+    pub ids: Vec<u32>,
+    pub(super) choices: Vec<Choice>,
+    pub(super) dir: PathBuf,
+    pub(super) cache: HashMap<(Kind, u32), Vec<i16>>,
+    pub state: State,
+    pub(super) identity: Json,
+    /// Opposing best replies a mix may be refined against per iteration, beyond the
+    /// restricted set (0: plain double oracle). More cuts give better bounds per sweep at the
+    /// price of LPs; worth it when sweeps are expensive and sets small.
+    pub cuts: usize,
+}
+
+impl Solver {
+    /// Check the definition, resolve the family, and load the state of `dir` if it has one
+    /// (refusing a corrupt or foreign one). Writes nothing.
+    pub fn open(def: OpeningGame, dir: &Path) -> Result<Solver, EqError> {
+        if def.model.outcomes().is_none() {
+            let message = format!(
+                "`{}` has outcomes that depend on the pair; expected sequential, lockstep, or one outcome: south-first, north-first, lockstep-south, lockstep-north",
+                def.model.name()
+            );
+            return Err(InputError::new("race", message).into());
+        }
+        let ids = def.family.ids(&def.rules).map_err(|e| InputError::new("family", e.to_string()))?;
+        if ids.is_empty() {
+            let message = format!("`{}` names no choice; expected a SPEC with at least one choice", def.family.text);
+            return Err(InputError::new("family", message).into());
+        }
+        let choices = crate::sweep::spec::choices(&ids, &def.rules);
+        let identity = def.identity(ids.len());
+        let mut solver = Solver {
+            def,
+            ids,
+            choices,
+            dir: dir.to_path_buf(),
+            cache: HashMap::new(),
+            state: State::default(),
+            identity,
+            cuts: 0,
+        };
+        let path = dir.join(STATE_FILE);
+        if path.exists() {
+            solver.state = read_state(&path, &solver.identity)?;
+        } else {
+            // Both players start with the family's first choice.
+            solver.state.south = vec![solver.ids[0]];
+            solver.state.north = vec![solver.ids[0]];
+        }
+        Ok(solver)
+    }
+
+    pub fn identity(&self) -> &Json {
+        &self.identity
+    }
+
+    /// South's best reply to North's mix `y` (over `north`): (payoff, choice id).
+    pub(super) fn south_best(&self, y: &[(u32, f64)]) -> (f64, u32) {
+        let terms: Vec<(&[i16], f64)> = y
+            .iter()
+            .map(|&(id, w)| {
+                let (v, s) = self.vector(Kind::Col, id);
+                (v, s * w)
+            })
+            .collect();
+        let (best, k) = self.extreme(&terms);
+        (best / self.def.scale(), self.ids[k])
+    }
+
+    /// North's best reply to South's mix `x`: (South's payoff, choice id).
+    pub(super) fn north_best(&self, x: &[(u32, f64)]) -> (f64, u32) {
+        let terms: Vec<(&[i16], f64)> = x
+            .iter()
+            .map(|&(id, w)| {
+                let (v, s) = self.vector(Kind::Row, id);
+                (v, -s * w)
+            })
+            .collect();
+        let (best, k) = self.extreme(&terms);
+        (-best / self.def.scale(), self.ids[k])
+    }
+
+    /// South's payoff in payoff units for a pair of restricted members.
+    pub(super) fn entry(&self, s: u32, n: u32) -> f64 {
+        let (v, sign) = self.vector(Kind::Col, n);
+        sign * v[self.pos(s)] as f64 / self.def.scale()
+    }
+
+    /// South's payoff for `s` in S against any family choice `n`, from the row of `s`.
+    pub(super) fn row_entry(&self, s: u32, n: u32) -> f64 {
+        let (v, sign) = self.vector(Kind::Row, s);
+        sign * v[self.pos(n)] as f64 / self.def.scale()
+    }
+
+    /// One player's best mix over his restricted set `own` against EVERY opposing choice of
+    /// the family, by constraint generation: the LP starts with the opponent's restricted set
+    /// as its columns (the plain double-oracle game), then adds the opponent's best reply to
+    /// the current mix while that reply beats the LP's value (at most [`Solver::cuts`] times; 0 = plain double
+    /// oracle). The
+    /// cached vectors give every entry, so this costs LPs and weighted sums, no games.
+    /// `entry(own, other)` is the player's own payoff; `reply(mix)` the opponent's best
+    /// reply over the family: (the player's payoff, the reply).
+    fn refine(
+        &self,
+        own: &[u32],
+        cuts0: &[u32],
+        entry: impl Fn(&Self, u32, u32) -> f64,
+        reply: impl Fn(&Self, &[(u32, f64)]) -> (f64, u32),
+    ) -> Result<Refined, EqError> {
+        let mut cuts = cuts0.to_vec();
+        let mut best: Option<Refined> = None;
+        for step in 0..=self.cuts {
+            let mut a = Vec::with_capacity(own.len() * cuts.len());
+            for &o in own {
+                for &c in &cuts {
+                    a.push(entry(self, o, c));
+                }
+            }
+            let (v, w) = maximiser(&a, own.len(), cuts.len())?;
+            let mix: Vec<(u32, f64)> = own.iter().copied().zip(w).filter(|&(_, w)| w > 0.0).collect();
+            let (g, br) = reply(self, &mix);
+            let (first_value, first_reply) = best.as_ref().map_or((v, br), |b| (b.first_value, b.first_reply));
+            if best.as_ref().is_none_or(|b| g > b.guarantee) {
+                best = Some(Refined { guarantee: g, mix, reply: br, first_value, first_reply });
+            }
+            if v - g <= TOLERANCE / 4.0 || cuts.contains(&br) || step == self.cuts {
+                break;
+            }
+            cuts.push(br);
+        }
+        Ok(best.expect("at least one step"))
+    }
+
+    /// Run iterations until converged or a limit is reached; the state is saved after each.
+    pub fn run(&mut self, stop: StopAt, obs: &dyn Observer) -> Result<(), EqError> {
+        let start = Instant::now();
+        fs::create_dir_all(&self.dir).map_err(io_err(&self.dir))?;
+        while !self.state.done {
+            if stop.max_iterations.is_some_and(|m| self.state.log.len() as u32 >= m)
+                || stop.seconds.is_some_and(|s| start.elapsed().as_secs_f64() >= s)
+            {
+                break;
+            }
+            self.iterate(obs)?;
+        }
+        Ok(())
+    }
+
+    fn iterate(&mut self, obs: &dyn Observer) -> Result<(), EqError> {
+        let t0 = Instant::now();
+        let mut games = 0;
+        for id in self.state.north.clone() {
+            games += self.ensure(Kind::Col, id, obs)?;
+        }
+        for id in self.state.south.clone() {
+            games += self.ensure(Kind::Row, id, obs)?;
+        }
+        let (s_set, n_set) = (self.state.south.clone(), self.state.north.clone());
+        // South's mix over S against every North choice (the cached rows know them all).
+        let south = self.refine(&s_set, &n_set, |sv, s, n| sv.row_entry(s, n), |sv, x| sv.north_best(x))?;
+        let (lower, x, n_br, n_plain) = (south.guarantee, south.mix.clone(), south.reply, south.first_reply);
+        let (upper, y, s_br, s_plain);
+        if self.def.symmetric() {
+            // S = N and A = −Aᵀ: South's optimal mix is North's too, and North's best reply
+            // to it mirrors South's: upper = −lower, one sweep serves both.
+            (upper, y, s_br, s_plain) = (-lower, x.clone(), n_br, n_plain);
+        } else {
+            let north = self.refine(
+                &n_set,
+                &s_set,
+                |sv, n, s| -sv.entry(s, n),
+                |sv, y| {
+                    let (u, s) = sv.south_best(y);
+                    (-u, s)
+                },
+            )?;
+            (upper, y, s_br, s_plain) = (-north.guarantee, north.mix, north.reply, north.first_reply);
+        }
+        let restricted_value = south.first_value;
+        let seconds = t0.elapsed().as_secs_f64();
+        let st = &mut self.state;
+        st.games += games;
+        st.seconds += seconds;
+        let rec = IterRecord {
+            iteration: st.log.len() as u32 + 1,
+            south_size: st.south.len(),
+            north_size: st.north.len(),
+            south_support: x.len(),
+            north_support: y.len(),
+            restricted_value,
+            lower,
+            upper,
+            south_best_response: s_br,
+            north_best_response: n_br,
+            games,
+            total_games: st.games,
+            seconds,
+            total_seconds: st.seconds,
+        };
+        // The best reply to the refined mix, else (as plain double oracle) to the restricted
+        // game's mix, whichever is new.
+        let pick = |set: &[u32], a: u32, b: u32| [a, b].into_iter().find(|c| !set.contains(c));
+        let add_s = pick(&st.south, s_br, s_plain);
+        let add_n = pick(&st.north, n_br, n_plain);
+        if upper - lower <= TOLERANCE {
+            st.done = true;
+        } else if add_s.is_none() && add_n.is_none() {
+            st.done = true;
+            st.stalled = true;
+        } else if self.def.symmetric() {
+            // One set: both players' candidates go into it.
+            for c in add_s.into_iter().chain(add_n) {
+                if !st.south.contains(&c) {
+                    st.south.push(c);
+                    st.north.push(c);
+                }
+            }
+        } else {
+            st.south.extend(add_s);
+            st.north.extend(add_n);
+        }
+        st.south_strategy = x;
+        st.north_strategy = y;
+        st.log.push(rec.clone());
+        write_state(&self.dir.join(STATE_FILE), &self.identity, &self.state)?;
+        obs.iteration(&rec);
+        Ok(())
+    }
+}

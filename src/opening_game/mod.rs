@@ -1,0 +1,75 @@
+//! The Lukho opening as a simultaneous zero-sum game, solved by DOUBLE ORACLE with an
+//! exploitability certificate (README.md, `mancala lukho equilibrium`).
+//!
+//! Each player picks one choice of the family (all 6,356,992 by default); the payoff to South
+//! is the mean over the race outcomes of the model (equal weights; one outcome when it is
+//! fixed) of `margin` (South − North seeds), `result` (+1/0/−1) or `points` (match points of a
+//! first game, South's minus North's).
+//!
+//! Double oracle keeps restricted sets `S` (South) and `N` (North), solves the restricted
+//! matrix game by LP ([`lp`]), then computes each player's best response to the
+//! other's mixed strategy over the WHOLE family and adds it, until neither gains:
+//!
+//! - `upper` = max over all South choices of the payoff against North's mix `y`,
+//! - `lower` = min over all North choices of the payoff of South's mix `x`,
+//!
+//! so the game's value lies in `[lower, upper]` whatever the LP's rounding (the mixes are
+//! genuine strategies and the bounds are evaluated directly). Converged (`exact`) means
+//! `upper − lower <= TOLERANCE`.
+//!
+//! Work: every payoff is an integer (half-seeds for `margin`, summed over the race outcomes),
+//! so for each member of `N` we keep its *column* `A(·, n)` over the whole family as `i16`,
+//! and for each member of `S` its *row* `A(s, ·)`. A new member costs one sweep of
+//! `|family| × outcomes` games (the sweep's per-pair evaluation, [`crate::sweep::play::play_pair`]);
+//! a best response is then a weighted sum of cached vectors. Vectors are saved next to the
+//! state, so a resumed run replays nothing. When the model's outcomes come in mirrored pairs
+//! (`sequential`, `lockstep`) the game is symmetric, `A(s, n) = −A(n, s)`, its value is 0,
+//! and a row is the negated column of the same choice: one vector serves both players. There
+//! the restricted sets stay equal (`S = N`), South's optimal mix is North's too, and North's
+//! best reply mirrors South's, so an iteration costs one sweep.
+
+mod answer;
+mod double_oracle;
+pub mod lp;
+mod payoff;
+pub mod replies;
+mod state;
+#[cfg(test)]
+mod tests;
+mod vectors;
+
+pub use answer::{Answer, BestBound, Exploit, ExploitReport, MixEntry, Named, ANSWER_FILE};
+pub use double_oracle::{IterRecord, Observer, Quiet, Solver, StopAt, TOLERANCE};
+pub use payoff::{full_matrix, OpeningGame, Payoff, PayoffError};
+pub use state::{read_state, write_state, State, STATE_FILE, STATE_FORMAT, STATE_MAGIC};
+
+use crate::sweep::InputError;
+use lp::LpError;
+use std::io;
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, thiserror::Error)]
+pub enum EqError {
+    /// Bad input, naming the field.
+    #[error("{0}")]
+    Input(#[from] InputError),
+    #[error("{path}: {source}")]
+    Io { path: PathBuf, source: io::Error },
+    #[error("{0}")]
+    Lp(#[from] LpError),
+}
+
+impl EqError {
+    pub(crate) fn state(path: &Path, what: impl std::fmt::Display) -> EqError {
+        let message = format!("{}: {what}; use another --out or delete it to start afresh", path.display());
+        EqError::Input(InputError::new("out", message))
+    }
+}
+
+pub(crate) fn io_err(path: &Path) -> impl FnOnce(io::Error) -> EqError + '_ {
+    move |source| EqError::Io { path: path.to_path_buf(), source }
+}
+
+pub(crate) fn write_bytes_atomic(path: &Path, bytes: &[u8]) -> Result<(), EqError> {
+    crate::store::write_atomic(path, bytes).map_err(io_err(path))
+}

@@ -1,0 +1,123 @@
+//! What a game of the opening is worth to South, and the definition of an opening game.
+
+use crate::games::lukho::{Choice, GameOutcome, Races, Rules};
+use crate::side::Side;
+use crate::sweep::spec::Spec;
+use serde_json::{json, Value as Json};
+
+/// What a game is worth to South.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Payoff {
+    /// South − North final totals (cycles split), in seeds.
+    Margin,
+    /// +1 South wins, 0 draw, −1 North wins.
+    Result,
+    /// Match points of a first game of a series, South's minus North's.
+    Points,
+}
+
+#[derive(Debug, Clone, thiserror::Error, PartialEq, Eq)]
+#[error("`{0}` is not a payoff; expected margin, result or points")]
+pub struct PayoffError(pub String);
+
+impl std::str::FromStr for Payoff {
+    type Err = PayoffError;
+    fn from_str(s: &str) -> Result<Payoff, PayoffError> {
+        Payoff::parse(s)
+    }
+}
+
+impl Payoff {
+    pub fn parse(s: &str) -> Result<Payoff, PayoffError> {
+        match s.trim() {
+            "margin" => Ok(Payoff::Margin),
+            "result" => Ok(Payoff::Result),
+            "points" => Ok(Payoff::Points),
+            _ => Err(PayoffError(s.to_string())),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Payoff::Margin => "margin",
+            Payoff::Result => "result",
+            Payoff::Points => "points",
+        }
+    }
+
+    /// The game's payoff to South in integer units (half-seeds for `margin`).
+    #[inline]
+    pub fn of(self, o: &GameOutcome) -> i32 {
+        match self {
+            Payoff::Margin => o.margin.0 as i32,
+            Payoff::Result => (o.margin.0 as i32).signum(),
+            Payoff::Points => match o.winner {
+                Some(Side::South) => o.points_first_game as i32,
+                Some(Side::North) => -(o.points_first_game as i32),
+                None => 0,
+            },
+        }
+    }
+
+    /// Integer units per payoff unit.
+    pub fn unit(self) -> f64 {
+        match self {
+            Payoff::Margin => 2.0,
+            _ => 1.0,
+        }
+    }
+}
+
+/// The opening as a matrix game: both players choose from `family`, South is paid `payoff`
+/// averaged over the outcomes of `model`. Everything that decides an equilibrium run's result.
+#[derive(Clone, Debug)]
+pub struct OpeningGame {
+    pub rules: Rules,
+    pub model: Races,
+    pub payoff: Payoff,
+    pub family: Spec,
+}
+
+impl OpeningGame {
+    /// Race outcomes per pair.
+    pub fn races(&self) -> usize {
+        self.model.outcomes().map_or(0, |o| o.len())
+    }
+
+    /// Mirrored outcome pairs at equal weights: `A(s, n) = −A(n, s)`.
+    pub fn symmetric(&self) -> bool {
+        self.model.mirrored()
+    }
+
+    /// Integer units per payoff unit of the mean over the outcomes.
+    pub fn scale(&self) -> f64 {
+        self.races() as f64 * self.payoff.unit()
+    }
+
+    pub fn identity(&self, family_size: usize) -> Json {
+        json!({
+            "version": env!("CARGO_PKG_VERSION"),
+            "rules": self.rules.to_json(),
+            "race": self.model.name(),
+            "payoff": self.payoff.name(),
+            "family": self.family.text,
+            "family_size": family_size,
+        })
+    }
+}
+
+/// South's payoff matrix of a (small) family, by a direct loop over every pair and outcome
+/// (payoff units): for tests and cross-checks.
+pub fn full_matrix(def: &OpeningGame, ids: &[u32]) -> Vec<f64> {
+    let cs: Vec<Choice> = ids.iter().map(|&i| Choice::from_id(i as u64, &def.rules).unwrap()).collect();
+    let races = def.model.outcomes().expect("fixed outcomes");
+    let mut a = Vec::with_capacity(cs.len() * cs.len());
+    for s in &cs {
+        for n in &cs {
+            let v: i32 =
+                races.iter().map(|&r| def.payoff.of(&crate::games::lukho::play_game(&def.rules, s, n, r))).sum();
+            a.push(v as f64 / def.scale());
+        }
+    }
+    a
+}

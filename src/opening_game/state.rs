@@ -1,0 +1,74 @@
+//! The resumable state file of a run: a checksummed header naming the run, then the body.
+
+use super::double_oracle::IterRecord;
+use super::{io_err, write_bytes_atomic, EqError};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value as Json};
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::Path;
+
+pub const STATE_MAGIC: &str = "mancala-lukho-equilibrium-state";
+pub const STATE_FORMAT: u64 = 1;
+pub const STATE_FILE: &str = "state.lukho-eq";
+
+/// The resumable state: everything after the last completed iteration.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct State {
+    /// Restricted sets, in the order members were added.
+    pub south: Vec<u32>,
+    pub north: Vec<u32>,
+    pub log: Vec<IterRecord>,
+    /// The last iteration's mixes (id, weight), support only.
+    pub south_strategy: Vec<(u32, f64)>,
+    pub north_strategy: Vec<(u32, f64)>,
+    /// Converged, or stopped because neither best response was new.
+    pub done: bool,
+    pub stalled: bool,
+    /// Saved vectors: file name under `columns/` → CRC-32 of its bytes.
+    pub vectors: BTreeMap<String, u32>,
+    pub games: u64,
+    pub seconds: f64,
+}
+
+/// The state file: a JSON header line (magic, format, identity, CRC-32 and length of the
+/// body), then the body (the [`State`] as JSON). Written to a temporary name, then renamed.
+pub fn write_state(path: &Path, identity: &Json, st: &State) -> Result<(), EqError> {
+    let body = serde_json::to_string(st).expect("state serialises");
+    let head = json!({"magic": STATE_MAGIC, "format": STATE_FORMAT, "identity": identity, "crc32": crc32fast::hash(body.as_bytes()), "bytes": body.len()});
+    write_bytes_atomic(path, format!("{head}\n{body}\n").as_bytes())
+}
+
+/// Read a state, refusing one that is corrupt or belongs to another run (naming the field).
+pub fn read_state(path: &Path, identity: &Json) -> Result<State, EqError> {
+    let bytes = fs::read(path).map_err(io_err(path))?;
+    let text = std::str::from_utf8(&bytes).map_err(|_| EqError::state(path, "not an equilibrium state (not text)"))?;
+    let (head, body) =
+        text.split_once('\n').ok_or_else(|| EqError::state(path, "not an equilibrium state (no header line)"))?;
+    let head: Json =
+        serde_json::from_str(head).map_err(|_| EqError::state(path, "not an equilibrium state (bad header)"))?;
+    if head["magic"] != STATE_MAGIC {
+        return Err(EqError::state(path, "magic: not an equilibrium state"));
+    }
+    if head["format"] != STATE_FORMAT {
+        return Err(EqError::state(path, format!("format: {} (this tool reads {STATE_FORMAT})", head["format"])));
+    }
+    let body = body.strip_suffix('\n').unwrap_or(body);
+    if head["bytes"].as_u64() != Some(body.len() as u64)
+        || head["crc32"].as_u64() != Some(crc32fast::hash(body.as_bytes()) as u64)
+    {
+        return Err(EqError::state(path, "crc32: the body does not match its checksum (corrupt or truncated)"));
+    }
+    if let Some(obj) = identity.as_object() {
+        for (k, want) in obj {
+            let got = &head["identity"][k];
+            if got != want {
+                return Err(EqError::state(
+                    path,
+                    format!("{k}: the state is of {got}, this run is {want} (a different run)"),
+                ));
+            }
+        }
+    }
+    serde_json::from_str(body).map_err(|e| EqError::state(path, format!("body: {e}")))
+}

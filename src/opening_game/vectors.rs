@@ -1,0 +1,123 @@
+//! The payoff vectors of the restricted members: a column `A(·, n)` or a row `A(s, ·)` over the
+//! whole family, swept once, saved next to the state (checksummed) and cached in memory.
+
+use super::double_oracle::{Observer, Solver};
+use super::{io_err, write_bytes_atomic, EqError};
+use crate::games::lukho::Choice;
+use crate::sweep::play::play_pair;
+use rayon::prelude::*;
+use std::fs;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(super) enum Kind {
+    /// `A(·, id)`: the choice played by North, over every South choice of the family.
+    Col,
+    /// `A(id, ·)`: the choice played by South, over every North choice.
+    Row,
+}
+
+const CHUNK: usize = 4096;
+
+impl Solver {
+    pub(super) fn pos(&self, id: u32) -> usize {
+        self.ids.binary_search(&id).expect("restricted sets hold family members")
+    }
+
+    /// The stored kind and sign for a wanted vector: in a symmetric game a row is the
+    /// negated column of the same choice.
+    pub(super) fn stored(&self, kind: Kind) -> (Kind, f64) {
+        match (kind, self.def.symmetric()) {
+            (Kind::Row, true) => (Kind::Col, -1.0),
+            (k, _) => (k, 1.0),
+        }
+    }
+
+    pub(super) fn file_name(kind: Kind, id: u32) -> String {
+        match kind {
+            Kind::Col => format!("col-{id}.i16"),
+            Kind::Row => format!("row-{id}.i16"),
+        }
+    }
+
+    /// Make the vector available: in memory, else from its file, else swept (and saved).
+    /// Returns the games played.
+    pub(super) fn ensure(&mut self, kind: Kind, id: u32, obs: &dyn Observer) -> Result<u64, EqError> {
+        let (kind, _) = self.stored(kind);
+        if self.cache.contains_key(&(kind, id)) {
+            return Ok(0);
+        }
+        let name = Self::file_name(kind, id);
+        let path = self.dir.join("columns").join(&name);
+        if let Some(&crc) = self.state.vectors.get(&name) {
+            if let Ok(bytes) = fs::read(&path) {
+                if bytes.len() != 2 * self.ids.len() || crc32fast::hash(&bytes) != crc {
+                    return Err(EqError::state(
+                        &path,
+                        "does not match its checksum in the state (corrupt or truncated)",
+                    ));
+                }
+                let v = bytes.chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect();
+                self.cache.insert((kind, id), v);
+                return Ok(0);
+            }
+        }
+        let v = self.sweep_vector(kind, id, obs);
+        let games = self.ids.len() as u64 * self.def.races() as u64;
+        let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+        fs::create_dir_all(self.dir.join("columns")).map_err(io_err(&self.dir))?;
+        write_bytes_atomic(&path, &bytes)?;
+        self.state.vectors.insert(name, crc32fast::hash(&bytes));
+        self.cache.insert((kind, id), v);
+        Ok(games)
+    }
+
+    /// One vector by the parallel sweep: `id` against every family choice, every outcome.
+    pub(super) fn sweep_vector(&self, kind: Kind, id: u32, obs: &dyn Observer) -> Vec<i16> {
+        let (rules, model, payoff) = (&self.def.rules, self.def.model, self.def.payoff);
+        let races = self.def.races() as u64;
+        let c = Choice::from_id(id as u64, rules).expect("family member");
+        let label = match kind {
+            Kind::Col => format!("vs N {id}"),
+            Kind::Row => format!("vs S {id}"),
+        };
+        obs.sweep_start(&label, self.ids.len() as u64 * races);
+        let mut out = vec![0i16; self.ids.len()];
+        out.par_chunks_mut(CHUNK).zip(self.choices.par_chunks(CHUNK)).for_each(|(o, ch)| {
+            for (slot, x) in o.iter_mut().zip(ch) {
+                let mut v = 0i32;
+                match kind {
+                    Kind::Col => play_pair(rules, model, x, &c, |_, g| v += payoff.of(g)),
+                    Kind::Row => play_pair(rules, model, &c, x, |_, g| v += payoff.of(g)),
+                }
+                *slot = v as i16;
+            }
+            obs.games(ch.len() as u64 * races);
+        });
+        obs.sweep_end();
+        out
+    }
+
+    /// The vector (integer units, summed over outcomes) with its sign applied lazily.
+    pub(super) fn vector(&self, kind: Kind, id: u32) -> (&[i16], f64) {
+        let (k, sign) = self.stored(kind);
+        (self.cache.get(&(k, id)).expect("ensured"), sign)
+    }
+
+    /// max over the family of Σ w·v[k] (ties: the lowest position), in integer units.
+    pub(super) fn extreme(&self, terms: &[(&[i16], f64)]) -> (f64, usize) {
+        (0..self.ids.len())
+            .into_par_iter()
+            .with_min_len(CHUNK)
+            .map(|k| (terms.iter().map(|(v, w)| w * v[k] as f64).sum::<f64>(), k))
+            .reduce(
+                || (f64::NEG_INFINITY, usize::MAX),
+                |a, b| {
+                    if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) {
+                        b
+                    } else {
+                        a
+                    }
+                },
+            )
+    }
+}

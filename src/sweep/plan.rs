@@ -1,0 +1,290 @@
+//! A sweep from its definition to its files: the resolved sets, this run's shard, the
+//! per-game table limit, resuming a finished shard, the run and its report.
+
+use super::input::InputError;
+use super::output::{write_games, write_summaries};
+use super::part::{self, part_name, read_part, write_part, PartError};
+use super::play;
+use super::shard::Shard;
+use super::spec::Spec;
+use super::summary::Agg;
+use crate::export::Format;
+use crate::games::lukho::board::{perpetual_stats, PerpetualStats};
+use crate::games::lukho::{Choice, Races, Rules};
+use serde_json::{json, Value as Json};
+use std::io;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// A sweep's definition: everything that decides its result (written into every part header).
+#[derive(Clone, Debug)]
+pub struct SweepDef {
+    pub rules: Rules,
+    pub model: Races,
+    pub south: Spec,
+    pub north: Spec,
+    /// Each South choice against the same choice by North (the diagonal), not a product.
+    pub symmetric: bool,
+}
+
+/// The resolved sets of a sweep. Symmetric sweeps have no North set: each South choice meets
+/// its own mirror.
+pub struct Sets {
+    pub south: Vec<u32>,
+    pub north_ids: Vec<u32>,
+    pub north: Vec<Choice>,
+    pub symmetric: bool,
+}
+
+impl Sets {
+    /// North choices each South choice meets.
+    pub fn north_per_south(&self) -> usize {
+        if self.symmetric {
+            1
+        } else {
+            self.north.len()
+        }
+    }
+}
+
+impl SweepDef {
+    /// The definition from the flags: `north` is left out exactly when `symmetric`.
+    pub fn new(
+        rules: Rules,
+        model: Races,
+        south: Spec,
+        north: Option<Spec>,
+        symmetric: bool,
+    ) -> Result<SweepDef, InputError> {
+        let north = match (north, symmetric) {
+            (None, true) => south.clone(),
+            (None, false) => {
+                return Err(InputError::new(
+                    "north",
+                    "required (or --symmetric to play each South choice against itself)",
+                ))
+            }
+            (Some(_), true) => {
+                return Err(InputError::new(
+                    "north",
+                    "--symmetric plays each South choice against the same choice by North; leave --north out",
+                ))
+            }
+            (Some(n), false) => n,
+        };
+        Ok(SweepDef { rules, model, south, north, symmetric })
+    }
+
+    pub fn sets(&self) -> Result<Sets, InputError> {
+        let south = self.south.ids(&self.rules).map_err(|e| InputError::new("south", e.to_string()))?;
+        if self.symmetric {
+            return Ok(Sets { south, north_ids: vec![], north: vec![], symmetric: true });
+        }
+        let north_ids = self.north.ids(&self.rules).map_err(|e| InputError::new("north", e.to_string()))?;
+        let north = super::spec::choices(&north_ids, &self.rules);
+        Ok(Sets { south, north_ids, north, symmetric: false })
+    }
+}
+
+/// Most games a per-game table may hold.
+pub const MAX_GAME_ROWS: u64 = 2_000_000;
+
+/// One run of a sweep: its definition, the resolved sets, and the shard it does (if any).
+pub struct Plan {
+    pub def: SweepDef,
+    pub sets: Sets,
+    pub shard: Option<Shard>,
+    /// The positions `lo..hi` of this run's South choices in the South set.
+    pub range: (u64, u64),
+}
+
+/// A sweep that cannot run to its end: bad input (the field named), a part file, or a write.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error("{0}")]
+    Input(#[from] InputError),
+    #[error("{0}")]
+    Part(#[from] PartError),
+    /// Writing in the output directory failed; `what` names the file.
+    #[error("{what}: {source}")]
+    Io { what: String, source: io::Error },
+}
+
+/// How a run starts in its output directory.
+pub enum Start {
+    /// Nothing of this run is there yet (or a damaged part, redone).
+    Fresh,
+    /// This shard's part is there and complete.
+    Done(PathBuf),
+}
+
+/// What a finished run did.
+pub struct Report {
+    pub out: PathBuf,
+    /// The part written (sharded runs) with its shard; else `summary` holds the global summary.
+    pub part: Option<(PathBuf, Shard)>,
+    pub range: (u64, u64),
+    pub summary: Option<Json>,
+    pub games: u64,
+    pub seconds: f64,
+    pub threads: usize,
+    /// Long knife-free sowings proven perpetual: by their own cycle, or by a shared point.
+    pub perpetual: PerpetualStats,
+}
+
+impl Report {
+    pub fn games_per_second(&self) -> f64 {
+        self.games as f64 / self.seconds.max(1e-9)
+    }
+
+    pub fn to_json(&self) -> Json {
+        let mut r = serde_json::Map::new();
+        if let Some((p, s)) = &self.part {
+            r.insert("part".into(), json!(p));
+            r.insert("shard".into(), json!([s.k, s.n]));
+            r.insert("range".into(), json!([self.range.0, self.range.1]));
+        }
+        if let Some(g) = &self.summary {
+            r.insert("summary".into(), g.clone());
+        }
+        r.insert("out".into(), json!(self.out));
+        r.insert("games".into(), json!(self.games));
+        r.insert("seconds".into(), json!(self.seconds));
+        r.insert("games_per_second".into(), json!(self.games_per_second().round()));
+        r.insert("threads".into(), json!(self.threads));
+        r.insert("perpetual_sowings".into(), json!(self.perpetual));
+        Json::Object(r)
+    }
+}
+
+impl Plan {
+    /// Resolve the sets and this run's South range. Writes nothing.
+    pub fn new(def: SweepDef, shard: Option<Shard>) -> Result<Plan, InputError> {
+        let sets = def.sets()?;
+        let count = sets.south.len() as u64;
+        let range = shard.map_or((0, count), |s| s.range(count));
+        Ok(Plan { def, sets, shard, range })
+    }
+
+    /// The South ids this run sweeps.
+    pub fn south_ids(&self) -> &[u32] {
+        &self.sets.south[self.range.0 as usize..self.range.1 as usize]
+    }
+
+    pub fn pairs(&self) -> u64 {
+        self.south_ids().len() as u64 * self.sets.north_per_south() as u64
+    }
+
+    /// The games this run plays, when the outcomes do not depend on the pair.
+    pub fn games(&self) -> Option<u64> {
+        self.def.model.outcomes().map(|o| self.pairs() * o.len() as u64)
+    }
+
+    /// Seconds of timing for a dry run when none is asked: `speeds` pairs are slow.
+    pub fn default_calibration(&self) -> f64 {
+        if self.def.model.outcomes().is_none() {
+            0.3
+        } else {
+            2.0
+        }
+    }
+
+    /// The identity every part of this sweep shares.
+    pub fn identity(&self) -> Json {
+        part::identity(&self.def, self.sets.south.len() as u64, self.sets.north_per_south() as u64)
+    }
+
+    /// A per-game table in `format` is possible: a format this build writes, and small enough.
+    pub fn check_games_table(&self, format: Format) -> Result<(), InputError> {
+        if format == Format::Parquet && !cfg!(feature = "parquet") {
+            return Err(InputError::new(
+                "games",
+                "parquet needs a build with `--features parquet` (accepted here: csv, jsonl)",
+            ));
+        }
+        // speeds: at least one game per pair, usually a few.
+        let games = self.games().unwrap_or(self.pairs());
+        if games > MAX_GAME_ROWS {
+            return Err(InputError::new(
+                "games",
+                format!(
+                    "{games} games is more than the {MAX_GAME_ROWS} a per-game table allows; narrow --south/--north"
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    fn part_path(&self, out: &Path) -> Option<PathBuf> {
+        self.shard.map(|s| out.join(part_name(s)))
+    }
+
+    /// Check `out` and find what is there: a complete part of this shard means nothing to do;
+    /// a part of another sweep is refused. Creates `out` for a fresh run.
+    pub fn start(&self, out: &Path) -> Result<Start, RunError> {
+        super::input::check_out_dir(out)?;
+        if let Some(p) = self.part_path(out).filter(|p| p.exists()) {
+            match read_part(&p) {
+                Ok(old) if old.identity() == self.identity() && old.range == self.range => return Ok(Start::Done(p)),
+                Ok(_) => {
+                    let what = "holds a part of a different sweep (rules, race, SPECs or version); use another --out";
+                    return Err(InputError::new("out", format!("{} {what}", p.display())).into());
+                }
+                // A damaged part (it cannot be a partial one: parts are renamed into place) is redone.
+                Err(_) => {}
+            }
+        }
+        std::fs::create_dir_all(out)
+            .map_err(|source| RunError::Io { what: format!("cannot create {}", out.display()), source })?;
+        Ok(Start::Fresh)
+    }
+
+    /// Play the sweep and write its files in `out` (after [`Plan::start`]): the part of a
+    /// shard, else the summaries; with `games`, the per-game table. `progress(n)` gets the
+    /// games finished.
+    pub fn run(&self, out: &Path, games: Option<Format>, progress: &(dyn Fn(u64) + Sync)) -> Result<Report, RunError> {
+        let (rules, model, sets) = (&self.def.rules, self.def.model, &self.sets);
+        let south_ids = self.south_ids();
+        let start = Instant::now();
+        let aggs = if sets.symmetric {
+            play::sweep_mirror(rules, model, south_ids, progress)
+        } else {
+            play::sweep(rules, model, south_ids, &sets.north, progress)
+        };
+        let seconds = start.elapsed().as_secs_f64();
+        let played: u64 = aggs.iter().map(|a| a.games).sum();
+        let rows: Vec<(u32, Agg)> = south_ids.iter().copied().zip(aggs).collect();
+        let identity = self.identity();
+        let (part, summary) = match (self.shard, self.part_path(out)) {
+            (Some(s), Some(p)) => {
+                write_part(&p, &identity, s, self.range, &rows)?;
+                (Some((p, s)), None)
+            }
+            _ => {
+                let g = write_summaries(out, &identity, rules, &rows)
+                    .map_err(|source| RunError::Io { what: format!("writing {}", out.display()), source })?;
+                (None, Some(g))
+            }
+        };
+        if let Some(format) = games {
+            let stem = self.shard.map_or("games".to_string(), |s| format!("games-{:05}-of-{:05}", s.k, s.n));
+            let all = if sets.symmetric {
+                play::games_mirror(rules, model, south_ids)
+            } else {
+                play::games(rules, model, south_ids, &sets.north, &sets.north_ids)
+            };
+            write_games(out, &stem, format, rules, model.name(), &all)
+                .map_err(|source| RunError::Io { what: format!("writing {stem}"), source })?;
+        }
+        Ok(Report {
+            out: out.to_path_buf(),
+            part,
+            range: self.range,
+            summary,
+            games: played,
+            seconds,
+            threads: rayon::current_num_threads(),
+            perpetual: perpetual_stats(),
+        })
+    }
+}

@@ -1,0 +1,82 @@
+//! A played game turn by turn, for `lukho play --trace`.
+
+use super::summary::half_json;
+use crate::games::lukho::{
+    play_after, speed_races, Choice, GameOutcome, Opening, Position, RaceError, RaceLabel, Ratio, Rules,
+};
+use serde_json::{json, Value as Json};
+
+/// A whole game: the opening, the positions at the start of each turn (the first is the
+/// position right after the opening; a cycle's last position repeats an earlier one), and
+/// the outcome.
+pub struct Trace {
+    pub opening: Opening,
+    pub positions: Vec<Position>,
+    pub outcome: GameOutcome,
+}
+
+/// The game of a pair under one race outcome; an error when the pair has no such outcome.
+pub fn trace(rules: &Rules, south: &Choice, north: &Choice, race: RaceLabel) -> Result<Trace, RaceError> {
+    let o = race.opening(rules, south, north)?;
+    let outcome = play_after(rules, &o);
+    let mut pos = Position { board: o.board, to_move: o.first_player };
+    let mut positions = vec![pos];
+    if !o.perpetual {
+        // The outcome says how many turns were completed; replay them.
+        for _ in 0..outcome.turns {
+            pos.turn(rules);
+            positions.push(pos);
+        }
+    }
+    Ok(Trace { opening: o, positions, outcome })
+}
+
+/// A choice as JSON: id and text forms.
+pub fn choice_json(c: &Choice, rules: &Rules) -> Json {
+    json!({"id": c.id(rules), "remove": c.remove_string(), "drop": c.drop_string()})
+}
+
+/// A game's result as JSON fields (seeds, halves where a split gives them).
+pub fn outcome_json(o: &GameOutcome) -> serde_json::Map<String, Json> {
+    let t = o.totals();
+    let mut m = serde_json::Map::new();
+    m.insert("first_player".into(), json!(o.first_player.name()));
+    m.insert("stores".into(), json!([half_json(t[0]), half_json(t[1])]));
+    m.insert("winner".into(), json!(o.winner.map_or("draw", |w| w.name())));
+    m.insert("margin".into(), half_json(o.margin()));
+    m.insert("class".into(), json!(o.class.name()));
+    m.insert("turns".into(), json!(o.turns));
+    m.insert("points_first_game".into(), json!(o.points_first_game));
+    m.insert("points_later_game".into(), json!(o.points_later_game));
+    m
+}
+
+/// A position as the JSON state object every game's tools share.
+pub fn position_json(p: &Position) -> serde_json::Map<String, Json> {
+    let mut m = serde_json::Map::new();
+    m.insert("game".into(), json!("lukho"));
+    m.insert("pits".into(), json!(p.board.pits()));
+    m.insert("stores".into(), json!(p.board.stores));
+    m.insert("to_move".into(), json!(p.to_move.name()));
+    m.insert("knives".into(), json!(p.board.knives_json()));
+    m
+}
+
+/// Every `speeds` outcome of a pair with its ρ interval and the game it gives, as JSON rows.
+pub fn speeds_rows(rules: &Rules, south: &Choice, north: &Choice) -> Vec<serde_json::Map<String, Json>> {
+    let ratio = |r: &Ratio| json!(r.to_string());
+    speed_races(rules, south, north)
+        .iter()
+        .enumerate()
+        .map(|(k, r)| {
+            let o = play_after(rules, &r.opening);
+            let mut m = serde_json::Map::new();
+            m.insert("race".into(), json!(RaceLabel::Speeds(k as u32).to_string()));
+            m.insert("rho_from".into(), ratio(&r.lo));
+            m.insert("rho_to".into(), r.hi.as_ref().map_or(json!("inf"), ratio));
+            m.insert("perpetual_opening".into(), json!(r.opening.perpetual));
+            m.extend(outcome_json(&o));
+            m
+        })
+        .collect()
+}
