@@ -2,6 +2,7 @@
 
 use super::usage;
 use anyhow::Result;
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Subcommand};
 use mancala::games::kiothi::{self, Game, KiothiError, Move, NkiClear, Position, Redistribute, Rules, Setup};
 use mancala::search::Limits;
@@ -19,17 +20,31 @@ pub struct KiothiArgs {
 #[derive(Args, Clone, Copy)]
 struct RuleFlags {
     /// K1: starting layout (6 boma × 5, 5 × 5, 5 × 6 warriors per side).
-    #[arg(long, value_enum, default_value = "6x5", global = true)]
+    #[arg(long, value_parser = variant(&Setup::ALL, Setup::name, Setup::description), default_value = "6x5", global = true)]
     setup: Setup,
     /// K2: how many boma a redistribution empties.
-    #[arg(long, value_enum, default_value = "exactly-2", global = true)]
+    #[arg(long, value_parser = variant(&Redistribute::ALL, Redistribute::name, Redistribute::description), default_value = "exactly-2", global = true)]
     redistribute: Redistribute,
     /// K3: what clears an nki boma.
-    #[arg(long, value_enum, default_value = "lift", global = true)]
+    #[arg(long, value_parser = variant(&NkiClear::ALL, NkiClear::name, NkiClear::description), default_value = "lift", global = true)]
     nki_clear: NkiClear,
     /// K7: allow at most N relays per move (default: unbounded, exact cycle detection).
     #[arg(long, global = true)]
     max_relays: Option<u64>,
+}
+
+/// A parser of one rule variant by name: its possible values (with their descriptions) are
+/// listed in `--help` and in the error for a bad value; the rules' `FromStr` does the parsing.
+fn variant<T>(
+    all: &[T],
+    name: fn(T) -> &'static str,
+    description: fn(T) -> &'static str,
+) -> impl TypedValueParser<Value = T>
+where
+    T: Copy + Send + Sync + std::str::FromStr<Err = KiothiError> + 'static,
+{
+    PossibleValuesParser::new(all.iter().map(|&v| PossibleValue::new(name(v)).help(description(v))))
+        .map(|s| s.parse::<T>().unwrap_or_else(|e| unreachable!("a listed value: {e}")))
 }
 
 impl RuleFlags {

@@ -589,7 +589,6 @@ fn legal_moves_checked_and_unchecked_play_agree_with_the_generator() {
 
 #[test]
 fn each_setup_and_its_turn_one_count() {
-    use clap::ValueEnum;
     let c = |n, k| binomial_u128(n, k).unwrap();
     for (name, setup, south, per_side, turn1) in [
         ("6x5", Setup::S6x5, [0, 0, 0, 0, 5, 5, 5, 5, 5, 5], 30, 15 * c(29, 19)),
@@ -600,7 +599,7 @@ fn each_setup_and_its_turn_one_count() {
         let p = rules.start();
         assert_eq!(rows(&p), (south, south), "{name}");
         assert_eq!((p.warriors(), p.turn, p.to_move, p.nki), (2 * per_side, 1, S, 0));
-        assert_eq!(Setup::from_str(name, false), Ok(setup));
+        assert_eq!(name.parse::<Setup>(), Ok(setup));
         assert_eq!(rules.to_json()["setup"], name);
         assert_eq!(p.redistribution_count(&rules).unwrap(), turn1, "{name}");
         assert_eq!(perft(&p, &rules, 1) as u128, turn1);
@@ -608,8 +607,8 @@ fn each_setup_and_its_turn_one_count() {
     // up-to-2 adds the single boma: 6 of them, 5 warriors each, C(24, 19) placements.
     let up = Rules { redistribute: Redistribute::UpTo2, ..Rules::default() };
     assert_eq!(up.start().redistribution_count(&up).unwrap(), 6 * c(24, 19) + 15 * c(29, 19));
-    assert_eq!(Redistribute::from_str("up-to-2", false), Ok(Redistribute::UpTo2));
-    assert_eq!(NkiClear::from_str("pass", false), Ok(NkiClear::Pass));
+    assert_eq!("up-to-2".parse::<Redistribute>(), Ok(Redistribute::UpTo2));
+    assert_eq!("pass".parse::<NkiClear>(), Ok(NkiClear::Pass));
     assert_eq!(
         Rules::default().to_json(),
         serde_json::json!({"game": "kiothi", "setup": "6x5", "redistribute": "exactly-2", "nki_clear": "lift", "max_relays": null})
