@@ -546,7 +546,7 @@ fn repetition_splits_the_board() {
     let mut g = Game::new(Rules::default(), p).unwrap();
     let mut fresh = g.clone();
     // As if `q` had been met earlier in this game (turn numbers are not part of the key).
-    g.seen.push(key(&Position { turn: 7, ..q }));
+    g.seen.push(game::key(&Position { turn: 7, ..q }));
     g.play(&m).unwrap();
     let r = g.result.unwrap();
     assert_eq!(r.reason, EndReason::Repetition);
@@ -556,7 +556,7 @@ fn repetition_splits_the_board() {
     fresh.play(&m).unwrap();
     assert_eq!(fresh.result, None);
     // Redistribution turns carry their phase: turn 1 and turn 3 boards never compare equal.
-    assert_ne!(key(&Rules::default().start()), key(&Position { turn: 3, ..Rules::default().start() }));
+    assert_ne!(game::key(&Rules::default().start()), game::key(&Position { turn: 3, ..Rules::default().start() }));
 }
 
 #[test]
