@@ -1,12 +1,12 @@
 //! The end of a game (K8), repetition (K9, docs/rules/README.md C5) and the checked [`Game`].
 
-use super::{Board, KiothiError, Move, Phase, Position, Rules, SowMove};
+use super::{Board, KiothiError, Move, Phase, Position, Rules, SowMove, SowingCache};
 use crate::side::Side;
 
 impl Position {
     /// K8 at this position: the ending when the mover has no legal move.
-    pub fn ending(&self, rules: &Rules) -> Option<GameResult> {
-        if self.has_legal_move(rules) {
+    pub fn ending(&self, rules: &Rules, sowing: &SowingCache) -> Option<GameResult> {
+        if self.has_legal_move(rules, sowing) {
             return None;
         }
         let mut score = [self.prisons[0] as f64, self.prisons[1] as f64];
@@ -48,13 +48,15 @@ impl GameResult {
 type RepetitionKey = (Board, u32, Side, Phase);
 
 /// A game in progress: the position plus the positions seen since the last capture (earlier
-/// ones cannot recur, since warriors never return to the board).
+/// ones cannot recur, since warriors never return to the board), and the game's own sowing
+/// cache.
 #[derive(Clone, Debug)]
 pub struct Game {
     pub rules: Rules,
     pub position: Position,
     pub(super) seen: Vec<RepetitionKey>,
     pub result: Option<GameResult>,
+    sowing: SowingCache,
 }
 
 pub(super) fn key(p: &Position) -> RepetitionKey {
@@ -64,7 +66,9 @@ pub(super) fn key(p: &Position) -> RepetitionKey {
 impl Game {
     pub fn new(rules: Rules, position: Position) -> Result<Self, KiothiError> {
         position.validate()?;
-        Ok(Game { rules, position, seen: vec![key(&position)], result: position.ending(&rules) })
+        let sowing = SowingCache::new();
+        let result = position.ending(&rules, &sowing);
+        Ok(Game { rules, position, seen: vec![key(&position)], result, sowing })
     }
 
     /// The legal sowing moves (empty when the game has ended or on a redistribution turn:
@@ -74,7 +78,7 @@ impl Game {
             return vec![];
         }
         let mut moves = Vec::new();
-        self.position.for_each_child(&self.rules, |c| moves.push(c.mv));
+        self.position.for_each_child(&self.rules, &self.sowing, |c| moves.push(c.mv));
         moves
     }
 
@@ -83,7 +87,7 @@ impl Game {
         if self.result.is_some() {
             return Err(KiothiError::Ended);
         }
-        let next = self.position.play(&self.rules, m)?;
+        let next = self.position.play(&self.rules, &self.sowing, m)?;
         if next.prisons != self.position.prisons {
             self.seen.clear();
         }
@@ -95,7 +99,7 @@ impl Game {
             self.result = Some(GameResult { score, reason: EndReason::Repetition });
         } else {
             self.seen.push(k);
-            self.result = next.ending(&self.rules);
+            self.result = next.ending(&self.rules, &self.sowing);
         }
         Ok(())
     }

@@ -58,5 +58,5 @@ pub(crate) use position::occupied_mask;
 pub use position::{Board, Phase, Position, ALL_BOMA, BOMA, ROW};
 pub use redistribution::{binomial_u128, placements};
 pub use rules::{NkiClear, Redistribute, Rules, Setup};
-pub use sow::{Sown, LONG_SOWING_RELAYS};
-pub use sowing_cache::{reset_sowing_stats, sowing_stats, SowingStats};
+pub use sow::{SownBoard, LONG_SOWING_RELAYS};
+pub use sowing_cache::{SowingCache, SowingStats};

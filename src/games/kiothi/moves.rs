@@ -1,7 +1,8 @@
 //! The move types and the legal sowing moves: K3 flag clearing and K5/K6 captures on top of
 //! the sowing (`sow.rs`), the generator, checked and unchecked play.
 
-use super::sow::{self, Sown};
+use super::sow::{self, SownBoard};
+use super::SowingCache;
 use super::{Board, Illegal, KiothiError, NkiClear, Position, Redistribute, Rules, ROW};
 
 /// A later move (K3): lift `lift` warriors from own index `boma`. Written `B:K`.
@@ -47,7 +48,7 @@ impl Position {
     /// a sowing goes never depends on the flags, so endgame tables share this among positions
     /// that differ only in nki. [`Position::sow`] is this plus K3's flag clearing and K5/K6.
     #[inline]
-    pub fn sow_uncaptured(&self, rules: &Rules, mv: SowMove) -> Result<Sown, Illegal> {
+    pub fn sow_uncaptured(&self, rules: &Rules, sowing: &SowingCache, mv: SowMove) -> Result<SownBoard, Illegal> {
         if self.is_redistribution() {
             return Err(Illegal::SowDuringOpening { turn: self.turn });
         }
@@ -63,14 +64,14 @@ impl Position {
         if mv.lift == 0 || mv.lift > held {
             return Err(Illegal::LiftOutOfRange { boma: mv.boma, lift: mv.lift, held });
         }
-        sow::sow(&self.boma, origin, mv.lift, base, rules.max_relays)
+        sow::sow(&self.boma, origin, mv.lift, base, rules.max_relays, sowing)
     }
 
     /// K3–K7 for one sowing move, without building error text: the child position with its
     /// capture and relay count, or why the move is illegal. `self` must be past the opening.
     #[inline]
-    pub fn sow(&self, rules: &Rules, mv: SowMove) -> Result<Child, Illegal> {
-        let s = self.sow_uncaptured(rules, mv)?;
+    pub fn sow(&self, rules: &Rules, sowing: &SowingCache, mv: SowMove) -> Result<Child, Illegal> {
+        let s = self.sow_uncaptured(rules, sowing, mv)?;
         let base = self.own_base();
         let mut b = s.board;
         // K3: lifting clears nki for good; under `pass` so does a relay lap's drop.
@@ -115,14 +116,14 @@ impl Position {
     /// Call `f` on every legal sowing move with its child, own indices ascending, then lifts
     /// ascending. Nothing on redistribution turns.
     #[inline]
-    pub fn for_each_child(&self, rules: &Rules, mut f: impl FnMut(Child)) {
+    pub fn for_each_child(&self, rules: &Rules, sowing: &SowingCache, mut f: impl FnMut(Child)) {
         if self.is_redistribution() {
             return;
         }
         let base = self.own_base();
         for b in 0..ROW as u8 {
             for lift in 1..=self.boma[base + b as usize] {
-                if let Ok(c) = self.sow(rules, SowMove { boma: b, lift }) {
+                if let Ok(c) = self.sow(rules, sowing, SowMove { boma: b, lift }) {
                     f(c);
                 }
             }
@@ -131,25 +132,25 @@ impl Position {
 
     /// Every legal sowing move with its child, into a reusable buffer (cleared first).
     /// Empty on redistribution turns.
-    pub fn children(&self, rules: &Rules, out: &mut Vec<Child>) {
+    pub fn children(&self, rules: &Rules, sowing: &SowingCache, out: &mut Vec<Child>) {
         out.clear();
-        self.for_each_child(rules, |c| out.push(c));
+        self.for_each_child(rules, sowing, |c| out.push(c));
     }
 
     /// The legal moves into a reusable buffer (cleared first). On a redistribution turn this
     /// lists every redistribution, which is hopeless at full setups: check
     /// [`Position::redistribution_count`] first.
-    pub fn legal_moves(&self, rules: &Rules, out: &mut Vec<Move>) {
+    pub fn legal_moves(&self, rules: &Rules, sowing: &SowingCache, out: &mut Vec<Move>) {
         out.clear();
         if self.is_redistribution() {
             self.for_each_redistribution(rules, |r| out.push(Move::Redistribute(*r)));
         } else {
-            self.for_each_child(rules, |c| out.push(Move::Sow(c.mv)));
+            self.for_each_child(rules, sowing, |c| out.push(Move::Sow(c.mv)));
         }
     }
 
     /// Whether the mover has a legal move (K8 ends the game when not).
-    pub fn has_legal_move(&self, rules: &Rules) -> bool {
+    pub fn has_legal_move(&self, rules: &Rules, sowing: &SowingCache) -> bool {
         if self.is_redistribution() {
             let own = (self.occupied() >> self.own_base()) & 0x3ff;
             return match rules.redistribute {
@@ -158,15 +159,16 @@ impl Position {
             };
         }
         let base = self.own_base();
-        (0..ROW as u8)
-            .any(|b| (1..=self.boma[base + b as usize]).any(|lift| self.sow(rules, SowMove { boma: b, lift }).is_ok()))
+        (0..ROW as u8).any(|b| {
+            (1..=self.boma[base + b as usize]).any(|lift| self.sow(rules, sowing, SowMove { boma: b, lift }).is_ok())
+        })
     }
 
     /// Checked play: the position after `m`, or why it is not legal.
-    pub fn play(&self, rules: &Rules, m: &Move) -> Result<Position, KiothiError> {
+    pub fn play(&self, rules: &Rules, sowing: &SowingCache, m: &Move) -> Result<Position, KiothiError> {
         let illegal = |reason| KiothiError::Illegal { mv: m.to_string(), reason };
         match m {
-            Move::Sow(s) => self.sow(rules, *s).map(|c| c.position).map_err(illegal),
+            Move::Sow(s) => self.sow(rules, sowing, *s).map(|c| c.position).map_err(illegal),
             Move::Redistribute(r) => {
                 self.check_redistribution(rules, r).map_err(illegal)?;
                 Ok(self.redistribute_unchecked(r))
@@ -177,10 +179,10 @@ impl Position {
     /// Fast path for a move known to be legal (from the generator or a checked replay).
     /// A sowing move is still simulated (that is what computes its result); its legality is
     /// only asserted in debug builds.
-    pub fn play_unchecked(&mut self, rules: &Rules, m: &Move) {
+    pub fn play_unchecked(&mut self, rules: &Rules, sowing: &SowingCache, m: &Move) {
         *self = match m {
             Move::Sow(s) => {
-                let c = self.sow(rules, *s);
+                let c = self.sow(rules, sowing, *s);
                 debug_assert!(c.is_ok(), "illegal move {m}: {c:?}");
                 match c {
                     Ok(c) => c.position,

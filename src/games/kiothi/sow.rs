@@ -21,17 +21,16 @@
 //!   one state in 2^16 (by hash) is *distinguished*. Those met by the current sowing are
 //!   remembered, so a long cycle is caught within `μ + λ + ~2^16` relays; and once a long
 //!   sowing's verdict is known, its distinguished states are published with their exact
-//!   verdict (perpetual, or how the rest of the sowing ends) in a `DashMap`, so a later
+//!   verdict (perpetual, or how the rest of the sowing ends) in the caller's [`SowingCache`], so a later
 //!   sowing that joins a known trajectory (the same move again, or another one merging into it)
 //!   stops at the next distinguished state. Only exact facts are stored, so the verdicts never
 //!   depend on what the cache holds.
 
 use super::laps::{get, lap, remove, take, to_board, to_words, zobrist, Words, ZOBRIST};
-use super::sowing_cache::{dp_map, record, RelayState, Verdict, DP_HITS, PERPETUAL};
+use super::sowing_cache::{RelayState, SowingCache, TrailPoint, Verdict};
 use super::{Board, Illegal, BOMA, ROW};
 use crate::rng::{splitmix64, GOLDEN};
 use std::collections::HashSet;
-use std::sync::atomic::Ordering::Relaxed;
 
 /// One state in `2^DP_BITS` is distinguished.
 const DP_BITS: u32 = 16;
@@ -40,7 +39,7 @@ pub const LONG_SOWING_RELAYS: u64 = 100_000;
 
 /// A sowing that ended (before any capture).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Sown {
+pub struct SownBoard {
     /// The board when the last warrior has fallen, before any capture.
     pub board: Board,
     /// Absolute boma where the sowing ended (it was empty and holds one warrior now).
@@ -77,21 +76,22 @@ pub(super) fn sow(
     lift: u8,
     base: usize,
     max_relays: Option<u64>,
-) -> Result<Sown, Illegal> {
+    cache: &SowingCache,
+) -> Result<SownBoard, Illegal> {
     let mut w = to_words(board);
     remove(&mut w, origin, lift as u32);
     let (x, _, _) = lap(&mut w, origin, lift as u32);
     let lifted = 1 << origin;
     if get(&w, x) == 1 {
-        return Ok(Sown { board: to_board(&w), end: x as u8, lifted, relay_sown: 0, relays: 0 });
+        return Ok(SownBoard { board: to_board(&w), end: x as u8, lifted, relay_sown: 0, relays: 0 });
     }
     if x.wrapping_sub(base) < ROW {
         // K4: the first lap may not end in an occupied own boma.
         return Err(Illegal::FirstLap { landing: (x - base) as u8 });
     }
-    match relay(w, x, max_relays)? {
+    match relay(w, x, max_relays, cache)? {
         Verdict::Ends { board, end, lifted: l, relay_sown, relays } => {
-            Ok(Sown { board: to_board(&board), end, lifted: lifted | l, relay_sown, relays })
+            Ok(SownBoard { board: to_board(&board), end, lifted: lifted | l, relay_sown, relays })
         }
         Verdict::Perpetual => Err(Illegal::Perpetual),
     }
@@ -100,16 +100,16 @@ pub(super) fn sow(
 /// The distinguished states met by one sowing, in order, each with the relay count when met
 /// and the masks of the relays since the previous one.
 #[derive(Default)]
-pub(super) struct Trail {
-    pub(super) points: Vec<(RelayState, u64, u32, u32)>,
+struct Trail {
+    points: Vec<TrailPoint>,
     seen: HashSet<RelayState>,
 }
 
 /// K5–K7: the relays from relay state `(w, x)` (the lap landed on the occupied boma `x`).
 /// Under a relay limit every sowing that has not ended after `limit` relays is illegal with
 /// [`Illegal::RelayLimit`], perpetual ones included, so the verdict never depends on which
-/// detector fired first or on the shared map.
-fn relay(mut w: Words, mut x: usize, max_relays: Option<u64>) -> Result<Verdict, Illegal> {
+/// detector fired first or on what the cache holds.
+fn relay(mut w: Words, mut x: usize, max_relays: Option<u64>, cache: &SowingCache) -> Result<Verdict, Illegal> {
     let limit = max_relays.unwrap_or(u64::MAX);
     let mut hash = zobrist(&w);
     // Brent: `saved` is the state at the last power of two; `steps` counts relays since.
@@ -149,8 +149,7 @@ fn relay(mut w: Words, mut x: usize, max_relays: Option<u64>) -> Result<Verdict,
             if !t.seen.insert(key) {
                 break Some(Verdict::Perpetual);
             }
-            if let Some(v) = dp_map().get(&key).map(|v| *v) {
-                DP_HITS.fetch_add(1, Relaxed);
+            if let Some(v) = cache.verdict(&key) {
                 t.seen.remove(&key);
                 break Some(match v {
                     Verdict::Ends { board, end, lifted: l, relay_sown: s, relays: r } => {
@@ -167,10 +166,10 @@ fn relay(mut w: Words, mut x: usize, max_relays: Option<u64>) -> Result<Verdict,
         }
     };
     if outcome == Some(Verdict::Perpetual) {
-        PERPETUAL.fetch_add(1, Relaxed);
+        cache.count_perpetual();
     }
     if relays > 256 {
-        record(relays, outcome, trail.as_deref());
+        cache.record(relays, outcome, trail.as_deref().map_or(&[], |t| &t.points));
     }
     match outcome {
         None => Err(Illegal::RelayLimit { limit }),

@@ -27,6 +27,9 @@ fn sow(b: u8, k: u8) -> SowMove {
     SowMove { boma: b, lift: k }
 }
 
+/// The tests' sowing cache (they read no statistics from it).
+static SOWING: SowingCache = SowingCache::new();
+
 const S: Side = Side::South;
 const N: Side = Side::North;
 
@@ -219,10 +222,10 @@ fn random_games(rules: &Rules, games: usize, seed: u64) -> (u64, u64) {
                 let Some(r) = random_redistribution(&p, rules, &mut rng) else {
                     break;
                 };
-                p = p.play(rules, &Move::Redistribute(r)).unwrap();
+                p = p.play(rules, &SOWING, &Move::Redistribute(r)).unwrap();
                 continue;
             }
-            p.children(rules, &mut buf);
+            p.children(rules, &SOWING, &mut buf);
             moves += buf.len() as u64;
             if buf.is_empty() {
                 break;
@@ -249,13 +252,13 @@ fn explore_long_sowings() {
         let mut p = rules.start();
         while p.is_redistribution() {
             let r = random_redistribution(&p, &rules, &mut rng).unwrap();
-            p = p.play(&rules, &Move::Redistribute(r)).unwrap();
+            p = p.play(&rules, &SOWING, &Move::Redistribute(r)).unwrap();
         }
         for _ply in 0..400 {
             let mut legal = Vec::new();
             for b in 0..ROW as u8 {
                 for k in 1..=p.boma[p.own_base() + b as usize] {
-                    let v = p.sow(&rules, sow(b, k));
+                    let v = p.sow(&rules, &SOWING, sow(b, k));
                     let name = match &v {
                         Ok(_) => "legal".to_string(),
                         Err(e) => format!("{:?}", e).split([' ', '{']).next().unwrap().to_string(),
@@ -275,7 +278,7 @@ fn explore_long_sowings() {
     }
     println!("candidate moves by verdict: {verdicts:?}");
     println!("legal moves by relays 0, 1..9, 10..99, ...: {relays:?}");
-    println!("{:?}", sowing_stats());
+    println!("{:?}", SOWING.stats());
 }
 
 #[test]
@@ -293,7 +296,7 @@ fn explore_find_perpetual() {
             let p = Position { boma, prisons: [0, 0], nki: 0, to_move: S, turn: 3 };
             for b in 0..ROW as u8 {
                 for k in 1..=p.boma[b as usize] {
-                    if p.sow(&rules, sow(b, k)) == Err(Illegal::Perpetual) {
+                    if p.sow(&rules, &SOWING, sow(b, k)) == Err(Illegal::Perpetual) {
                         println!("{warriors} warriors: {:?} move {b}:{k}", p.boma);
                         found += 1;
                     }
@@ -315,15 +318,15 @@ fn first_lap_may_not_end_in_an_occupied_own_boma() {
     let rules = Rules::default();
     // 0:2 drops into S1 (0->1) and S2 (1->2): the last warrior lands in own S2, which held one,
     // so the move is illegal (K4), although a relay would have been possible.
-    assert_eq!(p.sow(&rules, sow(0, 2)), Err(Illegal::FirstLap { landing: 2 }));
+    assert_eq!(p.sow(&rules, &SOWING, sow(0, 2)), Err(Illegal::FirstLap { landing: 2 }));
     // 0:1 (partial lift) drops into S1, which was empty: the sowing ends there; the opposite
     // boma N8 is empty, so nothing is captured.
     // After: S[1,1,1,0,0,0,0,0,0,0] N unchanged, North to move.
-    let c = p.sow(&rules, sow(0, 1)).unwrap();
+    let c = p.sow(&rules, &SOWING, sow(0, 1)).unwrap();
     assert_eq!(rows(&c.position), ([1, 1, 1, 0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0, 0, 0, 3]));
     assert_eq!((c.captured, c.relays, c.position.to_move, c.position.turn), (0, 0, N, 4));
     // 2:1 drops into the empty S3: legal.
-    assert!(p.sow(&rules, sow(2, 1)).is_ok());
+    assert!(p.sow(&rules, &SOWING, sow(2, 1)).is_ok());
     let legal: Vec<String> = Game::new(rules, p).unwrap().legal_sowings().iter().map(|m| m.to_string()).collect();
     assert_eq!(legal, ["0:1", "2:1"]);
 }
@@ -335,10 +338,10 @@ fn first_lap_counts_warriors_dropped_earlier_in_the_lap_and_the_origin() {
     // before the last drop: K4, illegal.
     let p = pos([21, 0, 0, 0, 0, 0, 0, 0, 0, 0], [0; 10], &[], S, 3);
     let rules = Rules::default();
-    assert_eq!(p.sow(&rules, sow(0, 21)), Err(Illegal::FirstLap { landing: 1 }));
+    assert_eq!(p.sow(&rules, &SOWING, sow(0, 21)), Err(Illegal::FirstLap { landing: 1 }));
     // 0:20 leaves one warrior in S0 (partial lift); the 20th warrior comes back to S0 (no
     // origin skip), which holds that one: occupied own boma, illegal.
-    assert_eq!(p.sow(&rules, sow(0, 20)), Err(Illegal::FirstLap { landing: 0 }));
+    assert_eq!(p.sow(&rules, &SOWING, sow(0, 20)), Err(Illegal::FirstLap { landing: 0 }));
 }
 
 // ---- K5 / K6 captures ---------------------------------------------------------------------
@@ -351,7 +354,7 @@ fn no_origin_skip_and_full_triple_bonus() {
     // (1 each, none nki): 5 in all.
     // After: S[0,1,1,1,1,1,1,1,1,1] N[1,1,1,1,1,1,0,0,0,0], South's prison 5.
     let p = pos([20, 0, 0, 0, 0, 0, 0, 0, 0, 0], [0; 10], &[], S, 3);
-    let c = p.sow(&Rules::default(), sow(0, 20)).unwrap();
+    let c = p.sow(&Rules::default(), &SOWING, sow(0, 20)).unwrap();
     assert_eq!(rows(&c.position), ([0, 1, 1, 1, 1, 1, 1, 1, 1, 1], [1, 1, 1, 1, 1, 1, 0, 0, 0, 0]));
     assert_eq!((c.captured, c.position.prisons), (5, [5, 0]));
 }
@@ -362,12 +365,12 @@ fn capture_blocked_by_nki() {
     // the sowing ends at own index 4, whose opposite is N(9-4) = N5: occupied but nki, so no
     // capture. After: S[0,0,0,0,1,0,…], N5 still 4 and nki.
     let p = pos([0, 0, 0, 1, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 4, 0, 0, 0, 0], &[15], S, 3);
-    let c = p.sow(&Rules::default(), sow(3, 1)).unwrap();
+    let c = p.sow(&Rules::default(), &SOWING, sow(3, 1)).unwrap();
     assert_eq!(rows(&c.position), ([0, 0, 0, 0, 1, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 4, 0, 0, 0, 0]));
     assert_eq!((c.captured, nki_list(&c.position)), (0, vec![15]));
     // The same board without the nki mark: N5's 4 and the capturing warrior go to prison.
     let p = pos([0, 0, 0, 1, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 4, 0, 0, 0, 0], &[], S, 3);
-    let c = p.sow(&Rules::default(), sow(3, 1)).unwrap();
+    let c = p.sow(&Rules::default(), &SOWING, sow(3, 1)).unwrap();
     assert_eq!(rows(&c.position), ([0; 10], [0; 10]));
     assert_eq!((c.captured, c.position.prisons), (5, [5, 0]));
 }
@@ -381,7 +384,7 @@ fn triple_bonus_stops_at_an_empty_boma() {
     // it), so the bonus stops there and N6 (1, from the first lap) stays. 3 captured.
     // After: S[0,0,0,0,0,0,1,1,1,1] N[1,1,1,1,1,1,1,0,0,0].
     let p = pos([0, 0, 0, 0, 0, 12, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0, 2, 0, 0], &[], S, 3);
-    let c = p.sow(&Rules::default(), sow(5, 12)).unwrap();
+    let c = p.sow(&Rules::default(), &SOWING, sow(5, 12)).unwrap();
     assert_eq!(rows(&c.position), ([0, 0, 0, 0, 0, 0, 1, 1, 1, 1], [1, 1, 1, 1, 1, 1, 1, 0, 0, 0]));
     assert_eq!((c.captured, c.relays, c.position.prisons), (3, 1, [3, 0]));
 }
@@ -394,7 +397,7 @@ fn triple_bonus_stops_at_an_nki_boma_and_sowing_into_nki_keeps_it() {
     // nki (K3), so it is protected and the bonus stops; N6 (1) stays. 3 captured.
     // After: S[0,…] N[1,1,1,1,1,1,1,2*,0,0].
     let p = pos([0, 0, 0, 0, 0, 0, 0, 0, 0, 11], [0, 0, 0, 0, 0, 0, 0, 1, 0, 0], &[17], S, 3);
-    let c = p.sow(&Rules::default(), sow(9, 11)).unwrap();
+    let c = p.sow(&Rules::default(), &SOWING, sow(9, 11)).unwrap();
     assert_eq!(rows(&c.position), ([0; 10], [1, 1, 1, 1, 1, 1, 1, 2, 0, 0]));
     assert_eq!((c.captured, nki_list(&c.position)), (3, vec![17]));
 }
@@ -407,7 +410,7 @@ fn capture_at_leftmost_boma_when_the_next_opponent_boma_is_empty() {
     // so no bonus at all (N7 and N6 hold 1 each and stay). 2 captured.
     // After: S[0,0,0,0,0,0,0,0,1,1] N[1,1,1,1,1,1,1,1,0,0].
     let p = pos([0, 0, 0, 0, 0, 0, 0, 11, 0, 0], [0, 0, 0, 0, 0, 0, 0, 0, 1, 0], &[], S, 3);
-    let c = p.sow(&Rules::default(), sow(7, 11)).unwrap();
+    let c = p.sow(&Rules::default(), &SOWING, sow(7, 11)).unwrap();
     assert_eq!(rows(&c.position), ([0, 0, 0, 0, 0, 0, 0, 0, 1, 1], [1, 1, 1, 1, 1, 1, 1, 1, 0, 0]));
     assert_eq!(c.captured, 2);
 }
@@ -418,7 +421,7 @@ fn north_captures_into_his_own_prison() {
     // S[0,0,0,0,0,0,0,0,3,0] N[0,0,1,0,…]: North 2:1 drops into his empty N3: ends at his
     // index 3, opposite South 6 is empty: nothing. North 2:1 with S6 = 3 captures 3 + 1.
     let p = pos([0, 0, 0, 0, 0, 0, 3, 0, 0, 0], [0, 0, 1, 0, 0, 0, 0, 0, 0, 0], &[], N, 4);
-    let c = p.sow(&Rules::default(), sow(2, 1)).unwrap();
+    let c = p.sow(&Rules::default(), &SOWING, sow(2, 1)).unwrap();
     assert_eq!(rows(&c.position), ([0; 10], [0; 10]));
     assert_eq!((c.captured, c.position.prisons, c.position.to_move), (4, [0, 4], S));
 }
@@ -437,11 +440,11 @@ fn relay_and_lift_clear_nki_sowing_does_not_unless_pass() {
     // Under `pass`: N4 loses it (a relay lap dropped into it); N0 keeps it (first lap).
     let p = pos([0, 0, 0, 0, 0, 0, 0, 0, 5, 0], [1, 0, 2, 0, 1, 0, 0, 0, 0, 0], &[8, 10, 12, 14], S, 3);
     let after = ([0, 0, 0, 0, 0, 0, 0, 0, 1, 1], [2, 1, 0, 1, 2, 1, 0, 0, 0, 0]);
-    let lift = p.sow(&Rules::default(), sow(8, 4)).unwrap();
+    let lift = p.sow(&Rules::default(), &SOWING, sow(8, 4)).unwrap();
     assert_eq!((rows(&lift.position), lift.relays), (after, 1));
     assert_eq!(nki_list(&lift.position), [10, 14]);
     let pass = Rules { nki_clear: NkiClear::Pass, ..Rules::default() };
-    let c = p.sow(&pass, sow(8, 4)).unwrap();
+    let c = p.sow(&pass, &SOWING, sow(8, 4)).unwrap();
     assert_eq!(rows(&c.position), after);
     assert_eq!(nki_list(&c.position), [10]);
 }
@@ -453,9 +456,9 @@ fn pass_variant_makes_a_relay_sown_opposite_boma_capturable() {
     // ends at own index 0, opposite N9 holds 2. Under `lift` it is still nki: no capture.
     // Under `pass` the relay lap's drop cleared it: capture 2 + 1 (then N8 is empty: no bonus).
     let p = pos([0, 0, 0, 0, 0, 0, 0, 11, 0, 0], [0, 0, 0, 0, 0, 0, 0, 0, 1, 1], &[19], S, 3);
-    let lift = p.sow(&Rules::default(), sow(7, 11)).unwrap();
+    let lift = p.sow(&Rules::default(), &SOWING, sow(7, 11)).unwrap();
     assert_eq!((lift.captured, nki_list(&lift.position)), (0, vec![19]));
-    let pass = p.sow(&Rules { nki_clear: NkiClear::Pass, ..Rules::default() }, sow(7, 11)).unwrap();
+    let pass = p.sow(&Rules { nki_clear: NkiClear::Pass, ..Rules::default() }, &SOWING, sow(7, 11)).unwrap();
     assert_eq!((pass.captured, nki_list(&pass.position)), (3, vec![]));
     assert_eq!(rows(&pass.position), ([0, 0, 0, 0, 0, 0, 0, 0, 1, 1], [1, 1, 1, 1, 1, 1, 1, 1, 0, 0]));
 }
@@ -475,14 +478,14 @@ fn perpetual_sowing_is_illegal() {
     let p = perpetual_position();
     let rules = Rules::default();
     for m in [sow(8, 2), sow(9, 1)] {
-        assert_eq!(p.sow(&rules, m), Err(Illegal::Perpetual), "{m}");
+        assert_eq!(p.sow(&rules, &SOWING, m), Err(Illegal::Perpetual), "{m}");
         assert_eq!(reference::sow(&p, &rules, m.boma as usize, m.lift), None, "{m}");
-        let err = p.play(&rules, &Move::Sow(m)).unwrap_err();
+        let err = p.play(&rules, &SOWING, &Move::Sow(m)).unwrap_err();
         assert!(err.to_string().contains("K7"), "{err}");
     }
     // The other moves: the generator keeps exactly those the reference accepts.
     let mut children = Vec::new();
-    p.children(&rules, &mut children);
+    p.children(&rules, &SOWING, &mut children);
     let mut expect = Vec::new();
     reference::children(&p, &rules, &mut |c| expect.push(c));
     assert_eq!(children.iter().map(|c| c.position).collect::<Vec<_>>(), expect);
@@ -494,11 +497,11 @@ fn max_relays_bounds_every_sowing() {
     // The relay move of `relay_and_lift_clear_nki…` takes exactly one relay.
     let p = pos([0, 0, 0, 0, 0, 0, 0, 0, 5, 0], [1, 0, 2, 0, 1, 0, 0, 0, 0, 0], &[], S, 3);
     let bounded = |n| Rules { max_relays: Some(n), ..Rules::default() };
-    assert!(p.sow(&bounded(1), sow(8, 4)).is_ok());
-    assert_eq!(p.sow(&bounded(0), sow(8, 4)), Err(Illegal::RelayLimit { limit: 0 }));
+    assert!(p.sow(&bounded(1), &SOWING, sow(8, 4)).is_ok());
+    assert_eq!(p.sow(&bounded(0), &SOWING, sow(8, 4)), Err(Illegal::RelayLimit { limit: 0 }));
     // A perpetual sowing needs relay N+1 for every N: under a bound it is a RelayLimit.
     let q = perpetual_position();
-    assert_eq!(q.sow(&bounded(1000), sow(9, 1)), Err(Illegal::RelayLimit { limit: 1000 }));
+    assert_eq!(q.sow(&bounded(1000), &SOWING, sow(9, 1)), Err(Illegal::RelayLimit { limit: 1000 }));
     assert_eq!(reference::sow(&q, &bounded(1000), 9, 1), None);
 }
 
@@ -526,9 +529,9 @@ fn warriors_but_no_legal_move_ends_the_game() {
     // North takes all 3. Under the default rules 9:1 relays N0's 2 into N1, N2 and is legal.
     let p = pos([0, 0, 0, 0, 0, 0, 0, 0, 1, 1], [1, 0, 0, 0, 0, 0, 0, 0, 0, 0], &[], S, 9);
     let bounded = Rules { max_relays: Some(0), ..Rules::default() };
-    let r = p.ending(&bounded).unwrap();
+    let r = p.ending(&bounded, &SOWING).unwrap();
     assert_eq!((r.score, r.winner(), r.win_by_exactly_two()), ([0.0, 3.0], Some(N), false));
-    assert_eq!(p.ending(&Rules::default()), None);
+    assert_eq!(p.ending(&Rules::default(), &SOWING), None);
 }
 
 #[test]
@@ -542,7 +545,7 @@ fn repetition_splits_the_board() {
     let mut p = pos([0, 0, 0, 0, 0, 0, 0, 0, 0, 1], [0, 0, 0, 0, 0, 0, 0, 0, 0, 2], &[], S, 30);
     p.prisons = [10, 11];
     let m = Move::Sow(sow(9, 1));
-    let q = p.play(&Rules::default(), &m).unwrap();
+    let q = p.play(&Rules::default(), &SOWING, &m).unwrap();
     let mut g = Game::new(Rules::default(), p).unwrap();
     let mut fresh = g.clone();
     // As if `q` had been met earlier in this game (turn numbers are not part of the key).
@@ -565,14 +568,14 @@ fn legal_moves_checked_and_unchecked_play_agree_with_the_generator() {
     let mut buf = Vec::new();
     for p in [endgame(), midgame(), perpetual_position()] {
         let mut children = Vec::new();
-        p.children(&rules, &mut children);
-        p.legal_moves(&rules, &mut buf);
+        p.children(&rules, &SOWING, &mut children);
+        p.legal_moves(&rules, &SOWING, &mut buf);
         assert_eq!(buf, children.iter().map(|c| Move::Sow(c.mv)).collect::<Vec<_>>());
         for c in &children {
             let m = Move::Sow(c.mv);
-            assert_eq!(p.play(&rules, &m), Ok(c.position));
+            assert_eq!(p.play(&rules, &SOWING, &m), Ok(c.position));
             let mut q = p;
-            q.play_unchecked(&rules, &m);
+            q.play_unchecked(&rules, &SOWING, &m);
             assert_eq!(q, c.position);
             assert_eq!(q.warriors(), p.warriors(), "warriors are conserved");
             q.validate().unwrap();
@@ -580,9 +583,9 @@ fn legal_moves_checked_and_unchecked_play_agree_with_the_generator() {
     }
     // A redistribution turn lists every redistribution.
     let tiny = tiny_opening();
-    tiny.legal_moves(&rules, &mut buf);
+    tiny.legal_moves(&rules, &SOWING, &mut buf);
     assert_eq!(buf.len() as u128, tiny.redistribution_count(&rules).unwrap());
-    assert!(buf.iter().all(|m| tiny.play(&rules, m).is_ok()));
+    assert!(buf.iter().all(|m| tiny.play(&rules, &SOWING, m).is_ok()));
 }
 
 // ---- K1 setups, K2 redistributions ------------------------------------------------------
@@ -602,7 +605,7 @@ fn each_setup_and_its_turn_one_count() {
         assert_eq!(name.parse::<Setup>(), Ok(setup));
         assert_eq!(rules.to_json()["setup"], name);
         assert_eq!(p.redistribution_count(&rules).unwrap(), turn1, "{name}");
-        assert_eq!(perft(&p, &rules, 1) as u128, turn1);
+        assert_eq!(perft(&p, &rules, &SOWING, 1) as u128, turn1);
     }
     // up-to-2 adds the single boma: 6 of them, 5 warriors each, C(24, 19) placements.
     let up = Rules { redistribute: Redistribute::UpTo2, ..Rules::default() };
@@ -624,19 +627,19 @@ fn redistributions_then_nki_marks() {
     // into North's N0: "4,5>0*2,4*3,10*5". No nki yet after turn 1.
     let m: Move = "4,5>0*2,4*3,10*5".parse().unwrap();
     assert_eq!(m.to_string(), "4,5>0*2,4*3,10*5");
-    let p = p.play(&rules, &m).unwrap();
+    let p = p.play(&rules, &SOWING, &m).unwrap();
     assert_eq!(rows(&p), ([2, 0, 0, 0, 3, 0, 5, 5, 5, 5], [5, 0, 0, 0, 5, 5, 5, 5, 5, 5]));
     assert_eq!((p.turn, p.to_move, p.nki), (2, N, 0));
     // North empties his N4, N9 (abs 14, 19) and puts all 10 into South's S9 and his N9.
-    let p = p.play(&rules, &"4,9>9*5,19*5".parse().unwrap()).unwrap();
+    let p = p.play(&rules, &SOWING, &"4,9>9*5,19*5".parse().unwrap()).unwrap();
     assert_eq!(rows(&p), ([2, 0, 0, 0, 3, 0, 5, 5, 5, 10], [5, 0, 0, 0, 0, 5, 5, 5, 5, 5]));
     // After both: every occupied boma is nki.
     assert_eq!((p.turn, p.to_move, p.nki), (3, S, p.occupied()));
     assert_eq!(nki_list(&p), [0, 4, 6, 7, 8, 9, 10, 15, 16, 17, 18, 19]);
     // A redistribution after the opening, a sowing move during it.
-    let err = p.play(&rules, &"4,9>9*10".parse().unwrap()).unwrap_err();
+    let err = p.play(&rules, &SOWING, &"4,9>9*10".parse().unwrap()).unwrap_err();
     assert!(matches!(err, KiothiError::Illegal { reason: Illegal::RedistributionAfterOpening { turn: 3 }, .. }));
-    let err = rules.start().play(&rules, &"4:1".parse().unwrap()).unwrap_err();
+    let err = rules.start().play(&rules, &SOWING, &"4:1".parse().unwrap()).unwrap_err();
     assert!(matches!(err, KiothiError::Illegal { reason: Illegal::SowDuringOpening { turn: 1 }, .. }));
 }
 
@@ -644,7 +647,7 @@ fn redistributions_then_nki_marks() {
 fn redistribution_errors_name_the_problem() {
     let rules = Rules::default();
     let p = rules.start();
-    let reason = |r: &Rules, s: &str| match p.play(r, &s.parse().unwrap()) {
+    let reason = |r: &Rules, s: &str| match p.play(r, &SOWING, &s.parse().unwrap()) {
         Err(KiothiError::Illegal { reason, .. }) => Some(reason),
         _ => None,
     };
@@ -747,7 +750,7 @@ fn default_opening_counts() {
     // Turn 1: 15 pairs of South's six boma of 5, each C(10 + 19, 19) = 20 030 010 placements.
     assert_eq!(p.redistribution_count(&rules).unwrap(), 300_450_150);
     let two = p.redistribution_count_two_plies(&rules).unwrap();
-    assert_eq!(perft_u128(&p, &rules, 2), two);
+    assert_eq!(perft_u128(&p, &rules, &SOWING, 2), two);
     assert_eq!(two, DEFAULT_TWO_PLIES);
     // Without South putting anything on North's row North would have 15 · C(29, 19) each
     // time; South's placements only ever add choices and warriors, so the sum is larger.
@@ -773,7 +776,7 @@ fn midgame() -> Position {
     let rules = Rules::default();
     let mut p = rules.start();
     for m in ["4,5>0*2,1*1,3*2,12*1,15*4", "4,9>0*1,5*3,10*2,17*4"] {
-        p = p.play(&rules, &m.parse().unwrap()).unwrap();
+        p = p.play(&rules, &SOWING, &m.parse().unwrap()).unwrap();
     }
     p
 }
@@ -790,7 +793,7 @@ fn check_perft(name: &str, p: &Position, rules: &Rules, expect: &[u64], referenc
     for d in 0..expect.len() {
         let depth = d as u32 + 1;
         let t = std::time::Instant::now();
-        let got = perft(p, rules, depth);
+        let got = perft(p, rules, &SOWING, depth);
         let secs = t.elapsed().as_secs_f64();
         println!("perft {name} depth {depth}: {got} ({secs:.3} s, {:.0} nodes/s)", got as f64 / secs);
         if d < reference_depth {
@@ -801,7 +804,7 @@ fn check_perft(name: &str, p: &Position, rules: &Rules, expect: &[u64], referenc
     assert_eq!(counts, expect, "{name}");
     // divide splits the last count exactly.
     let depth = expect.len() as u32;
-    let parts = divide(p, rules, depth).unwrap();
+    let parts = divide(p, rules, &SOWING, depth).unwrap();
     assert_eq!(parts.iter().map(|(_, n)| *n).sum::<u128>(), expect[depth as usize - 1] as u128);
 }
 
@@ -825,9 +828,8 @@ fn perft_midgame() {
 #[test]
 #[ignore = "slow: depth 5 and 6 meet perpetual sowings of ~10^9 relays (minutes); run with --ignored"]
 fn perft_midgame_deep() {
-    reset_sowing_stats();
     check_perft("midgame", &midgame(), &Rules::default(), &[17, 406, 6_291, 115_017, 1_646_727, 25_992_405], 4);
-    println!("{:?}", sowing_stats());
+    println!("{:?}", SOWING.stats());
 }
 
 #[test]
@@ -845,7 +847,10 @@ fn perft_perpetual_position() {
 #[test]
 fn divide_refuses_to_list_a_full_opening() {
     let rules = Rules::default();
-    assert!(matches!(divide(&rules.start(), &rules, 1), Err(KiothiError::TooManyMoves { count: 300_450_150, .. })));
+    assert!(matches!(
+        divide(&rules.start(), &rules, &SOWING, 1),
+        Err(KiothiError::TooManyMoves { count: 300_450_150, .. })
+    ));
 }
 
 #[test]
@@ -874,7 +879,7 @@ fn explore_find_repetition() {
                 continue;
             }
             let mut stack: Vec<(Position, Vec<Child>, usize)> = Vec::new();
-            s0.children(&rules, &mut buf);
+            s0.children(&rules, &SOWING, &mut buf);
             colour.insert((s0.boma, s0.to_move), 1);
             stack.push((s0, buf.iter().filter(|c| c.captured == 0).copied().collect(), 0));
             while let Some((p, kids, i)) = stack.last_mut() {
@@ -902,7 +907,7 @@ fn explore_find_repetition() {
                     Some(_) => {}
                     None => {
                         colour.insert(k, 1);
-                        c.position.children(&rules, &mut buf);
+                        c.position.children(&rules, &SOWING, &mut buf);
                         let kids = buf.iter().filter(|c| c.captured == 0).copied().collect();
                         stack.push((c.position, kids, 0));
                     }
@@ -956,11 +961,10 @@ fn cpu_seconds() -> f64 {
 #[test]
 #[ignore = "timing: midgame perft 5 with sowing statistics"]
 fn explore_midgame_perft5() {
-    reset_sowing_stats();
     let (t, cpu) = (std::time::Instant::now(), cpu_seconds());
-    let n = perft(&midgame(), &Rules::default(), 5);
+    let n = perft(&midgame(), &Rules::default(), &SOWING, 5);
     let (secs, cpu) = (t.elapsed().as_secs_f64(), cpu_seconds() - cpu);
-    let s = sowing_stats();
+    let s = SOWING.stats();
     println!(
         "perft 5 = {n} in {secs:.1} s wall, {cpu:.1} s CPU; {s:?}; {:.2} CPU ns/relay in long sowings",
         cpu * 1e9 / s.relays_in_long as f64
