@@ -1,4 +1,6 @@
-//! Kiothi (Meru) rules, RULES.md K1–K9. Pure rules: no I/O, no search.
+//! Kiothi (Meru) rules, docs/rules/kiothi.md K1–K9. Pure rules: no I/O, no search, no
+//! process-global state (what sowings share lives in a [`SowingCache`] the caller owns and
+//! passes to move generation).
 //!
 //! The board is the absolute array `South 0..9, North 0..9` (sowing order); the boma opposite
 //! own index `i` is the opponent's index `9-i`. A [`Position`] holds the boma, the two prisons,
@@ -11,15 +13,18 @@
 //!   and diagram;
 //! - `moves.rs`: the move types and the legal sowing moves (K3 flags, K5/K6 captures), checked
 //!   and unchecked play;
+//! - `laps.rs`: the board as three words and a lap in bulk;
 //! - `sow.rs`: K3–K7 sowing lap by lap, relays, exact perpetual-sowing detection (Brent's
-//!   cycle finding plus shared distinguished points) and long-sowing statistics;
+//!   cycle finding plus shared distinguished points);
+//! - `sowing_cache.rs`: [`SowingCache`], the verdicts of long sowings shared between sowings,
+//!   and what the sowings met ([`SowingStats`]);
 //! - `redistribution.rs`: K2 opening moves, their exact counts and their enumeration;
 //! - `game.rs`: K8 endings, K9 repetition, the checked [`Game`];
 //! - `error.rs`: why a move is illegal ([`Illegal`]) and the API's errors ([`KiothiError`]);
 //! - `notation.rs`: `B:K` and `E1,E2>A*C,…` text forms, position JSON;
 //! - `perft.rs`: `perft` / `divide`.
 //!
-//! Readings of RULES.md where it leaves room:
+//! Readings of docs/rules/kiothi.md where it leaves room:
 //! - "Relay lap" (for `nki-clear=pass`) = every lap after the first one, i.e. every lap that
 //!   starts with a relay lift. Drops of the first lap never clear nki.
 //! - The nki flags never change *where* a sowing goes (only counts do), so K7 compares

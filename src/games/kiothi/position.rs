@@ -15,7 +15,7 @@ pub const ALL_BOMA: u32 = (1 << BOMA) - 1;
 /// The board, absolute, in sowing order.
 pub type Board = [u8; BOMA];
 
-/// What the rules need to continue (RULES.md "position").
+/// What the rules need to continue (docs/rules/README.md C3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
     /// South 0..9 then North 0..9 (sowing order).
