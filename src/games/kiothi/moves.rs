@@ -69,7 +69,7 @@ impl Position {
 
     /// K3–K7 for one sowing move, without building error text: the child position with its
     /// capture and relay count, or why the move is illegal. `self` must be past the opening.
-    #[inline]
+    #[inline(always)]
     pub fn sow(&self, rules: &Rules, sowing: &SowingCache, mv: SowMove) -> Result<Child, Illegal> {
         let s = self.sow_uncaptured(rules, sowing, mv)?;
         let base = self.own_base();
