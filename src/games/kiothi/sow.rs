@@ -34,10 +34,11 @@ use std::collections::HashSet;
 
 /// One state in `2^DP_BITS` is distinguished.
 const DP_BITS: u32 = 16;
-/// Sowings with more relays than this count as "long" in [`SowingStats`].
+/// Sowings with more relays than this count as "long" in [`super::SowingStats`].
 pub const LONG_SOWING_RELAYS: u64 = 100_000;
 
-/// A sowing that ended (before any capture).
+/// What a sowing that ended leaves, before any capture: the board, where the last warrior
+/// fell, the boma it lifted and those a relay lap sowed into.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SownBoard {
     /// The board when the last warrior has fallen, before any capture.
