@@ -16,7 +16,11 @@
 //! exact detectors run side by side, at about 5.6 ns of CPU per relay all told:
 //!
 //! - Brent's cycle finding (one saved state, compared every relay) catches every cycle, short
-//!   ones included, within about `2(μ + λ)` relays;
+//!   ones included, within about `2(μ + λ)` relays. It is written out here rather than taken
+//!   from `games::cycle::Cycles`, whose second comparison per step (against the first state)
+//!   pays for Lukho's sowings, which are periodic from their first lap; Kiothi's long perpetual
+//!   sowings enter their cycle later, so that comparison only costs (midgame perft 5: 15.3 s
+//!   of CPU instead of 9.7 s, the same relays);
 //! - distinguished points: a Zobrist hash of the state is updated in O(1) per relay, and about
 //!   one state in 2^16 (by hash) is *distinguished*. Those met by the current sowing are
 //!   remembered, so a long cycle is caught within `μ + λ + ~2^16` relays; and once a long
