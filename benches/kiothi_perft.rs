@@ -1,44 +1,47 @@
-//! Kiothi move generation speed: `perft` on fixed positions, asserting the leaf counts (the
-//! same as `src/games/kiothi/tests.rs`), so a faster but wrong generator fails.
+//! Kiothi move generation speed: `perft` on fixed positions, asserting the leaf counts of
+//! `tests/data/kiothi/perft.csv`, so a faster but wrong generator fails.
 //! The counter is leaves (the perft count); figures are in results/BENCHMARKS.md.
 
-use mancala::games::kiothi::{perft, Position, Rules};
-use mancala::side::Side;
+use mancala::games::kiothi::{perft, Position, Rules, SowingCache};
 
 fn main() {
     divan::main();
 }
 
-/// The default setup after "4,5>0*2,1*1,3*2,12*1,15*4" and "4,9>0*1,5*3,10*2,17*4": turn 3.
-fn midgame() -> Position {
-    let rules = Rules::default();
-    let mut p = rules.start();
-    for m in ["4,5>0*2,1*1,3*2,12*1,15*4", "4,9>0*1,5*3,10*2,17*4"] {
-        p = p.play(&rules, &m.parse().unwrap()).unwrap();
-    }
-    p
+const PERFT: &str = include_str!("../tests/data/kiothi/perft.csv");
+
+/// The count of `perft.csv` for a position file at a depth under the default rules.
+fn expected(file: &str, depth: u32) -> u64 {
+    PERFT
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.split(',').collect::<Vec<_>>())
+        .find(|r| r[0] == file && r[1].is_empty() && r[2] == depth.to_string())
+        .map(|r| r[3].parse().unwrap())
+        .unwrap_or_else(|| panic!("perft.csv has no row {file} depth {depth}"))
 }
 
-/// 20 warriors with nki marks left, captures, bonuses and K4 in reach (tests.rs `endgame`).
-fn endgame() -> Position {
-    let boma = [2, 0, 1, 3, 0, 1, 0, 2, 0, 1, 1, 2, 0, 0, 3, 1, 0, 1, 2, 0];
-    Position { boma, prisons: [20, 23], nki: 1 << 10 | 1 << 14 | 1 << 3, to_move: Side::South, turn: 21 }
+fn position(json: &str) -> Position {
+    Position::from_json(&serde_json::from_str(json).unwrap()).unwrap()
 }
 
-/// Midgame (60 warriors, turn 3), depth 4: 115,017 leaves.
+/// `perft` of a position file at a depth, asserting its count; a fresh sowing cache per run.
+fn bench(bencher: divan::Bencher, p: Position, file: &str, depth: u32) {
+    let nodes = expected(file, depth);
+    bencher.counter(divan::counter::ItemsCount::new(nodes)).bench(|| {
+        assert_eq!(perft(&p, &Rules::default(), &SowingCache::new(), depth), nodes);
+    });
+}
+
+/// Midgame (60 warriors, turn 3): the default setup after "4,5>0*2,1*1,3*2,12*1,15*4" and
+/// "4,9>0*1,5*3,10*2,17*4", depth 4.
 #[divan::bench(sample_count = 5)]
 fn perft_midgame_depth4(bencher: divan::Bencher) {
-    let p = midgame();
-    bencher.counter(divan::counter::ItemsCount::new(115_017u64)).bench(|| {
-        assert_eq!(perft(&p, &Rules::default(), 4), 115_017);
-    });
+    bench(bencher, position(include_str!("../tests/data/kiothi/midgame.json")), "midgame.json", 4);
 }
 
-/// Endgame (20 warriors), depth 8: 191,979 leaves.
+/// Endgame (20 warriors with nki marks left, captures, bonuses and K4 in reach), depth 8.
 #[divan::bench(sample_count = 5)]
 fn perft_endgame_depth8(bencher: divan::Bencher) {
-    let p = endgame();
-    bencher.counter(divan::counter::ItemsCount::new(191_979u64)).bench(|| {
-        assert_eq!(perft(&p, &Rules::default(), 8), 191_979);
-    });
+    bench(bencher, position(include_str!("../tests/data/kiothi/endgame.json")), "endgame.json", 8);
 }

@@ -7,7 +7,7 @@
 //!   the capture balance (`search::horizon`) and the proven interval (`Searcher`);
 //! - endgames: seeded random 8-warrior positions solved exactly.
 
-use mancala::games::kiothi::{reset_sowing_stats, sowing_stats, Position, Rules};
+use mancala::games::kiothi::{Position, Rules, SowingCache};
 use mancala::search::horizon::horizon;
 use mancala::search::{Limits, Searcher};
 use mancala::side::Side;
@@ -19,7 +19,7 @@ fn main() {
 }
 
 fn midgames() -> Vec<Position> {
-    (0..6).map(|i| random_midgame(&Rules::default(), 1, i, 6)).collect()
+    (0..6).map(|i| random_midgame(&Rules::default(), &SowingCache::new(), 1, i, 6)).collect()
 }
 
 /// Depth-4 capture balance and depth-4 proven interval of the six midgames.
@@ -27,8 +27,8 @@ fn midgames() -> Vec<Position> {
 fn midgame_depth4(bencher: divan::Bencher) {
     let set = midgames();
     bencher.bench(|| {
-        reset_sowing_stats();
-        let game = KiothiSearch::new(Rules::default(), None);
+        let sowing = SowingCache::new();
+        let game = KiothiSearch::new(Rules::default(), &sowing, None);
         let mut sig = (0i32, 0i32, 0i32, 0u64);
         for p in &set {
             let h = horizon(&game, p, Limits { depth: Some(4), ..Limits::default() }, 20);
@@ -39,7 +39,7 @@ fn midgame_depth4(bencher: divan::Bencher) {
             sig.2 += a.bounds.hi;
             sig.3 += h.nodes + s.nodes;
         }
-        assert_eq!(sig, MIDGAME_SIGNATURE, "{:?}", sowing_stats());
+        assert_eq!(sig, MIDGAME_SIGNATURE, "{:?}", sowing.stats());
         sig.3
     });
 }
@@ -68,7 +68,7 @@ fn endgame_8_warriors_exact(bencher: divan::Bencher) {
     bencher.bench(|| {
         let mut sig = (0i32, 0u64);
         for p in &set {
-            let s = solve(Rules::default(), None, p, Limits::default()).unwrap();
+            let s = solve(Rules::default(), &SowingCache::new(), None, p, Limits::default()).unwrap();
             assert!(s.bounds.is_exact());
             sig.0 += s.bounds.lo;
             sig.1 += s.nodes;

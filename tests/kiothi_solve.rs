@@ -1,7 +1,7 @@
 //! `kiothi solve`: hand-worked endgames, the search against an independent minimax on random
 //! small positions, honest bounds under limits, and the CLI contract (JSON, bad input).
 
-use mancala::games::kiothi::{NkiClear, Position, Rules, SowMove};
+use mancala::games::kiothi::{NkiClear, Position, Rules, SowMove, SowingCache};
 use mancala::search::component::ComponentSolver;
 use mancala::search::{Limits, SearchGame};
 use mancala::side::Side;
@@ -23,7 +23,7 @@ fn mv(s: &str) -> SowMove {
 }
 
 fn exact(p: &Position, rules: Rules) -> Solution {
-    let s = solve(rules, None, p, Limits::default()).unwrap();
+    let s = solve(rules, &SowingCache::new(), None, p, Limits::default()).unwrap();
     assert!(s.bounds.is_exact(), "{p}: {:?}", s.bounds);
     s
 }
@@ -70,7 +70,7 @@ fn triple_bonus_capture_and_the_reply() {
     // into the empty N5 (the opposite S4 is empty: no capture). Then South has no warrior:
     // K8, North takes the 5. So after 9:6 North's value is +5 and 9:6 is worth 5 − 5 = 0.
     let p = pos([0, 0, 0, 0, 0, 0, 0, 0, 0, 6], [0, 0, 0, 0, 0, 4, 0, 0, 0, 0], &[], S, 9);
-    let c = p.sow(&Rules::default(), mv("9:6")).unwrap();
+    let c = p.sow(&Rules::default(), &SowingCache::new(), mv("9:6")).unwrap();
     assert_eq!(c.captured, 5);
     let after = exact(&c.position, Rules::default());
     assert_eq!((after.bounds.lo, line(&after.best_moves), line(&after.pv)), (5, "4:1".into(), "4:1".into()));
@@ -100,12 +100,13 @@ fn perpetual_moves_are_left_out_exactly() {
     // its value agrees with the independent minimax (which uses the rules' generator directly).
     let p = pos([1, 0, 1, 0, 1, 0, 2, 1, 2, 2], [1, 0, 1, 0, 1, 0, 1, 0, 1, 2], &[], S, 3);
     let rules = Rules::default();
-    let s = solve(rules, None, &p, Limits { depth: Some(4), ..Limits::default() }).unwrap();
+    let s = solve(rules, &SowingCache::new(), None, &p, Limits { depth: Some(4), ..Limits::default() }).unwrap();
     assert!(!s.moves.iter().any(|(m, _)| *m == mv("8:2") || *m == mv("9:1")));
     assert_eq!(s.moves.len(), 4);
     assert!(s.expand.perpetual_moves >= 2, "{:?}", s.expand);
     // A second expansion of the position comes from the cache, not from new K7 proofs.
-    let game = KiothiSearch::new(rules, None);
+    let sowing = SowingCache::new();
+    let game = KiothiSearch::new(rules, &sowing, None);
     let (mut a, mut b) = (Vec::new(), Vec::new());
     assert_eq!(game.expand(&p, &mut a), None);
     let first = game.stats();
@@ -128,7 +129,7 @@ fn perpetual_moves_are_left_out_exactly() {
 /// rules tests; the search's repetition handling is the shared code Oware exercises.)
 fn minimax(p: &Position, rules: &Rules, path: &mut Vec<Position>, mut alpha: i32, beta: i32) -> i32 {
     let mut kids = Vec::new();
-    p.children(rules, &mut kids);
+    p.children(rules, &SowingCache::new(), &mut kids);
     if kids.is_empty() {
         return -(p.warriors_on_board() as i32);
     }
@@ -187,7 +188,7 @@ fn search_equals_minimax_on_random_small_positions() {
         assert_eq!(s.bounds.lo, want, "{p}\n{:?}", rules);
         // Every reported best move is worth the value by minimax too.
         for m in &s.best_moves {
-            let c = p.sow(&rules, *m).unwrap();
+            let c = p.sow(&rules, &SowingCache::new(), *m).unwrap();
             let n = c.position.warriors_on_board() as i32;
             let mut path = if c.captured > 0 { vec![c.position] } else { vec![p, c.position] };
             let v = c.captured as i32 - minimax(&c.position, &rules, &mut path, -n - 1, n + 1);
@@ -203,7 +204,8 @@ fn component_retrograde_equals_minimax() {
     // The exact mode's fallback (used when alpha-beta does not close within its budget, e.g.
     // results/kiothi/positions/endgame14.json), checked on its own.
     let mut rng = Rng(4711);
-    let game = KiothiSearch::new(Rules::default(), None);
+    let sowing = SowingCache::new();
+    let game = KiothiSearch::new(Rules::default(), &sowing, None);
     let mut comp = ComponentSolver::new(&game, 1 << 20);
     for _ in 0..100 {
         let p = random_position(&mut rng, 6);
@@ -219,7 +221,7 @@ fn a_table_probe_plugs_in() {
     for _ in 0..40 {
         let p = random_position(&mut rng, 6);
         let plain = exact(&p, Rules::default());
-        let with = solve(Rules::default(), Some(&probe), &p, Limits::default()).unwrap();
+        let with = solve(Rules::default(), &SowingCache::new(), Some(&probe), &p, Limits::default()).unwrap();
         assert_eq!(with.bounds, plain.bounds, "{p}");
         assert_eq!(with.best_moves, plain.best_moves, "{p}");
         assert!(with.nodes <= plain.nodes, "{p}: {} > {}", with.nodes, plain.nodes);
@@ -237,14 +239,15 @@ fn depth_limits_give_bounds_containing_the_value() {
         let rules = Rules::default();
         let want = minimax_root(&p, &rules);
         for d in [1, 2, 4] {
-            let s = solve(rules, None, &p, Limits { depth: Some(d), ..Limits::default() }).unwrap();
+            let s =
+                solve(rules, &SowingCache::new(), None, &p, Limits { depth: Some(d), ..Limits::default() }).unwrap();
             assert!(s.bounds.lo <= want && want <= s.bounds.hi, "{p} depth {d}: {:?} vs {want}", s.bounds);
             assert!(s.depth <= d);
             for (m, b) in &s.moves {
                 assert!(b.lo <= b.hi, "{m}");
             }
         }
-        let s = solve(rules, None, &p, Limits { nodes: Some(50), ..Limits::default() }).unwrap();
+        let s = solve(rules, &SowingCache::new(), None, &p, Limits { nodes: Some(50), ..Limits::default() }).unwrap();
         assert!(s.bounds.lo <= want && want <= s.bounds.hi, "{p} 50 nodes: {:?} vs {want}", s.bounds);
     }
 }

@@ -2,8 +2,11 @@
 
 use super::usage;
 use anyhow::Result;
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Subcommand};
-use mancala::games::kiothi::{self, Game, KiothiError, Move, NkiClear, Position, Redistribute, Rules, Setup};
+use mancala::games::kiothi::{
+    self, Game, KiothiError, Move, NkiClear, Position, Redistribute, Rules, Setup, SowingCache,
+};
 use mancala::search::Limits;
 use mancala::solve::kiothi as ksolve;
 use serde_json::json;
@@ -19,17 +22,31 @@ pub struct KiothiArgs {
 #[derive(Args, Clone, Copy)]
 struct RuleFlags {
     /// K1: starting layout (6 boma × 5, 5 × 5, 5 × 6 warriors per side).
-    #[arg(long, value_enum, default_value = "6x5", global = true)]
+    #[arg(long, value_parser = variant(&Setup::ALL, Setup::name, Setup::description), default_value = "6x5", global = true)]
     setup: Setup,
     /// K2: how many boma a redistribution empties.
-    #[arg(long, value_enum, default_value = "exactly-2", global = true)]
+    #[arg(long, value_parser = variant(&Redistribute::ALL, Redistribute::name, Redistribute::description), default_value = "exactly-2", global = true)]
     redistribute: Redistribute,
     /// K3: what clears an nki boma.
-    #[arg(long, value_enum, default_value = "lift", global = true)]
+    #[arg(long, value_parser = variant(&NkiClear::ALL, NkiClear::name, NkiClear::description), default_value = "lift", global = true)]
     nki_clear: NkiClear,
     /// K7: allow at most N relays per move (default: unbounded, exact cycle detection).
     #[arg(long, global = true)]
     max_relays: Option<u64>,
+}
+
+/// A parser of one rule variant by name: its possible values (with their descriptions) are
+/// listed in `--help` and in the error for a bad value; the rules' `FromStr` does the parsing.
+fn variant<T>(
+    all: &[T],
+    name: fn(T) -> &'static str,
+    description: fn(T) -> &'static str,
+) -> impl TypedValueParser<Value = T>
+where
+    T: Copy + Send + Sync + std::str::FromStr<Err = KiothiError> + 'static,
+{
+    PossibleValuesParser::new(all.iter().map(|&v| PossibleValue::new(name(v)).help(description(v))))
+        .map(|s| s.parse::<T>().unwrap_or_else(|e| unreachable!("a listed value: {e}")))
 }
 
 impl RuleFlags {
@@ -259,17 +276,17 @@ fn replay(position: Option<String>, moves: &str, jsonl: bool, rules: Rules) -> R
 
 fn perft(position: Option<String>, depth: u32, divide: bool, json_out: bool, rules: Rules) -> Result<()> {
     let p = load(position, &rules)?;
-    kiothi::reset_sowing_stats();
+    let sowing = SowingCache::new();
     let t = std::time::Instant::now();
     let (nodes, per_move) = if divide {
-        let d = kiothi::divide(&p, &rules, depth).or_else(bad)?;
+        let d = kiothi::divide(&p, &rules, &sowing, depth).or_else(bad)?;
         (d.iter().map(|(_, n)| *n).sum::<u128>(), Some(d))
     } else {
-        (kiothi::perft_u128(&p, &rules, depth), None)
+        (kiothi::perft_u128(&p, &rules, &sowing, depth), None)
     };
     let secs = t.elapsed().as_secs_f64();
     if json_out {
-        let sow = kiothi::sowing_stats();
+        let sow = sowing.stats();
         let sowings = json!({"perpetual": sow.perpetual, "long_threshold_relays": kiothi::LONG_SOWING_RELAYS, "long_ended": sow.long_ended,
             "long_simulated": sow.long_simulated, "relays_in_long": sow.relays_in_long, "max_relays_simulated": sow.max_relays_simulated,
             "distinguished_point_hits": sow.dp_hits});
@@ -335,15 +352,16 @@ fn solve_cmd(
     }
     let tables = db.map(|dir| super::kiothi_db::open_tables(dir, rules, "--db")).transpose()?;
     let probe = |q: &Position| tables.as_ref().and_then(|t| t.probe(q));
-    kiothi::reset_sowing_stats();
+    let sowing = SowingCache::new();
     let s = ksolve::solve(
         rules,
+        &sowing,
         tables.is_some().then_some(&probe as &dyn Fn(&Position) -> Option<i32>),
         &p,
         Limits { depth, seconds: time, nodes },
     )
     .or_else(|e| usage(format!("--position: {e}")))?;
-    let sow = kiothi::sowing_stats();
+    let sow = sowing.stats();
     let exact = s.bounds.is_exact();
     let nps = s.nodes as f64 / s.seconds.max(1e-9);
     let names = |v: &[kiothi::SowMove]| v.iter().map(|m| m.to_string()).collect::<Vec<_>>();
@@ -460,11 +478,11 @@ fn openings_sample(
         }
         None => None,
     };
-    kiothi::reset_sowing_stats();
+    let sowing = SowingCache::new();
     let t0 = std::time::Instant::now();
     let pb = super::progress::bar(n * replies, "openings");
     let mut err: Option<std::io::Error> = None;
-    let rows = evaluate(&rules, n, replies, seed, limits, &mut |r| {
+    let rows = evaluate(&rules, &sowing, n, replies, seed, limits, &mut |r| {
         pb.inc(1);
         if let Some(f) = &mut file {
             use std::io::Write;
@@ -501,7 +519,7 @@ fn openings_sample(
     let secs = t0.elapsed().as_secs_f64();
     let mut per = summarise(&rows);
     per.sort_by(|a, b| b.1.cmp(&a.1).then(b.2.total_cmp(&a.2)).then(a.0.cmp(&b.0)));
-    let sow = kiothi::sowing_stats();
+    let sow = sowing.stats();
     let nodes: u64 = rows.iter().map(|r| r.nodes).sum();
     let min_depth = rows.iter().map(|r| r.horizon_depth).min().unwrap_or(0);
     let max_depth = rows.iter().map(|r| r.horizon_depth).max().unwrap_or(0);

@@ -21,7 +21,7 @@ pub mod unmove;
 use super::builder::{self, Progress, FRONTIER_SHARE, WORK_BYTES_PER_POSITION};
 use super::file::{DbError, Family, Header, LayerFile};
 use super::{Edge, LayeredGame, Layers};
-use crate::games::kiothi::{self, Board, NkiClear, Position, Rules, SowMove, SowingStats, ALL_BOMA, BOMA, ROW};
+use crate::games::kiothi::{Board, NkiClear, Position, Rules, SowMove, SowingCache, SowingStats, ALL_BOMA, BOMA, ROW};
 use crate::side::Side;
 pub use index::{TableIndex, INDEX_ORDER};
 use std::cell::RefCell;
@@ -90,6 +90,8 @@ pub fn check_rules(rules: &Rules) -> Result<(), String> {
 pub struct KiothiLayers {
     pub rules: Rules,
     pub index: TableIndex,
+    /// Shared by the build's threads; cleared at the start of each layer.
+    pub sowing: SowingCache,
 }
 
 /// One legal sowing of a board, before the flags: the board when the last warrior has fallen
@@ -139,7 +141,7 @@ thread_local! {
 
 impl KiothiLayers {
     pub fn new(rules: Rules) -> Self {
-        KiothiLayers { rules, index: TableIndex::new() }
+        KiothiLayers { rules, index: TableIndex::new(), sowing: SowingCache::new() }
     }
 
     /// Every legal move of `v` with its child (mover's view) and warriors captured, own
@@ -166,7 +168,7 @@ impl KiothiLayers {
                 for b in 0..ROW as u8 {
                     for lift in 1..=boma[b as usize] {
                         let mv = SowMove { boma: b, lift };
-                        if let Ok(s) = p.sow_uncaptured(&self.rules, mv) {
+                        if let Ok(s) = p.sow_uncaptured(&self.rules, &self.sowing, mv) {
                             let end = s.end as usize;
                             let opp = BOMA - 1 - end;
                             let may_capture = end < ROW && s.board[opp] > 0;
@@ -499,11 +501,11 @@ pub fn build(
     let path = |n: usize| layer_path(dir, &rules, n);
     let family = Family { game: "kiothi", rules: rules_text(&rules), index_order: INDEX_ORDER, path: &path };
     let progress = |n: usize, size: u64| {
-        kiothi::reset_sowing_stats();
+        game.sowing.clear();
         progress(n, size)
     };
     super::build_files(&family, &game, dir, max, &progress, &mut |n, built, h| {
-        let stats = if built { kiothi::sowing_stats() } else { SowingStats::default() };
+        let stats = if built { game.sowing.stats() } else { SowingStats::default() };
         on_layer(n, built, h, stats)
     })
     .map(drop)

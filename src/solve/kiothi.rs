@@ -11,7 +11,7 @@
 //! two plies 5.5·10^17 ([`solve`] refuses them with [`SolveError::Redistribution`]); the
 //! openings analysis (`openings`) samples them instead.
 
-use crate::games::kiothi::{self, Illegal, Position, Rules, SowMove, ROW};
+use crate::games::kiothi::{self, Illegal, Position, Rules, SowMove, SowingCache, ROW};
 use crate::search::component::{ComponentSolver, TooBig};
 use crate::search::{settled, Bounds, Child, Limits, SearchGame, Searcher};
 use crate::side::Side;
@@ -51,14 +51,21 @@ type Children = Rc<[Child<Position, SowMove>]>;
 /// Kiothi as a search game: rules, an optional table probe, and the expansion cache.
 pub struct KiothiSearch<'p> {
     pub rules: Rules,
+    pub sowing: &'p SowingCache,
     probe: Option<Probe<'p>>,
     costly: RefCell<HashMap<u64, Children>>,
     stats: Cell<ExpandStats>,
 }
 
 impl<'p> KiothiSearch<'p> {
-    pub fn new(rules: Rules, probe: Option<Probe<'p>>) -> Self {
-        KiothiSearch { rules, probe, costly: RefCell::new(HashMap::new()), stats: Cell::new(ExpandStats::default()) }
+    pub fn new(rules: Rules, sowing: &'p SowingCache, probe: Option<Probe<'p>>) -> Self {
+        KiothiSearch {
+            rules,
+            sowing,
+            probe,
+            costly: RefCell::new(HashMap::new()),
+            stats: Cell::new(ExpandStats::default()),
+        }
     }
 
     pub fn stats(&self) -> ExpandStats {
@@ -76,7 +83,7 @@ impl<'p> KiothiSearch<'p> {
         for b in 0..ROW as u8 {
             let held = pos.boma[base + b as usize];
             for lift in (1..=held).rev() {
-                match pos.sow(&self.rules, SowMove { boma: b, lift }) {
+                match pos.sow(&self.rules, self.sowing, SowMove { boma: b, lift }) {
                     Ok(c) => {
                         if c.relays > COSTLY_RELAYS {
                             costly = true;
@@ -246,10 +253,16 @@ pub fn check(pos: &Position) -> Result<(), SolveError> {
 /// the answer may be bounds; without limits the answer is exact: alpha-beta with a budget,
 /// then the component retrograde, then (if the component is too big) alpha-beta without
 /// limit.
-pub fn solve(rules: Rules, probe: Option<Probe<'_>>, root: &Position, limits: Limits) -> Result<Solution, SolveError> {
+pub fn solve(
+    rules: Rules,
+    sowing: &SowingCache,
+    probe: Option<Probe<'_>>,
+    root: &Position,
+    limits: Limits,
+) -> Result<Solution, SolveError> {
     check(root)?;
     let start = Instant::now();
-    let game = KiothiSearch::new(rules, probe);
+    let game = KiothiSearch::new(rules, sowing, probe);
     let mut s = Searcher::new(&game, table_bits(root));
     let limited = limits.depth.is_some() || limits.seconds.is_some() || limits.nodes.is_some();
     let covered = game.probe(root).is_some();
@@ -301,9 +314,9 @@ pub fn solve(rules: Rules, probe: Option<Probe<'_>>, root: &Position, limits: Li
 }
 
 /// The legal moves of `pos` with their children, ascending.
-fn legal(rules: &Rules, pos: &Position) -> Vec<kiothi::Child> {
+fn legal(rules: &Rules, sowing: &SowingCache, pos: &Position) -> Vec<kiothi::Child> {
     let mut v = Vec::new();
-    pos.children(rules, &mut v);
+    pos.children(rules, sowing, &mut v);
     v
 }
 
@@ -312,7 +325,7 @@ fn exact_moves(
     comp: &mut ComponentSolver<'_, KiothiSearch<'_>>,
     pos: &Position,
 ) -> Result<Vec<(SowMove, Bounds)>, TooBig> {
-    legal(&comp.game.rules, pos)
+    legal(&comp.game.rules, comp.game.sowing, pos)
         .iter()
         .map(|c| Ok((c.mv, Bounds::exact(c.captured as i32 - comp.value(&c.position)?))))
         .collect()
@@ -327,6 +340,7 @@ fn repetition_key(p: &Position) -> ([u8; 20], u32, Side) {
 /// position (the split rule ends the game there), or no move chosen.
 fn walk_line<E>(
     rules: &Rules,
+    sowing: &SowingCache,
     root: &Position,
     mut choose: impl FnMut(&Position, &[kiothi::Child]) -> Result<Option<kiothi::Child>, E>,
 ) -> Result<Vec<SowMove>, E> {
@@ -334,7 +348,7 @@ fn walk_line<E>(
     let mut pos = *root;
     let mut seen = vec![repetition_key(&pos)];
     loop {
-        let ms = legal(rules, &pos);
+        let ms = legal(rules, sowing, &pos);
         if ms.is_empty() {
             break;
         }
@@ -357,9 +371,9 @@ fn walk_line<E>(
 /// lowest move proven to reach the value, with a node budget per ply; the line stops early
 /// only if no move is proven within the budget.
 fn proven_line(s: &mut Searcher<'_, KiothiSearch<'_>>, root: &Position, value: i32) -> Vec<SowMove> {
-    let rules = s.game.rules;
+    let (rules, sowing) = (s.game.rules, s.game.sowing);
     let mut target = value;
-    let line = walk_line(&rules, root, |pos, ms| {
+    let line = walk_line(&rules, sowing, root, |pos, ms| {
         let a = s.analyse(pos, Limits { nodes: Some(SEARCH_BUDGET), ..Limits::default() });
         let Some(mv) = a.moves.iter().filter(|m| m.bounds.lo == target).map(|m| m.mv).min() else { return Ok(None) };
         let c = *ms.iter().find(|c| c.mv == mv).expect("a legal move");
@@ -377,8 +391,8 @@ fn principal_variation(
     comp: &mut ComponentSolver<'_, KiothiSearch<'_>>,
     root: &Position,
 ) -> Result<Vec<SowMove>, TooBig> {
-    let rules = comp.game.rules;
-    walk_line(&rules, root, |pos, ms| {
+    let (rules, sowing) = (comp.game.rules, comp.game.sowing);
+    walk_line(&rules, sowing, root, |pos, ms| {
         let target = comp.value(pos)?;
         for c in ms {
             if c.captured as i32 - comp.value(&c.position)? == target {
@@ -403,7 +417,7 @@ mod tests {
         if depth == 0 {
             return 0;
         }
-        let kids = legal(rules, p);
+        let kids = legal(rules, &SowingCache::new(), p);
         if kids.is_empty() {
             return -(p.warriors_on_board() as i32);
         }
@@ -413,7 +427,8 @@ mod tests {
     #[test]
     fn horizon_equals_truncated_negamax() {
         let rules = Rules::default();
-        let game = KiothiSearch::new(rules, None);
+        let sowing = SowingCache::new();
+        let game = KiothiSearch::new(rules, &sowing, None);
         let mut x = 12345u64;
         let mut next = || {
             x ^= x << 13;
@@ -433,7 +448,7 @@ mod tests {
                 let want = balance(&rules, &p, d);
                 assert_eq!(h.value, want, "{p} depth {d}");
                 for m in &h.best_moves {
-                    let c = p.sow(&rules, *m).unwrap();
+                    let c = p.sow(&rules, &sowing, *m).unwrap();
                     assert_eq!(c.captured as i32 - balance(&rules, &c.position, d - 1), want, "{p} {m}");
                 }
             }
@@ -450,7 +465,8 @@ mod tests {
         assert_ne!(position_key(&p), position_key(&Position { nki: 1 << 3, ..p }));
         assert_eq!(position_key(&p), position_key(&Position { turn: 40, prisons: [3, 4], ..p }));
         // S3 = 2, N5 = 1: 3:1 lands in the empty S4 and captures N5 (2); 3:2 ends in S5.
-        let game = KiothiSearch::new(Rules::default(), None);
+        let sowing = SowingCache::new();
+        let game = KiothiSearch::new(Rules::default(), &sowing, None);
         let mut out = Vec::new();
         assert_eq!(game.expand(&p, &mut out), None);
         let order: Vec<String> = out.iter().map(|c| format!("{}/{}", c.mv, c.gain)).collect();

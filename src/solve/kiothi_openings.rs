@@ -23,7 +23,7 @@
 //! estimate (North's true best reply can only be as good or better for North).
 
 use super::kiothi::{table_bits, KiothiSearch};
-use crate::games::kiothi::{Move, Position, Redistribution, Rules, SowMove};
+use crate::games::kiothi::{Move, Position, Redistribution, Rules, SowMove, SowingCache};
 use crate::rng::splitmix64;
 use crate::search::horizon::horizon;
 use crate::search::{Limits, Searcher};
@@ -61,15 +61,15 @@ pub fn uniform_redistribution(
 
 /// A seeded middlegame: uniform South and North redistributions, then `plies` sowing moves
 /// each uniform among the legal ones (fewer if the game ends first). Position `i` of `seed`.
-pub fn random_midgame(rules: &Rules, seed: u64, i: u64, plies: u32) -> Position {
+pub fn random_midgame(rules: &Rules, sowing: &SowingCache, seed: u64, i: u64, plies: u32) -> Position {
     let mut p = rules.start();
     for turn in 0..2 {
         let (_, r) = uniform_redistribution(&p, rules, seed, 1000 + turn, i).expect("the opening has moves");
-        p = p.play(rules, &Move::Redistribute(r)).expect("a legal redistribution");
+        p = p.play(rules, sowing, &Move::Redistribute(r)).expect("a legal redistribution");
     }
     let mut kids = Vec::new();
     for k in 0..plies {
-        p.children(rules, &mut kids);
+        p.children(rules, sowing, &mut kids);
         if kids.is_empty() {
             break;
         }
@@ -107,21 +107,22 @@ pub struct ReplyRow {
 /// `progress` is called after every row.
 pub fn evaluate(
     rules: &Rules,
+    sowing: &SowingCache,
     samples: u64,
     replies: u64,
     seed: u64,
     limits: Limits,
     progress: &mut dyn FnMut(&ReplyRow),
 ) -> Vec<ReplyRow> {
-    let game = KiothiSearch::new(*rules, None);
+    let game = KiothiSearch::new(*rules, sowing, None);
     let start = rules.start();
     let mut rows = Vec::new();
     for i in 0..samples {
         let (south_index, south_move) = uniform_redistribution(&start, rules, seed, 0, i).expect("South has moves");
-        let after = start.play(rules, &Move::Redistribute(south_move)).expect("legal");
+        let after = start.play(rules, sowing, &Move::Redistribute(south_move)).expect("legal");
         for j in 0..replies {
             let Some((north_index, north_move)) = uniform_redistribution(&after, rules, seed, 1 + i, j) else { break };
-            let p = after.play(rules, &Move::Redistribute(north_move)).expect("legal");
+            let p = after.play(rules, sowing, &Move::Redistribute(north_move)).expect("legal");
             let t = std::time::Instant::now();
             let h = horizon(&game, &p, limits, 20);
             let mut s = Searcher::new(&game, table_bits(&p).min(20));
@@ -191,8 +192,9 @@ mod tests {
         }
         assert_eq!(per_set.len(), 15);
         assert!(per_set.values().all(|&c| (130..=270).contains(&c)), "{per_set:?}");
-        let m = random_midgame(&rules, 3, 0, 4);
-        assert_eq!(m, random_midgame(&rules, 3, 0, 4));
+        let sowing = SowingCache::new();
+        let m = random_midgame(&rules, &sowing, 3, 0, 4);
+        assert_eq!(m, random_midgame(&rules, &sowing, 3, 0, 4));
         assert!(m.turn <= 7 && m.turn >= 3);
     }
 }

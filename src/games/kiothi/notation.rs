@@ -1,4 +1,4 @@
-//! Text forms (DESIGN.md): `B:K` for a sowing move, `E1,E2>A*C,A*C,…` for a redistribution
+//! Text forms (docs/rules/README.md, Notation): `B:K` for a sowing move, `E1,E2>A*C,A*C,…` for a redistribution
 //! (emptied own indices ascending, then absolute boma ascending and unique, each count >= 1),
 //! and the state JSON of a position. Syntax only here; legality is the rules' business.
 
@@ -123,7 +123,7 @@ impl FromStr for Move {
 }
 
 impl Position {
-    /// The state JSON (DESIGN.md): absolute `pits`, `stores`, `to_move`, `nki`, `turn`.
+    /// The state JSON (docs/rules/README.md C3): absolute `pits`, `stores`, `to_move`, `nki`, `turn`.
     pub fn to_json(&self) -> serde_json::Value {
         let nki: Vec<bool> = (0..BOMA).map(|a| self.is_nki(a)).collect();
         serde_json::json!({

@@ -7,7 +7,7 @@
 //! [`Position::redistribution_count_two_plies`]. Deeper paths through the opening list the
 //! redistributions one by one, which only small setups allow.
 
-use super::{Child, KiothiError, Move, Position, Rules};
+use super::{Child, KiothiError, Move, Position, Rules, SowingCache};
 
 /// Above this many redistributions `divide` refuses to list them.
 pub const DIVIDE_LIMIT: u128 = 1 << 20;
@@ -17,23 +17,23 @@ pub const DIVIDE_LIMIT: u128 = 1 << 20;
 /// Panics if the count exceeds `u64` (two plies from a full opening do): use [`perft_u128`].
 ///
 /// ```
-/// use mancala::games::kiothi::{perft, Position, Rules, Setup};
+/// use mancala::games::kiothi::{perft, Position, Rules, Setup, SowingCache};
 /// let rules = Rules::default();
 /// // Turn 1 of the default setup: 15 pairs of boma, each with C(29, 19) placements of 10.
-/// assert_eq!(perft(&Position::start(Setup::S6x5), &rules, 1), 15 * 20_030_010);
+/// assert_eq!(perft(&Position::start(Setup::S6x5), &rules, &SowingCache::new(), 1), 15 * 20_030_010);
 /// ```
-pub fn perft(pos: &Position, rules: &Rules, depth: u32) -> u64 {
-    let n = perft_u128(pos, rules, depth);
+pub fn perft(pos: &Position, rules: &Rules, sowing: &SowingCache, depth: u32) -> u64 {
+    let n = perft_u128(pos, rules, sowing, depth);
     u64::try_from(n).unwrap_or_else(|_| panic!("perft count {n} exceeds u64; use perft_u128"))
 }
 
 /// [`perft`] in `u128`. Panics if even that overflows (see [`KiothiError::CountOverflow`]).
-pub fn perft_u128(pos: &Position, rules: &Rules, depth: u32) -> u128 {
+pub fn perft_u128(pos: &Position, rules: &Rules, sowing: &SowingCache, depth: u32) -> u128 {
     let mut buffers = vec![Vec::with_capacity(64); depth as usize];
-    count(pos, rules, depth, &mut buffers)
+    count(pos, rules, sowing, depth, &mut buffers)
 }
 
-fn count(pos: &Position, rules: &Rules, depth: u32, buffers: &mut [Vec<Child>]) -> u128 {
+fn count(pos: &Position, rules: &Rules, sowing: &SowingCache, depth: u32, buffers: &mut [Vec<Child>]) -> u128 {
     if depth == 0 {
         return 1;
     }
@@ -47,18 +47,18 @@ fn count(pos: &Position, rules: &Rules, depth: u32, buffers: &mut [Vec<Child>]) 
         }
         let mut n = 0u128;
         pos.for_each_redistribution(rules, |r| {
-            n += count(&pos.redistribute_unchecked(r), rules, depth - 1, buffers);
+            n += count(&pos.redistribute_unchecked(r), rules, sowing, depth - 1, buffers);
         });
         return n;
     }
     let (buf, rest) = buffers.split_first_mut().expect("one buffer per ply");
-    pos.children(rules, buf);
+    pos.children(rules, sowing, buf);
     if depth == 1 {
         return buf.len() as u128;
     }
     let mut n = 0u128;
     for c in buf.iter() {
-        n += count(&c.position, rules, depth - 1, rest);
+        n += count(&c.position, rules, sowing, depth - 1, rest);
     }
     n
 }
@@ -66,7 +66,12 @@ fn count(pos: &Position, rules: &Rules, depth: u32, buffers: &mut [Vec<Child>]) 
 /// `perft` split by first move: each legal move with the paths of `depth - 1` plies after it,
 /// in generation order. On a redistribution turn with more than [`DIVIDE_LIMIT`] moves this
 /// refuses with [`KiothiError::TooManyMoves`] (count them with `perft` instead).
-pub fn divide(pos: &Position, rules: &Rules, depth: u32) -> Result<Vec<(Move, u128)>, KiothiError> {
+pub fn divide(
+    pos: &Position,
+    rules: &Rules,
+    sowing: &SowingCache,
+    depth: u32,
+) -> Result<Vec<(Move, u128)>, KiothiError> {
     let depth = depth.max(1);
     let mut buffers = vec![Vec::with_capacity(64); depth as usize];
     let mut out = Vec::new();
@@ -76,13 +81,16 @@ pub fn divide(pos: &Position, rules: &Rules, depth: u32) -> Result<Vec<(Move, u1
             return Err(KiothiError::TooManyMoves { count: n, limit: DIVIDE_LIMIT });
         }
         pos.for_each_redistribution(rules, |r| {
-            out.push((Move::Redistribute(*r), count(&pos.redistribute_unchecked(r), rules, depth - 1, &mut buffers)));
+            out.push((
+                Move::Redistribute(*r),
+                count(&pos.redistribute_unchecked(r), rules, sowing, depth - 1, &mut buffers),
+            ));
         });
     } else {
         let mut children = Vec::new();
-        pos.children(rules, &mut children);
+        pos.children(rules, sowing, &mut children);
         for c in &children {
-            out.push((Move::Sow(c.mv), count(&c.position, rules, depth - 1, &mut buffers)));
+            out.push((Move::Sow(c.mv), count(&c.position, rules, sowing, depth - 1, &mut buffers)));
         }
     }
     Ok(out)

@@ -85,14 +85,14 @@ fn moves_match_the_rules_module() {
             let v = game.unrank(n, r);
             let p = v.position();
             let mut want = Vec::new();
-            p.for_each_child(&rules, |c| {
+            p.for_each_child(&rules, &game.sowing, |c| {
                 let child = View::of(&c.position).unwrap();
                 want.push((c.mv, child, c.captured));
             });
             let mut got = Vec::new();
             let any = game.moves(&v, |mv, child, captured| got.push((mv, child, captured)));
             assert_eq!(got, want, "{v:?}");
-            assert_eq!(any, p.has_legal_move(&rules));
+            assert_eq!(any, p.has_legal_move(&rules, &game.sowing));
             checked += 1;
         }
     }

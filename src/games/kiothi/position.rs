@@ -1,0 +1,145 @@
+//! [`Position`]: what the rules need to continue (docs/rules/README.md C3), its invariants
+//! and its diagram.
+
+use super::{KiothiError, Setup};
+use crate::side::Side;
+use std::fmt;
+
+/// Boma on the board.
+pub const BOMA: usize = 20;
+/// Boma per row.
+pub const ROW: usize = 10;
+/// Mask of every boma.
+pub const ALL_BOMA: u32 = (1 << BOMA) - 1;
+
+/// The board, absolute, in sowing order.
+pub type Board = [u8; BOMA];
+
+/// What the rules need to continue (docs/rules/README.md C3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    /// South 0..9 then North 0..9 (sowing order).
+    pub boma: Board,
+    /// Warriors captured: `[south, north]`.
+    pub prisons: [u8; 2],
+    /// Bit `a` set = absolute boma `a` is nki. Always a subset of the occupied boma.
+    pub nki: u32,
+    pub to_move: Side,
+    /// Ply number from 1; turns 1 and 2 are the redistributions.
+    pub turn: u32,
+}
+
+impl Default for Position {
+    fn default() -> Self {
+        Position::start(Setup::default())
+    }
+}
+
+/// The phase part of a position (K9: redistribution turns are never repeated).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// Turn 1 (South) or 2 (North).
+    Redistribution(u8),
+    Play,
+}
+
+impl Position {
+    /// K1: turn 1, South to move, no nki yet.
+    pub fn start(setup: Setup) -> Self {
+        let (first, per) = setup.shape();
+        let mut boma = [0u8; BOMA];
+        for i in first..ROW {
+            boma[i] = per;
+            boma[ROW + i] = per;
+        }
+        Position { boma, prisons: [0, 0], nki: 0, to_move: Side::South, turn: 1 }
+    }
+
+    pub fn phase(&self) -> Phase {
+        match self.turn {
+            1 | 2 => Phase::Redistribution(self.turn as u8),
+            _ => Phase::Play,
+        }
+    }
+
+    pub fn is_redistribution(&self) -> bool {
+        self.turn <= 2
+    }
+
+    /// Absolute index of the mover's own index 0.
+    #[inline(always)]
+    pub fn own_base(&self) -> usize {
+        self.to_move.index() * ROW
+    }
+
+    /// Absolute boma of `side`'s own index `i`.
+    #[inline(always)]
+    pub fn absolute(side: Side, i: usize) -> usize {
+        side.index() * ROW + i
+    }
+
+    pub fn is_nki(&self, abs: usize) -> bool {
+        self.nki >> abs & 1 == 1
+    }
+
+    /// Mask of the occupied boma.
+    pub fn occupied(&self) -> u32 {
+        occupied_mask(&self.boma)
+    }
+
+    pub fn warriors_on_board(&self) -> u32 {
+        self.boma.iter().map(|&x| x as u32).sum()
+    }
+
+    pub fn warriors(&self) -> u32 {
+        self.warriors_on_board() + self.prisons[0] as u32 + self.prisons[1] as u32
+    }
+
+    /// Invariants every position of a game keeps. Warriors are counted in `u8`, so the total
+    /// (board plus prisons) must stay within 255; an nki boma is always occupied (K3); the
+    /// redistribution turns have a fixed mover and no nki yet.
+    pub fn validate(&self) -> Result<(), KiothiError> {
+        let err = |field, message: String| Err(KiothiError::Position { field, message });
+        if self.warriors() > u8::MAX as u32 {
+            return err("pits", format!("{} warriors with the stores; at most 255", self.warriors()));
+        }
+        if self.turn == 0 {
+            return err("turn", "turns count from 1".into());
+        }
+        if self.nki & !ALL_BOMA != 0 {
+            return err("nki", "flags beyond the 20 boma".into());
+        }
+        if self.nki & !self.occupied() != 0 {
+            let a = (self.nki & !self.occupied()).trailing_zeros();
+            return err("nki", format!("boma {a} is nki but empty (an nki boma is always occupied)"));
+        }
+        if self.is_redistribution() {
+            let want = if self.turn == 1 { Side::South } else { Side::North };
+            if self.to_move != want {
+                return err("to_move", format!("turn {} is {}'s redistribution", self.turn, want.name()));
+            }
+            if self.nki != 0 {
+                return err("nki", "no boma is nki before both redistributions are done".into());
+            }
+        }
+        Ok(())
+    }
+}
+
+#[inline(always)]
+pub(crate) fn occupied_mask(b: &Board) -> u32 {
+    b.iter().enumerate().fold(0u32, |m, (a, &x)| m | ((x != 0) as u32) << a)
+}
+
+impl fmt::Display for Position {
+    /// A diagram: North's row on top, right to left (as he sees it from across), South below;
+    /// `*` marks an nki boma.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let cell = |a: usize| format!("{:>2}{}", self.boma[a], if self.is_nki(a) { '*' } else { ' ' });
+        let north: Vec<String> = (ROW..BOMA).rev().map(cell).collect();
+        let south: Vec<String> = (0..ROW).map(cell).collect();
+        writeln!(f, "  North {:>2} | {}|", self.prisons[1], north.join(""))?;
+        writeln!(f, "  South {:>2} | {}|", self.prisons[0], south.join(""))?;
+        write!(f, "  turn {}, {} to move", self.turn, self.to_move.name())
+    }
+}
