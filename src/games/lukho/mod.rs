@@ -22,7 +22,7 @@ mod tests;
 
 pub use board::{Board, BoardError, LapEnd, Phase, Sown, PITS, ROW, TOTAL_SEEDS};
 pub use game::{match_points, play_after, play_from, play_game, Class, GameOutcome, Position, TurnEnd};
-pub use lanes::{play_batch, play_batch_scalar};
+pub use lanes::{play_batch, play_batch_scalar, Engine};
 pub use opening::{Choice, ChoiceError};
 pub use race::{opening, Opening, Race, RaceModel};
 pub use speeds::{speed_races, Ratio, SpeedRace};

@@ -1092,14 +1092,21 @@ fn game_cycles_match_a_brute_force() {
     assert!(cycles >= 3000, "{cycles} cycles");
 }
 
-/// The batch engine ([`play_batch`]: AVX-512 lanes where the CPU has them) against one game
-/// at a time ([`play_from`]), for every chain rule, on positions that exercise each of its
+/// Both batch engines ([`Engine::lanes`] where the CPU has them, and [`Engine::SCALAR`])
+/// against one game at a time ([`play_from`]), for every chain rule, on positions that exercise each of its
 /// paths: the games of real openings (South 3456789, 1234567 and 0 against North 0..1500,
 /// both `sequential` outcomes); perturbed positions with knives on both rows, of which many
 /// cycle or pass 32 turns (handed back to the scalar engine); a perpetual turn; a game over
 /// at once; and batches of every length from 0 to 9 (lanes left empty).
 #[test]
 fn batch_matches_one_game_at_a_time() {
+    let engines: Vec<Engine> = match Engine::lanes() {
+        Some(lanes) => vec![lanes, Engine::SCALAR],
+        None => {
+            eprintln!("lanes not available on this CPU: only the scalar batch path was compared");
+            vec![Engine::SCALAR]
+        }
+    };
     let mut pits = STEADY3;
     pits[0] = 3;
     let perpetual = Position { board: Board::new(pits, [-1; 16], [14, 16]), to_move: Side::South };
@@ -1125,25 +1132,51 @@ fn batch_matches_one_game_at_a_time() {
         }
         starts.extend(perturbed_positions(20_000));
         let want: Vec<GameOutcome> = starts.iter().map(|&p| play_from(&rules, p)).collect();
-        let mut got = want.clone();
-        got.fill(GameOutcome::new(Side::North, [1, 1], Class::Cycle, 999));
-        play_batch(&rules, &starts, &mut got);
-        for (i, (g, w)) in got.iter().zip(&want).enumerate() {
-            assert_eq!(g, w, "{chain:?} game {i}: {:?}", starts[i]);
-        }
         let classes: std::collections::HashSet<Class> = want.iter().map(|o| o.class).collect();
         assert_eq!(classes.len(), 3, "normal, cycle and perpetual-turn games all met: {classes:?}");
         assert!(want.iter().any(|o| o.class == Class::Normal && o.turns >= 32), "long normal games met");
-        for len in 0..10 {
-            let mut got = vec![GameOutcome::new(Side::North, [1, 1], Class::Cycle, 999); len];
-            play_batch(&rules, &starts[..len], &mut got);
-            assert_eq!(got, want[..len]);
+        for &engine in &engines {
+            let mut got = want.clone();
+            got.fill(GameOutcome::new(Side::North, [1, 1], Class::Cycle, 999));
+            engine.play(&rules, &starts, &mut got);
+            for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+                assert_eq!(g, w, "{engine:?} {chain:?} game {i}: {:?}", starts[i]);
+            }
+            for len in 0..10 {
+                let mut got = vec![GameOutcome::new(Side::North, [1, 1], Class::Cycle, 999); len];
+                engine.play(&rules, &starts[..len], &mut got);
+                assert_eq!(got, want[..len], "{engine:?} {chain:?}");
+            }
         }
-        let mut scalar = want.clone();
-        play_batch_scalar(&rules, &starts, &mut scalar);
-        assert_eq!(scalar, want);
     }
-    eprintln!("play_batch ran on {}", if lanes::simd_available() { "AVX-512 lanes" } else { "the scalar engine" });
+}
+
+/// `MANCALA_NO_SIMD` forces the scalar path, and the dispatch follows the choice: the forced
+/// and the default engine give the same outcomes (on a CPU without the lanes both are scalar).
+#[test]
+fn engine_switch_is_honoured() {
+    use std::ffi::OsStr;
+    let default = Engine::choose(None);
+    assert_eq!(default, Engine::lanes().unwrap_or(Engine::SCALAR));
+    assert_eq!(Engine::choose(Some(OsStr::new(""))), default);
+    assert_eq!(Engine::choose(Some(OsStr::new("0"))), default);
+    assert_eq!(Engine::choose(Some(OsStr::new("1"))), Engine::SCALAR);
+    assert!(!Engine::choose(Some(OsStr::new("1"))).uses_lanes());
+    assert_eq!(Engine::configured(), Engine::choose(std::env::var_os(lanes::NO_SIMD_VAR).as_deref()));
+    let s = Choice::from_id(3_456_789, &IT).unwrap();
+    let starts: Vec<Position> = (0..3000)
+        .map(|n| opening(&IT, &s, &Choice::from_id(n, &IT).unwrap(), Race::SouthFirst))
+        .filter(|o| !o.perpetual)
+        .map(|o| Position { board: o.board, to_move: o.first_player })
+        .collect();
+    let blank = GameOutcome::new(Side::North, [1, 1], Class::Cycle, 999);
+    let (mut forced, mut free) = (vec![blank; starts.len()], vec![blank; starts.len()]);
+    Engine::choose(Some(OsStr::new("1"))).play(&IT, &starts, &mut forced);
+    Engine::choose(None).play(&IT, &starts, &mut free);
+    assert_eq!(forced, free);
+    let mut dispatched = vec![blank; starts.len()];
+    play_batch(&IT, &starts, &mut dispatched);
+    assert_eq!(dispatched, free);
 }
 
 /// When one player sows nothing (`s = 0`: he keeps all, or drops his whole hand) he finished
