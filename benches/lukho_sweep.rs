@@ -13,7 +13,7 @@
 //! Each benchmark asserts its aggregate (games, wins, draws, perpetuals, margin sum), so a
 //! faster but wrong engine fails. Figures: results/BENCHMARKS.md.
 
-use mancala::games::lukho::board::forget_perpetual_cycles;
+use mancala::games::lukho::forget_perpetual_cycles;
 use mancala::games::lukho::{opening, play_batch, play_game, Choice, Class, GameOutcome, Position, Race, Rules};
 use mancala::lukho::sample::pair;
 use mancala::lukho::sweep::{sweep, Model};

@@ -168,7 +168,7 @@ fn turns(south: u64, step: u64) {
 /// outcomes), all cores; per block the games per core-second and the perpetual openings that
 /// walked their cycle (`proven`) or met one proven before (`hits`).
 fn uniform(blocks: u64) {
-    use mancala::games::lukho::board::perpetual_stats;
+    use mancala::games::lukho::perpetual_stats;
     use mancala::lukho::sweep::{play_pair, Model};
     let rules = Rules::default();
     let n = Choice::count(&rules);

@@ -769,7 +769,7 @@ fn sweep_cmd(a: SweepArgs, rules: Rules) -> Result<()> {
     report.insert("games_per_second".into(), json!(rate.round()));
     report.insert("threads".into(), json!(rayon::current_num_threads()));
     // Long knife-free sowings proven perpetual: by their own cycle, or by a shared point.
-    let ps = mancala::games::lukho::board::perpetual_stats();
+    let ps = mancala::games::lukho::perpetual_stats();
     report.insert("perpetual_sowings".into(), json!(ps));
     if a.json {
         println!("{}", Json::Object(report));

@@ -1,12 +1,14 @@
-//! The game after the opening (RULES.md "Normal turns"), its endings, and match points.
+//! The game after the opening (docs/rules/lukho.md "L10. Normal turns", "L11. End of the game",
+//! "L12. Cycles and perpetual turns"), its endings, and match points.
 //!
 //! Every turn is forced, so the game is a deterministic sequence of positions and a repeated
 //! position can be found with Brent's cycle finding: one comparison per turn, no set of seen
 //! positions, no allocation.
 
-use super::board::{abs_pit, Board, LapEnd, Phase, Sown};
-use super::opening::Choice;
+use super::board::{abs_pit, Board};
+use super::choice::Choice;
 use super::race::{opening, Opening, Race};
+use super::sow::{LapEnd, Phase, SowingEnd};
 use super::Rules;
 use crate::games::cycle::{first_repeat, Cycles};
 use crate::side::Side;
@@ -81,11 +83,11 @@ impl Position {
         let hand = self.board.pit(p);
         self.board.clear_pit(p);
         match self.board.sow(rules, side, p, hand, Phase::Turn) {
-            Sown::Ended { last, how, laps } => {
+            SowingEnd::Ended { last, how, laps } => {
                 self.to_move = side.other();
                 TurnEnd::Played { pit: p as u8, last, how, laps }
             }
-            Sown::Perpetual { .. } => {
+            SowingEnd::Perpetual { .. } => {
                 self.board.pits = before;
                 TurnEnd::Perpetual
             }
@@ -148,7 +150,7 @@ impl GameOutcome {
     }
 }
 
-/// Match points of the winner (RULES.md "Match scoring"), totals in half-seeds: 2; 4 if the
+/// Match points of the winner (docs/rules/lukho.md "L13. Match scoring"), totals in half-seeds: 2; 4 if the
 /// loser's total is 0; 4 for a bull (margin exactly 2 seeds), 12 if it is the first game of a
 /// series; a draw scores 0. (A loser at 0 loses by 48, never a bull, so the cases never meet.)
 pub fn match_points(totals2: [u16; 2], first_game: bool) -> u8 {
@@ -183,7 +185,7 @@ pub fn play_after(rules: &Rules, o: &Opening) -> GameOutcome {
 
 /// Turns before Brent's check starts: 99.8 % of a typical South choice's games end within 30
 /// turns (`examples/lukho_probe turns`), so almost none pay for it.
-pub(crate) const CYCLE_CHECK_AFTER: u32 = 32;
+pub(crate) const CYCLE_CHECK_AFTER_TURNS: u32 = 32;
 
 /// Play the forced turns from `start` (the position right after the opening) to the end.
 /// `first_player` in the outcome is `start.to_move`.
@@ -192,7 +194,7 @@ pub fn play_from(rules: &Rules, start: Position) -> GameOutcome {
     let mut pos = start;
     let mut turns = 0u32;
     // Cycle finding ([`Cycles`]) over the positions at turn starts, from turn
-    // `CYCLE_CHECK_AFTER` on. Brent needs no help from the rules to be exact and finds a
+    // `CYCLE_CHECK_AFTER_TURNS` on. Brent needs no help from the rules to be exact and finds a
     // cycle within about μ + 2λ turns; and when the key (pits, knives, side to move)
     // repeats, the stores are equal too (every capture takes seeds off the board for good),
     // so the repeat is of the whole state. Restarting the search after each irreversible
@@ -213,7 +215,7 @@ pub fn play_from(rules: &Rules, start: Position) -> GameOutcome {
             }
         }
         turns += 1;
-        if turns < CYCLE_CHECK_AFTER {
+        if turns < CYCLE_CHECK_AFTER_TURNS {
             continue;
         }
         let key = pos.key();

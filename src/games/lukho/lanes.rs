@@ -9,13 +9,13 @@
 //! `p` = pit `p`), the side to move, the knives and the lane's run masks are 16-bit fields of
 //! 64-bit masks (bit `16 l + p` = pit `p` of lane `l`).
 //!
-//! What the lanes leave to [`play_from`]: a game that reaches [`CYCLE_CHECK_AFTER`] turns (cycle
+//! What the lanes leave to [`play_from`]: a game that reaches [`CYCLE_CHECK_AFTER_TURNS`] turns (cycle
 //! finding starts there) or a sowing of [`LONG_SOWING`] laps (it may be perpetual) is played
 //! again from its start by the scalar engine, which is then the only judge of cycles and
 //! perpetual sowings. Both are rare (0.2 % of the games of a typical sweep reach 32 turns).
 //! So a lane only ever ends a game by rule "no pit to lift": class `normal`.
 
-use super::game::{play_from, GameOutcome, Position, CYCLE_CHECK_AFTER};
+use super::game::{play_from, GameOutcome, Position, CYCLE_CHECK_AFTER_TURNS};
 use super::Rules;
 use std::sync::OnceLock;
 
@@ -114,7 +114,7 @@ mod avx512 {
     use super::super::board::Board;
     use super::super::game::{Class, GameOutcome, Position};
     use super::super::{Chain, Rules};
-    use super::{play_from, CYCLE_CHECK_AFTER, LONG_SOWING};
+    use super::{play_from, CYCLE_CHECK_AFTER_TURNS, LONG_SOWING};
     use crate::side::Side;
     use std::arch::x86_64::*;
 
@@ -434,7 +434,7 @@ mod avx512 {
 
         // 5. Lanes whose game is over (stuck), or that leave it to the scalar engine.
         let long = _mm512_cmpge_epu8_mask(laps, _mm512_set1_epi8(LONG_SOWING as i8)) & relay;
-        let late = _mm512_cmpge_epu8_mask(turns, _mm512_set1_epi8(CYCLE_CHECK_AFTER as i8)) & stop;
+        let late = _mm512_cmpge_epu8_mask(turns, _mm512_set1_epi8(CYCLE_CHECK_AFTER_TURNS as i8)) & stop;
         (_pext_u64(stuck | long | late, FIELD_LOW), stuck)
     }
 }

@@ -2,8 +2,10 @@
 //! sowings raced under a race model. One atomic step drops one seed; the end-of-lap check
 //! (relay lift, capture, stop) happens inside the step that drops a lap's last seed.
 
-use super::board::{add_run, Board, LapEnd, Phase, Sown, PITS, ROW};
-use super::opening::Choice;
+use super::board::{Board, PITS, ROW};
+use super::choice::Choice;
+use super::sow::{LapEnd, Phase, SowingEnd};
+use super::tables::add_run;
 use super::Rules;
 use crate::games::cycle::Cycles;
 use crate::side::Side;
@@ -128,7 +130,7 @@ pub(crate) fn step(rules: &Rules, board: &mut Board, side: Side, pos: &mut usize
 }
 
 /// Macro steps (ticks up to a lap end) before cycle finding starts in the lockstep race.
-const CYCLE_CHECK_AFTER: u64 = 32;
+const CYCLE_CHECK_AFTER_TICKS: u64 = 32;
 
 /// Play the opening: setup, then both sowings under `race`.
 pub fn opening(rules: &Rules, south: &Choice, north: &Choice, race: Race) -> Opening {
@@ -150,7 +152,7 @@ fn sequential(rules: &Rules, mut board: Board, hands: [u32; 2], a: Side) -> Open
         if s == 0 {
             continue;
         }
-        if let Sown::Perpetual { .. } = board.sow(rules, side, sow_from(side), s as u8, Phase::Opening) {
+        if let SowingEnd::Perpetual { .. } = board.sow(rules, side, sow_from(side), s as u8, Phase::Opening) {
             return Opening { board, first_player, perpetual: true };
         }
     }
@@ -174,7 +176,7 @@ fn lockstep(rules: &Rules, mut board: Board, mut hand: [u32; 2], a: Side) -> Ope
             // One sower left: the rest is his plain sowing.
             let w = if done[0] { Side::North } else { Side::South };
             let h = hand[w.index()] as u8;
-            if let Sown::Perpetual { .. } = board.sow(rules, w, pos[w.index()], h, Phase::Opening) {
+            if let SowingEnd::Perpetual { .. } = board.sow(rules, w, pos[w.index()], h, Phase::Opening) {
                 return Opening { board, first_player: first.unwrap_or(a), perpetual: true };
             }
             first.get_or_insert(w);
@@ -203,7 +205,7 @@ fn lockstep(rules: &Rules, mut board: Board, mut hand: [u32; 2], a: Side) -> Ope
             continue;
         }
         steps += 1;
-        if steps < CYCLE_CHECK_AFTER {
+        if steps < CYCLE_CHECK_AFTER_TICKS {
             continue;
         }
         let key = (board.pits.rotate_right(8 * pos[0] as u32), (pos[1] + PITS - pos[0]) % PITS, hand[0], hand[1]);

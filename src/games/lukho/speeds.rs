@@ -14,9 +14,10 @@
 //! hands) repeats along its history. Once one player has finished, the other's sowing no
 //! longer depends on ρ and is finished by [`Board::sow`] (exact perpetual detection).
 
-use super::board::{Board, Phase, Sown};
-use super::opening::Choice;
+use super::board::Board;
+use super::choice::Choice;
 use super::race::{setup, sow_from, step, Opening};
+use super::sow::{Phase, SowingEnd};
 use super::Rules;
 use crate::side::Side;
 use std::collections::HashSet;
@@ -152,7 +153,7 @@ impl Search<'_> {
             if j.hand[s] == 0 {
                 continue;
             }
-            if let Sown::Perpetual { .. } = j.board.sow(self.rules, w, j.pos[s], j.hand[s] as u8, Phase::Opening) {
+            if let SowingEnd::Perpetual { .. } = j.board.sow(self.rules, w, j.pos[s], j.hand[s] as u8, Phase::Opening) {
                 return Opening { board: j.board, first_player: j.first.unwrap_or(w.other()), perpetual: true };
             }
             j.first.get_or_insert(w);

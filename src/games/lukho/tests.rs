@@ -2,8 +2,8 @@
 //! 0..7: `s` = South's row (absolute 0..7), `n` = North's row (absolute 8..15). The pit
 //! opposite own index i is the opponent's index 7-i.
 
-use super::board::{add_run, byte_sum};
 use super::race::setup;
+use super::tables::{add_run, byte_sum};
 use super::*;
 use crate::side::Side;
 
@@ -244,12 +244,18 @@ fn opening_relays_where_a_turn_makes_a_knife() {
     // N2 was empty and is North's: no capture, the sowing ends.
     let b = board([0; 8], [1, 0, 0, 0, 0, 0, 0, 0], &[], [0, 0]);
     let mut o = b;
-    assert_eq!(o.sow(&IT, Side::South, 7, 1, Phase::Opening), Sown::Ended { last: 10, how: LapEnd::Empty(0), laps: 2 });
+    assert_eq!(
+        o.sow(&IT, Side::South, 7, 1, Phase::Opening),
+        SowingEnd::Ended { last: 10, how: LapEnd::Empty(0), laps: 2 }
+    );
     assert_eq!(rows(&o), ([0; 8], [0, 1, 1, 0, 0, 0, 0, 0]));
     assert_eq!(o.all_knives(), 0);
     // The same lap in a normal turn makes N0 a knife of South.
     let mut t = b;
-    assert_eq!(t.sow(&IT, Side::South, 7, 1, Phase::Turn), Sown::Ended { last: 8, how: LapEnd::NewKnife, laps: 1 });
+    assert_eq!(
+        t.sow(&IT, Side::South, 7, 1, Phase::Turn),
+        SowingEnd::Ended { last: 8, how: LapEnd::NewKnife, laps: 1 }
+    );
     assert_eq!(t.knife(8), Some(Side::South));
 }
 
@@ -486,14 +492,14 @@ fn perpetual_turn_detected_and_split() {
 #[test]
 fn perpetual_opening_sowing_detected() {
     let mut b = Board::new(STEADY3, [-1; 16], [0, 0]);
-    assert!(matches!(b.sow(&IT, Side::South, 0, 3, Phase::Opening), Sown::Perpetual { .. }));
+    assert!(matches!(b.sow(&IT, Side::South, 0, 3, Phase::Opening), SowingEnd::Perpetual { .. }));
     // A knife anywhere makes it finite (seeds pile up in it): knife on absolute 4.
     let mut k = [-1i8; 16];
     k[4] = 1;
     let mut pits = STEADY3;
     pits[4] = 2;
     let mut b = Board::new(pits, k, [0, 0]);
-    assert!(matches!(b.sow(&IT, Side::South, 0, 3, Phase::Turn), Sown::Ended { .. }));
+    assert!(matches!(b.sow(&IT, Side::South, 0, 3, Phase::Turn), SowingEnd::Ended { .. }));
 }
 
 /// A perpetual found by random search (absolute period 19,184,616 laps, 2,398,077 seen from
@@ -505,7 +511,7 @@ fn long_perpetual_sowing() {
     let t = std::time::Instant::now();
     let r = b.sow(&IT, Side::South, 8, 16, Phase::Opening);
     let dt = t.elapsed();
-    assert!(matches!(r, Sown::Perpetual { laps } if laps <= 2_398_077 + 64), "{r:?}");
+    assert!(matches!(r, SowingEnd::Perpetual { laps } if laps <= 2_398_077 + 64), "{r:?}");
     assert!(dt.as_secs_f64() < 2.0, "{dt:?}");
 }
 
@@ -516,17 +522,17 @@ fn long_perpetual_sowing() {
 fn proven_cycle_is_shared_by_distinguished_points() {
     let pits = [0u8, 2, 1, 2, 3, 2, 1, 2, 5, 5, 0, 1, 4, 1, 2, 1];
     let mut b = Board::new(pits, [-1; 16], [0, 0]);
-    assert!(matches!(b.sow(&IT, Side::South, 8, 16, Phase::Opening), Sown::Perpetual { .. }));
+    assert!(matches!(b.sow(&IT, Side::South, 8, 16, Phase::Opening), SowingEnd::Perpetual { .. }));
     for turn in [3usize, 7, 13] {
         let mut turned = [0u8; PITS];
         for (p, &x) in pits.iter().enumerate() {
             turned[(p + turn) % PITS] = x;
         }
-        let before = board::perpetual_stats().hits;
+        let before = perpetual_stats().hits;
         let mut b = Board::new(turned, [-1; 16], [0, 0]);
         let r = b.sow(&IT, Side::South, (8 + turn) % PITS, 16, Phase::Opening);
-        assert!(matches!(r, Sown::Perpetual { laps } if laps < 200_000), "{r:?}");
-        assert!(board::perpetual_stats().hits > before);
+        assert!(matches!(r, SowingEnd::Perpetual { laps } if laps < 200_000), "{r:?}");
+        assert!(perpetual_stats().hits > before);
     }
 }
 
@@ -570,7 +576,7 @@ fn packed_board_helpers() {
 
 // ---------------------------------------------------------------- reference implementation
 
-/// A literal, slow reading of RULES.md: one seed per step, plain arrays, hash sets of every
+/// A literal, slow reading of docs/rules/lukho.md: one seed per step, plain arrays, hash sets of every
 /// state seen. The fast engine (packed board, batched laps and ticks, relative states, cycle
 /// finding) must agree with it on random openings.
 mod reference {
@@ -974,7 +980,7 @@ fn long_sowings_agree_with_reference() {
             drops += 1;
         }
         match got {
-            Sown::Ended { last, laps, .. } => {
+            SowingEnd::Ended { last, laps, .. } => {
                 assert!(s.done, "{pits:?} from {from} hand {hand} {phase:?}");
                 assert_eq!(
                     (b.pits(), b.stores, last as usize),
@@ -984,7 +990,7 @@ fn long_sowings_agree_with_reference() {
                 assert_eq!(knives, st.knife);
                 long += (laps > 32) as u32;
             }
-            Sown::Perpetual { .. } => {
+            SowingEnd::Perpetual { .. } => {
                 assert!(!s.done, "{pits:?} from {from} hand {hand} {phase:?}");
                 perpetual += 1;
             }
