@@ -8,7 +8,9 @@ use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 use mancala::export::Format;
 use mancala::games::lukho::race::setup;
-use mancala::games::lukho::{speed_races, Board, Chain, Choice, ChoiceError, GameOutcome, Position, Rules};
+use mancala::games::lukho::{
+    speed_races, Board, Chain, Choice, ChoiceError, GameOutcome, Position, ProvenCycles, Rules,
+};
 use mancala::lukho::equilibrium::{EqDef, EqError, IterRecord, Limits, Observer, Payoff, Solver};
 use mancala::lukho::output::{header_rules, write_games, write_summaries};
 use mancala::lukho::part::{self, part_name, read_part, write_part, PartError};
@@ -572,12 +574,13 @@ fn ratio(r: &mancala::games::lukho::Ratio) -> Json {
 
 fn races(pair: &Pair, json: bool, jsonl: bool, rules: &Rules) -> Result<()> {
     let (s, n) = pair.choices(rules)?;
-    let all = speed_races(rules, &s, &n);
+    let proven = ProvenCycles::new();
+    let all = speed_races(rules, &proven, &s, &n);
     let rows: Vec<Json> = all
         .iter()
         .enumerate()
         .map(|(k, r)| {
-            let o = mancala::games::lukho::play_after(rules, &r.opening);
+            let o = mancala::games::lukho::play_after(rules, &proven, &r.opening);
             let mut m = serde_json::Map::new();
             m.insert("race".into(), json!(format!("speeds:{k}")));
             m.insert("rho_from".into(), ratio(&r.lo));
@@ -723,15 +726,17 @@ fn sweep_cmd(a: SweepArgs, rules: Rules) -> Result<()> {
         pb.set_message("(speeds: length counts pairs, so the bar runs past it)");
     }
     let done = AtomicU64::new(0);
+    // One set of proven perpetual cycles for the whole run, shared by its threads.
+    let proven = ProvenCycles::new();
     let start = Instant::now();
     let progress = |g| {
         done.fetch_add(g, Ordering::Relaxed);
         pb.inc(g);
     };
     let aggs = if sets.symmetric {
-        sweep::sweep_mirror(&rules, model, south_ids, &progress)
+        sweep::sweep_mirror(&rules, &proven, model, south_ids, &progress)
     } else {
-        sweep::sweep(&rules, model, south_ids, &sets.north, &progress)
+        sweep::sweep(&rules, &proven, model, south_ids, &sets.north, &progress)
     };
     pb.finish_and_clear();
     let seconds = start.elapsed().as_secs_f64();
@@ -755,9 +760,9 @@ fn sweep_cmd(a: SweepArgs, rules: Rules) -> Result<()> {
     if let Some(format) = a.games {
         let stem = shard.map_or("games".to_string(), |s| format!("games-{:05}-of-{:05}", s.k, s.n));
         let all = if sets.symmetric {
-            sweep::games_mirror(&rules, model, south_ids)
+            sweep::games_mirror(&rules, &proven, model, south_ids)
         } else {
-            sweep::games(&rules, model, south_ids, &sets.north, &sets.north_ids)
+            sweep::games(&rules, &proven, model, south_ids, &sets.north, &sets.north_ids)
         };
         write_games(&out, &stem, format, &rules, model.name(), &all)
             .with_context(|| format!("--out: writing {stem}"))?;
@@ -769,7 +774,7 @@ fn sweep_cmd(a: SweepArgs, rules: Rules) -> Result<()> {
     report.insert("games_per_second".into(), json!(rate.round()));
     report.insert("threads".into(), json!(rayon::current_num_threads()));
     // Long knife-free sowings proven perpetual: by their own cycle, or by a shared point.
-    let ps = mancala::games::lukho::perpetual_stats();
+    let ps = proven.stats();
     report.insert("perpetual_sowings".into(), json!(ps));
     if a.json {
         println!("{}", Json::Object(report));
@@ -814,7 +819,7 @@ fn dry_run(
     } else {
         &sets.north
     };
-    let cal = calibrate(&def.rules, def.model, &sets.south, north, 20_000, seconds);
+    let cal = calibrate(&def.rules, &ProvenCycles::new(), def.model, &sets.south, north, 20_000, seconds);
     let per_pair = def.model.outcomes().map_or(cal.games_per_pair(), |o| o.len() as f64);
     let games = pairs as f64 * per_pair;
     let rate = cal.games_per_core_second();

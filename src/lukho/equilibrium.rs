@@ -31,7 +31,7 @@
 use super::lp::{maximiser, LpError};
 use super::spec::{Spec, SpecError};
 use super::sweep::{play_pair, Model};
-use crate::games::lukho::{Choice, GameOutcome, Rules};
+use crate::games::lukho::{Choice, GameOutcome, ProvenCycles, Rules};
 use crate::side::Side;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -285,6 +285,8 @@ pub struct Solver {
     /// restricted set (0: plain double oracle). More cuts give better bounds per sweep at the
     /// price of LPs; worth it when sweeps are expensive and sets small.
     pub cuts: usize,
+    /// Perpetual cycles proven by this run's sweeps.
+    proven: ProvenCycles,
 }
 
 fn write_bytes_atomic(path: &Path, bytes: &[u8]) -> Result<(), EqError> {
@@ -319,6 +321,7 @@ impl Solver {
             state: State::default(),
             identity,
             cuts: 0,
+            proven: ProvenCycles::new(),
         };
         let path = dir.join(STATE_FILE);
         if path.exists() {
@@ -402,8 +405,8 @@ impl Solver {
             for (slot, x) in o.iter_mut().zip(ch) {
                 let mut v = 0i32;
                 match kind {
-                    Kind::Col => play_pair(rules, model, x, &c, |_, g| v += payoff.of(g)),
-                    Kind::Row => play_pair(rules, model, &c, x, |_, g| v += payoff.of(g)),
+                    Kind::Col => play_pair(rules, &self.proven, model, x, &c, |_, g| v += payoff.of(g)),
+                    Kind::Row => play_pair(rules, &self.proven, model, &c, x, |_, g| v += payoff.of(g)),
                 }
                 *slot = v as i16;
             }
@@ -767,11 +770,14 @@ pub fn read_state(path: &Path, identity: &Json) -> Result<State, EqError> {
 pub fn full_matrix(def: &EqDef, ids: &[u32]) -> Vec<f64> {
     let cs: Vec<Choice> = ids.iter().map(|&i| Choice::from_id(i as u64, &def.rules).unwrap()).collect();
     let races = def.model.outcomes().expect("fixed outcomes");
+    let proven = ProvenCycles::new();
     let mut a = Vec::with_capacity(cs.len() * cs.len());
     for s in &cs {
         for n in &cs {
-            let v: i32 =
-                races.iter().map(|&r| def.payoff.of(&crate::games::lukho::play_game(&def.rules, s, n, r))).sum();
+            let v: i32 = races
+                .iter()
+                .map(|&r| def.payoff.of(&crate::games::lukho::play_game(&def.rules, &proven, s, n, r)))
+                .sum();
             a.push(v as f64 / def.scale());
         }
     }

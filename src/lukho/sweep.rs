@@ -8,7 +8,8 @@
 use super::spec::{Spec, SpecError};
 use super::summary::Agg;
 use crate::games::lukho::{
-    opening, play_after, play_batch, speed_races, Choice, Class, GameOutcome, Opening, Position, Race, RaceModel, Rules,
+    opening, play_after, play_batch, speed_races, Choice, Class, GameOutcome, Opening, Position, ProvenCycles, Race,
+    RaceModel, Rules,
 };
 use crate::side::Side;
 use rayon::prelude::*;
@@ -101,6 +102,7 @@ impl fmt::Display for RaceLabel {
 #[inline]
 pub fn play_pair(
     rules: &Rules,
+    proven: &ProvenCycles,
     model: Model,
     south: &Choice,
     north: &Choice,
@@ -110,7 +112,7 @@ pub fn play_pair(
     let mut play = |o: Opening| -> GameOutcome {
         let g = match last {
             Some((p, g)) if p == o => g,
-            _ => play_after(rules, &o),
+            _ => play_after(rules, proven, &o),
         };
         last = Some((o, g));
         g
@@ -118,11 +120,11 @@ pub fn play_pair(
     match model.outcomes() {
         Some(races) => {
             for &r in races {
-                f(RaceLabel::Fixed(r), &play(opening(rules, south, north, r)));
+                f(RaceLabel::Fixed(r), &play(opening(rules, proven, south, north, r)));
             }
         }
         None => {
-            for (k, sr) in speed_races(rules, south, north).iter().enumerate() {
+            for (k, sr) in speed_races(rules, proven, south, north).iter().enumerate() {
                 f(RaceLabel::Speeds(k as u32), &play(sr.opening));
             }
         }
@@ -188,6 +190,7 @@ const CHUNK: usize = 4096;
 /// `progress(n)` is called with the games finished, once per chunk.
 pub fn sweep(
     rules: &Rules,
+    proven: &ProvenCycles,
     model: Model,
     south: &[u32],
     north: &[Choice],
@@ -201,11 +204,11 @@ pub fn sweep(
                 .par_chunks(CHUNK)
                 .map(|chunk| {
                     let a = match model.outcomes() {
-                        Some(races) => agg_batched(rules, races, &s, chunk),
+                        Some(races) => agg_batched(rules, proven, races, &s, chunk),
                         None => {
                             let mut a = Agg::default();
                             for n in chunk {
-                                play_pair(rules, model, &s, n, |_, o| a.add(o));
+                                play_pair(rules, proven, model, &s, n, |_, o| a.add(o));
                             }
                             a
                         }
@@ -226,13 +229,14 @@ const BATCH: usize = 512;
 /// games after the openings played as batches ([`play_batch`]: several games side by side).
 /// The same games as [`play_pair`]: an opening equal to the pair's previous one is played
 /// once and counted again, a perpetual opening is scored without a game.
-fn agg_batched(rules: &Rules, races: &[Race], south: &Choice, north: &[Choice]) -> Agg {
-    agg_pairs_batched(rules, races, north, |n| (south, n))
+fn agg_batched(rules: &Rules, proven: &ProvenCycles, races: &[Race], south: &Choice, north: &[Choice]) -> Agg {
+    agg_pairs_batched(rules, proven, races, north, |n| (south, n))
 }
 
 /// [`agg_batched`] over any pairs: `pair` gives the (South, North) choices of an item.
 fn agg_pairs_batched<'a, P>(
     rules: &Rules,
+    proven: &ProvenCycles,
     races: &[Race],
     items: &'a [P],
     pair: impl Fn(&'a P) -> (&'a Choice, &'a Choice),
@@ -248,9 +252,9 @@ fn agg_pairs_batched<'a, P>(
         for (south, n) in batch.iter().map(&pair) {
             let mut last: Option<Opening> = None;
             for &r in races {
-                let o = opening(rules, south, n, r);
+                let o = opening(rules, proven, south, n, r);
                 if o.perpetual {
-                    a.add(&play_after(rules, &o));
+                    a.add(&play_after(rules, proven, &o));
                 } else if last == Some(o) {
                     *counts.last_mut().expect("an opening was pushed") += 1;
                 } else {
@@ -261,7 +265,7 @@ fn agg_pairs_batched<'a, P>(
             }
         }
         let outs = &mut outs[..starts.len()];
-        play_batch(rules, &starts, outs);
+        play_batch(rules, proven, &starts, outs);
         for (o, &k) in outs.iter().zip(&counts) {
             for _ in 0..k {
                 a.add(o);
@@ -272,7 +276,13 @@ fn agg_pairs_batched<'a, P>(
 }
 
 /// Each South choice in `south` against the same choice played by North (`--symmetric`).
-pub fn sweep_mirror(rules: &Rules, model: Model, south: &[u32], progress: &(dyn Fn(u64) + Sync)) -> Vec<Agg> {
+pub fn sweep_mirror(
+    rules: &Rules,
+    proven: &ProvenCycles,
+    model: Model,
+    south: &[u32],
+    progress: &(dyn Fn(u64) + Sync),
+) -> Vec<Agg> {
     south
         .par_chunks(CHUNK)
         .flat_map_iter(|chunk| {
@@ -281,7 +291,7 @@ pub fn sweep_mirror(rules: &Rules, model: Model, south: &[u32], progress: &(dyn 
                 .map(|&sid| {
                     let c = Choice::from_id(sid as u64, rules).expect("ids come from a SPEC");
                     let mut a = Agg::default();
-                    play_pair(rules, model, &c, &c, |_, o| a.add(o));
+                    play_pair(rules, proven, model, &c, &c, |_, o| a.add(o));
                     a
                 })
                 .collect();
@@ -292,13 +302,18 @@ pub fn sweep_mirror(rules: &Rules, model: Model, south: &[u32], progress: &(dyn 
 }
 
 /// Every game of a (small) symmetric sweep, in order: South id (= North id), race outcome.
-pub fn games_mirror(rules: &Rules, model: Model, south: &[u32]) -> Vec<(u32, u32, RaceLabel, GameOutcome)> {
+pub fn games_mirror(
+    rules: &Rules,
+    proven: &ProvenCycles,
+    model: Model,
+    south: &[u32],
+) -> Vec<(u32, u32, RaceLabel, GameOutcome)> {
     south
         .par_iter()
         .flat_map_iter(|&sid| {
             let c = Choice::from_id(sid as u64, rules).expect("ids come from a SPEC");
             let mut out = Vec::new();
-            play_pair(rules, model, &c, &c, |r, o| out.push((sid, sid, r, *o)));
+            play_pair(rules, proven, model, &c, &c, |r, o| out.push((sid, sid, r, *o)));
             out
         })
         .collect()
@@ -307,6 +322,7 @@ pub fn games_mirror(rules: &Rules, model: Model, south: &[u32]) -> Vec<(u32, u32
 /// Every game of a (small) product, in order: South id, then North id, then race outcome.
 pub fn games(
     rules: &Rules,
+    proven: &ProvenCycles,
     model: Model,
     south: &[u32],
     north: &[Choice],
@@ -318,7 +334,7 @@ pub fn games(
             let s = Choice::from_id(sid as u64, rules).expect("ids come from a SPEC");
             let mut out = Vec::new();
             for (n, &nid) in north.iter().zip(north_ids) {
-                play_pair(rules, model, &s, n, |r, o| out.push((sid, nid, r, *o)));
+                play_pair(rules, proven, model, &s, n, |r, o| out.push((sid, nid, r, *o)));
             }
             out
         })
@@ -346,6 +362,7 @@ impl Calibration {
 /// least `min_seconds` (slow models stop a second later with fewer pairs).
 pub fn calibrate(
     rules: &Rules,
+    proven: &ProvenCycles,
     model: Model,
     south: &[u32],
     north: &[Choice],
@@ -371,13 +388,13 @@ pub fn calibrate(
             Some(races) => {
                 batch.push((s, north[ni]));
                 if batch.len() == BATCH {
-                    let a = agg_pairs_batched(rules, races, &batch, |(s, n)| (s, n));
+                    let a = agg_pairs_batched(rules, proven, races, &batch, |(s, n)| (s, n));
                     games += a.games;
                     sink += a.sum_margin2;
                     batch.clear();
                 }
             }
-            None => play_pair(rules, model, &s, &north[ni], |_, o| {
+            None => play_pair(rules, proven, model, &s, &north[ni], |_, o| {
                 games += 1;
                 sink += o.margin2 as i64;
             }),
@@ -394,7 +411,7 @@ pub fn calibrate(
         }
     }
     if let (Some(races), false) = (model.outcomes(), batch.is_empty()) {
-        let a = agg_pairs_batched(rules, races, &batch, |(s, n)| (s, n));
+        let a = agg_pairs_batched(rules, proven, races, &batch, |(s, n)| (s, n));
         games += a.games;
         sink += a.sum_margin2;
     }
@@ -472,13 +489,14 @@ mod tests {
     fn symmetric_sweep_is_each_choice_against_itself() {
         let south: Vec<u32> = (0..2000).step_by(7).chain([123_456, 5_000_000]).collect();
         for model in [Model::parse("sequential").unwrap(), Model::parse("lockstep").unwrap()] {
-            let got = sweep_mirror(&R, model, &south, &|_| {});
+            let proven = ProvenCycles::new();
+            let got = sweep_mirror(&R, &proven, model, &south, &|_| {});
             for (&sid, a) in south.iter().zip(&got) {
                 let c = Choice::from_id(sid as u64, &R).unwrap();
-                let want = &sweep(&R, model, &[sid], &[c], &|_| {})[0];
+                let want = &sweep(&R, &proven, model, &[sid], &[c], &|_| {})[0];
                 assert_eq!(a, want, "choice {sid}");
             }
-            let games = games_mirror(&R, model, &south);
+            let games = games_mirror(&R, &proven, model, &south);
             assert_eq!(games.len(), south.len() * 2);
             assert!(games.iter().all(|g| g.0 == g.1));
         }
@@ -492,13 +510,14 @@ mod tests {
         for model in
             [Model::Fixed(RaceModel::Sequential), Model::Fixed(RaceModel::Lockstep), Model::One(Race::NorthFirst)]
         {
-            let got = sweep(&R, model, &south, &north, &|_| {});
+            let proven = ProvenCycles::new();
+            let got = sweep(&R, &proven, model, &south, &north, &|_| {});
             for (&sid, agg) in south.iter().zip(&got) {
                 let s = Choice::from_id(sid as u64, &R).unwrap();
                 let mut want = Agg::default();
                 for n in &north {
                     for &r in model.outcomes().unwrap() {
-                        want.add(&crate::games::lukho::play_game(&R, &s, n, r));
+                        want.add(&crate::games::lukho::play_game(&R, &proven, &s, n, r));
                     }
                 }
                 assert_eq!(*agg, want, "{model} south {sid}");
@@ -510,10 +529,11 @@ mod tests {
     fn speeds_sweep_counts_every_interval() {
         let south = vec![0u32, 1234];
         let north: Vec<Choice> = (0..40).map(|i| Choice::from_id(i * 997, &R).unwrap()).collect();
-        let got = sweep(&R, Model::Speeds, &south, &north, &|_| {});
+        let proven = ProvenCycles::new();
+        let got = sweep(&R, &proven, Model::Speeds, &south, &north, &|_| {});
         for (&sid, agg) in south.iter().zip(&got) {
             let s = Choice::from_id(sid as u64, &R).unwrap();
-            let n: usize = north.iter().map(|n| speed_races(&R, &s, n).len()).sum();
+            let n: usize = north.iter().map(|n| speed_races(&R, &proven, &s, n).len()).sum();
             assert_eq!(agg.games as usize, n);
         }
     }

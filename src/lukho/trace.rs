@@ -1,6 +1,8 @@
 //! A played game turn by turn, for `lukho play --trace`.
 
-use crate::games::lukho::{opening, play_after, speed_races, Choice, GameOutcome, Opening, Position, Race, Rules};
+use crate::games::lukho::{
+    opening, play_after, speed_races, Choice, GameOutcome, Opening, Position, ProvenCycles, Race, Rules,
+};
 
 /// Which race outcome a single game is played under.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,11 +38,17 @@ impl RaceChoice {
     }
 
     /// The opening this race outcome gives.
-    pub fn opening(&self, rules: &Rules, south: &Choice, north: &Choice) -> Result<Opening, RaceChoiceError> {
+    pub fn opening(
+        &self,
+        rules: &Rules,
+        proven: &ProvenCycles,
+        south: &Choice,
+        north: &Choice,
+    ) -> Result<Opening, RaceChoiceError> {
         match *self {
-            RaceChoice::Fixed(r) => Ok(opening(rules, south, north, r)),
+            RaceChoice::Fixed(r) => Ok(opening(rules, proven, south, north, r)),
             RaceChoice::Speeds(k) => {
-                let all = speed_races(rules, south, north);
+                let all = speed_races(rules, proven, south, north);
                 all.get(k).map(|s| s.opening).ok_or(RaceChoiceError::NoSuchSpeed { k, count: all.len() })
             }
         }
@@ -57,14 +65,15 @@ pub struct Trace {
 }
 
 pub fn trace(rules: &Rules, south: &Choice, north: &Choice, race: RaceChoice) -> Result<Trace, RaceChoiceError> {
-    let o = race.opening(rules, south, north)?;
-    let outcome = play_after(rules, &o);
+    let proven = ProvenCycles::new();
+    let o = race.opening(rules, &proven, south, north)?;
+    let outcome = play_after(rules, &proven, &o);
     let mut pos = Position { board: o.board, to_move: o.first_player };
     let mut positions = vec![pos];
     if !o.perpetual {
         // The outcome says how many turns were completed; replay them.
         for _ in 0..outcome.turns {
-            pos.turn(rules);
+            pos.turn(rules, &proven);
             positions.push(pos);
         }
     }

@@ -7,6 +7,7 @@
 
 use super::board::{abs_pit, Board};
 use super::choice::Choice;
+use super::perpetual::ProvenCycles;
 use super::race::{opening, Opening, Race};
 use super::sow::{LapEnd, Phase, SowingEnd};
 use super::Rules;
@@ -60,18 +61,18 @@ pub enum TurnEnd {
 impl Position {
     /// Play the forced turn: lift the mover's lowest-index non-empty non-knife pit and sow.
     #[inline(always)]
-    pub fn turn(&mut self, rules: &Rules) -> TurnEnd {
+    pub fn turn(&mut self, rules: &Rules, proven: &ProvenCycles) -> TurnEnd {
         // One copy of the turn per mover, each compiled for a known side (its row, its
         // knives, its captures are then constants); the sides alternate, so the choice
         // between the copies is always predicted.
         match self.to_move {
-            Side::South => self.turn_of(rules, Side::South),
-            Side::North => self.turn_of(rules, Side::North),
+            Side::South => self.turn_of(rules, proven, Side::South),
+            Side::North => self.turn_of(rules, proven, Side::North),
         }
     }
 
     #[inline(always)]
-    fn turn_of(&mut self, rules: &Rules, side: Side) -> TurnEnd {
+    fn turn_of(&mut self, rules: &Rules, proven: &ProvenCycles, side: Side) -> TurnEnd {
         let Some(i) = self.board.forced_pit(side) else {
             return TurnEnd::NoMove;
         };
@@ -82,7 +83,7 @@ impl Position {
         let p = abs_pit(side, i);
         let hand = self.board.pit(p);
         self.board.clear_pit(p);
-        match self.board.sow(rules, side, p, hand, Phase::Turn) {
+        match self.board.sow(rules, proven, side, p, hand, Phase::Turn) {
             SowingEnd::Ended { last, how, laps } => {
                 self.to_move = side.other();
                 TurnEnd::Played { pit: p as u8, last, how, laps }
@@ -171,16 +172,16 @@ pub fn match_points(totals2: [u16; 2], first_game: bool) -> u8 {
 }
 
 /// Play a whole game: the opening under `race`, then the forced turns.
-pub fn play_game(rules: &Rules, south: &Choice, north: &Choice, race: Race) -> GameOutcome {
-    play_after(rules, &opening(rules, south, north, race))
+pub fn play_game(rules: &Rules, proven: &ProvenCycles, south: &Choice, north: &Choice, race: Race) -> GameOutcome {
+    play_after(rules, proven, &opening(rules, proven, south, north, race))
 }
 
 /// The game after a given opening (e.g. one of [`super::speed_races`]).
-pub fn play_after(rules: &Rules, o: &Opening) -> GameOutcome {
+pub fn play_after(rules: &Rules, proven: &ProvenCycles, o: &Opening) -> GameOutcome {
     if o.perpetual {
         return GameOutcome::new(o.first_player, o.board.split_totals2(o.hands()), Class::PerpetualOpening, 0);
     }
-    play_from(rules, Position { board: o.board, to_move: o.first_player })
+    play_from(rules, proven, Position { board: o.board, to_move: o.first_player })
 }
 
 /// Turns before Brent's check starts: 99.8 % of a typical South choice's games end within 30
@@ -189,7 +190,7 @@ pub(crate) const CYCLE_CHECK_AFTER_TURNS: u32 = 32;
 
 /// Play the forced turns from `start` (the position right after the opening) to the end.
 /// `first_player` in the outcome is `start.to_move`.
-pub fn play_from(rules: &Rules, start: Position) -> GameOutcome {
+pub fn play_from(rules: &Rules, proven: &ProvenCycles, start: Position) -> GameOutcome {
     let first = start.to_move;
     let mut pos = start;
     let mut turns = 0u32;
@@ -204,7 +205,7 @@ pub fn play_from(rules: &Rules, start: Position) -> GameOutcome {
     // the game loop measured no slower, with less code.
     let mut cycles: Option<Cycles<(u128, u32, Side)>> = None;
     loop {
-        match pos.turn(rules) {
+        match pos.turn(rules, proven) {
             TurnEnd::Played { .. } => {}
             TurnEnd::NoMove => {
                 return GameOutcome::new(first, pos.board.sweep_totals2(pos.to_move), Class::Normal, turns);
@@ -226,7 +227,7 @@ pub fn play_from(rules: &Rules, start: Position) -> GameOutcome {
                     // Every position of the cycle has the same stores and knives (nothing
                     // irreversible happens on it), so the split can be taken here; `turns`
                     // is when the first repetition happened: μ + λ.
-                    let repeat = first_repeat(start, lambda, |p| _ = p.turn(rules), Position::key) as u32;
+                    let repeat = first_repeat(start, lambda, |p| _ = p.turn(rules, proven), Position::key) as u32;
                     return GameOutcome::new(first, pos.board.split_totals2(0), Class::Cycle, repeat);
                 }
             }

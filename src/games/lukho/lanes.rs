@@ -16,6 +16,7 @@
 //! So a lane only ever ends a game by rule "no pit to lift": class `normal`.
 
 use super::game::{play_from, GameOutcome, Position, CYCLE_CHECK_AFTER_TURNS};
+use super::perpetual::ProvenCycles;
 use super::Rules;
 use std::sync::OnceLock;
 
@@ -67,30 +68,30 @@ impl Engine {
     }
 
     /// Play every position of `starts` to the end: `out[i]` = [`play_from`]`(rules, starts[i])`.
-    pub fn play(self, rules: &Rules, starts: &[Position], out: &mut [GameOutcome]) {
+    pub fn play(self, rules: &Rules, proven: &ProvenCycles, starts: &[Position], out: &mut [GameOutcome]) {
         assert_eq!(starts.len(), out.len());
         #[cfg(target_arch = "x86_64")]
         if self.lanes {
             // SAFETY: `lanes` is true only in a value made by `Engine::lanes`, which checked
             // that the CPU has every feature `avx512::play` is compiled for.
-            unsafe { avx512::play(rules, starts, out) };
+            unsafe { avx512::play(rules, proven, starts, out) };
             return;
         }
-        play_batch_scalar(rules, starts, out);
+        play_batch_scalar(rules, proven, starts, out);
     }
 }
 
 /// Play every position of `starts` to the end: `out[i]` = [`play_from`]`(rules, starts[i])`,
 /// on this process's engine ([`Engine::configured`]).
-pub fn play_batch(rules: &Rules, starts: &[Position], out: &mut [GameOutcome]) {
-    Engine::configured().play(rules, starts, out);
+pub fn play_batch(rules: &Rules, proven: &ProvenCycles, starts: &[Position], out: &mut [GameOutcome]) {
+    Engine::configured().play(rules, proven, starts, out);
 }
 
 /// [`play_batch`] one game at a time (the reference, and the path on other CPUs).
-pub fn play_batch_scalar(rules: &Rules, starts: &[Position], out: &mut [GameOutcome]) {
+pub fn play_batch_scalar(rules: &Rules, proven: &ProvenCycles, starts: &[Position], out: &mut [GameOutcome]) {
     assert_eq!(starts.len(), out.len());
     for (o, &s) in out.iter_mut().zip(starts) {
-        *o = play_from(rules, s);
+        *o = play_from(rules, proven, s);
     }
 }
 
@@ -114,7 +115,7 @@ mod avx512 {
     use super::super::board::Board;
     use super::super::game::{Class, GameOutcome, Position};
     use super::super::{Chain, Rules};
-    use super::{play_from, CYCLE_CHECK_AFTER_TURNS, LONG_SOWING};
+    use super::{play_from, ProvenCycles, CYCLE_CHECK_AFTER_TURNS, LONG_SOWING};
     use crate::side::Side;
     use std::arch::x86_64::*;
 
@@ -172,11 +173,11 @@ mod avx512 {
     /// ([`super::simd_available`]). The compiler makes every caller not compiled for them
     /// call it inside `unsafe`; nothing else is required.
     #[target_feature(enable = "avx512f,avx512bw,avx512dq,bmi2")]
-    pub(super) fn play(rules: &Rules, starts: &[Position], out: &mut [GameOutcome]) {
+    pub(super) fn play(rules: &Rules, proven: &ProvenCycles, starts: &[Position], out: &mut [GameOutcome]) {
         match rules.chain {
-            Chain::It => run::<0>(rules, starts, out),
-            Chain::En => run::<1>(rules, starts, out),
-            Chain::None => run::<2>(rules, starts, out),
+            Chain::It => run::<0>(rules, proven, starts, out),
+            Chain::En => run::<1>(rules, proven, starts, out),
+            Chain::None => run::<2>(rules, proven, starts, out),
         }
     }
 
@@ -255,7 +256,7 @@ mod avx512 {
 
     /// The lanes' loop for chain rule `CHAIN` (0 it, 1 en, 2 none).
     #[target_feature(enable = "avx512f,avx512bw,avx512dq,bmi2")]
-    fn run<const CHAIN: u8>(rules: &Rules, starts: &[Position], out: &mut [GameOutcome]) {
+    fn run<const CHAIN: u8>(rules: &Rules, proven: &ProvenCycles, starts: &[Position], out: &mut [GameOutcome]) {
         let z = _mm512_setzero_si512();
         let blank = Lanes {
             pits: z,
@@ -308,7 +309,7 @@ mod avx512 {
                     out[g] = if stuck & lane(l) != 0 {
                         finish(s, l, starts[g].to_move)
                     } else {
-                        play_from(rules, starts[g])
+                        play_from(rules, proven, starts[g])
                     };
                     if next < starts.len() {
                         load(s, l, next, &starts[next]);

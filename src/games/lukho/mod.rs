@@ -31,7 +31,7 @@ pub use capture::Chain;
 pub use choice::{Choice, ChoiceError, MAX_REMOVE};
 pub use game::{match_points, play_after, play_from, play_game, Class, GameOutcome, Position, TurnEnd};
 pub use lanes::{play_batch, play_batch_scalar, Engine};
-pub use perpetual::{forget_perpetual_cycles, perpetual_stats, PerpetualStats};
+pub use perpetual::{PerpetualStats, ProvenCycles};
 pub use race::{opening, Opening, Race, RaceModel};
 pub use sow::{LapEnd, Phase, SowingEnd};
 pub use speeds::{speed_races, Ratio, SpeedRace};

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 // A perpetual sowing walks a cycle of relative states that can be millions of laps long, and
 // many games of a sweep (different boards, same sower's dynamics) land on the same cycles.
 // Distinguished points make a second visit cheap: when a cycle is proven, its states whose
-// hash has `DP_BITS` low zero bits are published in a global set; a later knife-free sowing
+// hash has `DP_BITS` low zero bits are published in a set ([`ProvenCycles`]); a later knife-free sowing
 // that meets one of them is on that cycle, so it is perpetual: exact, and found within about
 // 2^DP_BITS laps instead of a whole period. Only states proven to lie on a cycle are stored,
 // so a hit is a proof, never a guess; a miss costs one hash per lap off the critical path.
@@ -29,10 +29,22 @@ fn distinguished(s: u128) -> bool {
     x.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - DP_BITS) == 0
 }
 
-static CYCLES_PROVEN: AtomicU64 = AtomicU64::new(0);
-static PERPETUAL_HITS: AtomicU64 = AtomicU64::new(0);
+/// Perpetual cycles proven so far, shared between sowings through their distinguished points,
+/// and what they have been used for. The caller owns it: one per run, shared by reference
+/// between its threads (the map is concurrent, the counters atomic), so a run's verdicts and
+/// counts depend on that run alone. A fresh value makes every perpetual sowing pay for its own
+/// cycle (what a benchmark of cold runs wants).
+#[derive(Debug, Default)]
+pub struct ProvenCycles {
+    /// Packed relative states (see [`relative_lap`]) and phase known to lie on a perpetual cycle.
+    points: dashmap::DashMap<(u128, u8), ()>,
+    /// Cycles proven by walking them.
+    proven: AtomicU64,
+    /// Sowings found perpetual at a point of an earlier cycle.
+    hits: AtomicU64,
+}
 
-/// Knife-free sowings of over 32 laps found perpetual in this process so far: by walking
+/// Knife-free sowings of over 32 laps found perpetual with one [`ProvenCycles`]: by walking
 /// their cycle (`proven`) or by meeting a published point of an earlier one (`hits`), and
 /// the points published. The hit rate is `hits / (proven + hits)`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
@@ -42,20 +54,20 @@ pub struct PerpetualStats {
     pub points: u64,
 }
 
-pub fn perpetual_stats() -> PerpetualStats {
-    PerpetualStats {
-        proven: CYCLES_PROVEN.load(Ordering::Relaxed),
-        hits: PERPETUAL_HITS.load(Ordering::Relaxed),
-        points: perpetual_points().len() as u64,
+impl ProvenCycles {
+    /// No cycle proven yet.
+    pub fn new() -> Self {
+        Self::default()
     }
-}
 
-/// Forget every shared cycle and zero the counts: benchmarks use it so that each run pays
-/// for its own perpetual sowings (a warm set would hide their cost).
-pub fn forget_perpetual_cycles() {
-    perpetual_points().clear();
-    CYCLES_PROVEN.store(0, Ordering::Relaxed);
-    PERPETUAL_HITS.store(0, Ordering::Relaxed);
+    /// The counts so far.
+    pub fn stats(&self) -> PerpetualStats {
+        PerpetualStats {
+            proven: self.proven.load(Ordering::Relaxed),
+            hits: self.hits.load(Ordering::Relaxed),
+            points: self.points.len() as u64,
+        }
+    }
 }
 
 /// One lap of a packed relative state: the pits in the sower's frame (byte 0 = the pit just
@@ -75,20 +87,14 @@ fn relative_lap(s: u128) -> (u128, usize) {
     ((s & !0xff).rotate_right(8 * r as u32) + TURNED_LAP[h % LAP_ROW], r)
 }
 
-/// Packed relative states (see [`relative_lap`]) and phase known to lie on a perpetual cycle.
-fn perpetual_points() -> &'static dashmap::DashMap<(u128, u8), ()> {
-    static SET: std::sync::OnceLock<dashmap::DashMap<(u128, u8), ()>> = std::sync::OnceLock::new();
-    SET.get_or_init(dashmap::DashMap::new)
-}
-
 /// A distinguished state `s` met on a walk: true if it lies on a cycle proven earlier (the
 /// sowing never ends either); else it is remembered in `points`. Out of line: it runs once
 /// in 4,096 laps, and inlined it crowded the lap loop's registers.
 #[cold]
 #[inline(never)]
-fn met_proven_cycle(s: u128, phase: Phase, points: &mut Vec<u128>) -> bool {
-    if perpetual_points().contains_key(&(s, phase as u8)) {
-        PERPETUAL_HITS.fetch_add(1, Ordering::Relaxed);
+fn met_proven_cycle(proven: &ProvenCycles, s: u128, phase: Phase, points: &mut Vec<u128>) -> bool {
+    if proven.points.contains_key(&(s, phase as u8)) {
+        proven.hits.fetch_add(1, Ordering::Relaxed);
         return true;
     }
     points.push(s);
@@ -99,9 +105,9 @@ fn met_proven_cycle(s: u128, phase: Phase, points: &mut Vec<u128>) -> bool {
 /// cycle closed on the walk's first state, every point met on the walk lies on it; otherwise
 /// (Brent found a cycle entered later) walk the cycle once more to collect them.
 #[cold]
-fn publish_cycle(phase: Phase, s: u128, lambda: u64, met: &[u128], through_first: bool) {
-    CYCLES_PROVEN.fetch_add(1, Ordering::Relaxed);
-    let set = perpetual_points();
+fn publish_cycle(proven: &ProvenCycles, phase: Phase, s: u128, lambda: u64, met: &[u128], through_first: bool) {
+    proven.proven.fetch_add(1, Ordering::Relaxed);
+    let set = &proven.points;
     if set.len() >= DP_CAP {
         return;
     }
@@ -130,7 +136,14 @@ impl Board {
     /// instructions. Returns true for a perpetual sowing; false when the lap ending at `pos`
     /// (absolute, with the board turned back) does not relay: the caller applies that ending.
     #[inline]
-    pub(super) fn sow_relative(&mut self, phase: Phase, pos: &mut usize, hand: &mut u32, laps: &mut u64) -> bool {
+    pub(super) fn sow_relative(
+        &mut self,
+        proven: &ProvenCycles,
+        phase: Phase,
+        pos: &mut usize,
+        hand: &mut u32,
+        laps: &mut u64,
+    ) -> bool {
         let relay_from = phase.relay_from();
         // Byte `pos` (the pit just lifted) is empty: the hand goes there.
         let mut s = self.pits.rotate_right(8 * *pos as u32) | *hand as u128;
@@ -141,7 +154,7 @@ impl Board {
         let mut saved = s;
         let mut window = 1u64;
         let mut n = 0u64; // laps before the current window
-                          // Distinguished states met on this walk (see [`perpetual_points`]).
+                          // Distinguished states met on this walk (see [`ProvenCycles`]).
         let mut points: Vec<u128> = Vec::new();
         let perpetual = 'walk: loop {
             for lam in 1..window + 1 {
@@ -157,15 +170,15 @@ impl Board {
                 // selected after cost the loop 17 instructions a lap.
                 if s == saved {
                     n += lam;
-                    publish_cycle(phase, s, lam, &points, s == anchor);
+                    publish_cycle(proven, phase, s, lam, &points, s == anchor);
                     break 'walk true;
                 }
                 if s == anchor {
                     n += lam;
-                    publish_cycle(phase, s, n, &points, true);
+                    publish_cycle(proven, phase, s, n, &points, true);
                     break 'walk true;
                 }
-                if distinguished(s) && met_proven_cycle(s, phase, &mut points) {
+                if distinguished(s) && met_proven_cycle(proven, s, phase, &mut points) {
                     n += lam;
                     break 'walk true;
                 }

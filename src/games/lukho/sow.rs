@@ -4,6 +4,7 @@
 
 use super::board::{opposite, row_of, Board, PITS};
 use super::capture::captured;
+use super::perpetual::ProvenCycles;
 use super::tables::{add_run, byte_sum, get, set, CLEAR};
 use super::{Chain, Rules};
 use crate::side::Side;
@@ -102,9 +103,18 @@ impl Board {
 
     /// Sow `hand` seeds for `sower` into the pits after `from` (the pit they were lifted
     /// from, or the pit before the first one to receive a seed), lap after lap, until the
-    /// sowing ends, or report that it never ends (exact; see the comments inside).
+    /// sowing ends, or report that it never ends (exact; see the comments inside). `proven`
+    /// holds the cycles proven by earlier sowings and receives this one's if it is perpetual.
     #[inline(always)]
-    pub fn sow(&mut self, rules: &Rules, sower: Side, from: usize, hand: u8, phase: Phase) -> SowingEnd {
+    pub fn sow(
+        &mut self,
+        rules: &Rules,
+        proven: &ProvenCycles,
+        sower: Side,
+        from: usize,
+        hand: u8,
+        phase: Phase,
+    ) -> SowingEnd {
         let mut pos = from;
         let mut hand = hand as u32;
         let mut laps = 0u64;
@@ -146,7 +156,7 @@ impl Board {
             }
         }
         self.pits = b;
-        self.sow_long(rules, sower, pos, hand, laps, phase)
+        self.sow_long(rules, proven, sower, pos, hand, laps, phase)
     }
 
     /// A long knife-free sowing, after [`CYCLE_CHECK_AFTER_LAPS`] laps: go on in the sower's frame,
@@ -157,13 +167,14 @@ impl Board {
     fn sow_long(
         &mut self,
         rules: &Rules,
+        proven: &ProvenCycles,
         sower: Side,
         mut pos: usize,
         mut hand: u32,
         mut laps: u64,
         phase: Phase,
     ) -> SowingEnd {
-        match self.sow_relative(phase, &mut pos, &mut hand, &mut laps) {
+        match self.sow_relative(proven, phase, &mut pos, &mut hand, &mut laps) {
             true => SowingEnd::Perpetual { laps },
             false => {
                 let how = self.stop_lap(rules.chain, sower, pos, phase);

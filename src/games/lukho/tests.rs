@@ -29,8 +29,9 @@ fn rows(b: &Board) -> ([u8; 8], [u8; 8]) {
 }
 
 fn turn(b: Board, side: Side, rules: &Rules) -> (Position, TurnEnd) {
+    let proven = ProvenCycles::new();
     let mut p = Position { board: b, to_move: side };
-    let t = p.turn(rules);
+    let t = p.turn(rules, &proven);
     (p, t)
 }
 
@@ -125,6 +126,7 @@ fn knife_created_on_own_row() {
 
 #[test]
 fn knife_created_on_opponent_row() {
+    let proven = ProvenCycles::new();
     // s [0,…,0,1]  n [1,0,…]: South's only seed (S7) falls into N0, which held 1: N0
     // becomes a knife of South, in North's row.
     let b = board([0, 0, 0, 0, 0, 0, 0, 1], [1, 0, 0, 0, 0, 0, 0, 0], &[], [0, 0]);
@@ -135,7 +137,7 @@ fn knife_created_on_opponent_row() {
     // North owns no pit he may lift now (N0 is South's knife): the game is over, South
     // takes his knife and nothing else is left.
     let mut q = p;
-    assert_eq!(q.turn(&IT), TurnEnd::NoMove);
+    assert_eq!(q.turn(&IT, &proven), TurnEnd::NoMove);
     assert_eq!(q.board.sweep_totals2(Side::North), [4, 0]);
 }
 
@@ -186,13 +188,14 @@ fn knives_are_never_lifted() {
 
 #[test]
 fn game_ends_with_knives() {
+    let proven = ProvenCycles::new();
     // s [2s,0,0,0,0,0,0,3n]  n [1,0,0,4,0,0,2s,0], stores 15–21, South to move.
     // South has no pit to lift (S0 and S7 are knives, the rest empty): the game ends.
     // South: 15 + his knives S0 (2) + N6 (2) = 19. North: 21 + his knife S7 (3) + every
     // non-knife seed N0 (1) + N3 (4) = 29. North wins by 10.
     let k = [(0, Side::South), (7, Side::North), (14, Side::South)];
     let b = board([2, 0, 0, 0, 0, 0, 0, 3], [1, 0, 0, 4, 0, 0, 2, 0], &k, [15, 21]);
-    let o = play_from(&IT, Position { board: b, to_move: Side::South });
+    let o = play_from(&IT, &proven, Position { board: b, to_move: Side::South });
     assert_eq!(o.class, Class::Normal);
     assert_eq!(o.totals(), [19.0, 29.0]);
     assert_eq!(o.winner, Some(Side::North));
@@ -204,11 +207,12 @@ fn game_ends_with_knives() {
 
 #[test]
 fn forced_game_runs_to_a_sweep() {
+    let proven = ProvenCycles::new();
     // s [1,0,…]  n [0,…,0,1,0], stores 23–23, South to move.
     // Turn 1 (South): S0 → S1 (empty, opposite N6 holds 1): capture 1 + 1 → South store 25.
     // North to move: N6 is gone; North has nothing: game over, South sweeps nothing.
     let b = board([1, 0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 1, 0], &[], [23, 23]);
-    let o = play_from(&IT, Position { board: b, to_move: Side::South });
+    let o = play_from(&IT, &proven, Position { board: b, to_move: Side::South });
     assert_eq!(o.class, Class::Normal);
     assert_eq!(o.turns, 1);
     assert_eq!(o.totals(), [25.0, 23.0]);
@@ -239,13 +243,14 @@ fn match_points_cases() {
 
 #[test]
 fn opening_relays_where_a_turn_makes_a_knife() {
+    let proven = ProvenCycles::new();
     // s [0,…]  n [1,0,…]: South sows 1 seed from opponent index 0 (the pit "before" it is
     // his own S7). N0 held 1: in the opening that is a relay (no knives): lift 2 → N1, N2;
     // N2 was empty and is North's: no capture, the sowing ends.
     let b = board([0; 8], [1, 0, 0, 0, 0, 0, 0, 0], &[], [0, 0]);
     let mut o = b;
     assert_eq!(
-        o.sow(&IT, Side::South, 7, 1, Phase::Opening),
+        o.sow(&IT, &proven, Side::South, 7, 1, Phase::Opening),
         SowingEnd::Ended { last: 10, how: LapEnd::Empty(0), laps: 2 }
     );
     assert_eq!(rows(&o), ([0; 8], [0, 1, 1, 0, 0, 0, 0, 0]));
@@ -253,7 +258,7 @@ fn opening_relays_where_a_turn_makes_a_knife() {
     // The same lap in a normal turn makes N0 a knife of South.
     let mut t = b;
     assert_eq!(
-        t.sow(&IT, Side::South, 7, 1, Phase::Turn),
+        t.sow(&IT, &proven, Side::South, 7, 1, Phase::Turn),
         SowingEnd::Ended { last: 8, how: LapEnd::NewKnife, laps: 1 }
     );
     assert_eq!(t.knife(8), Some(Side::South));
@@ -261,6 +266,7 @@ fn opening_relays_where_a_turn_makes_a_knife() {
 
 #[test]
 fn opening_capture_after_relay() {
+    let proven = ProvenCycles::new();
     // South removes [3,2,0,0,0,0,0,0] (h = 5), drops 3@1, sows 2. North removes nothing,
     // drops nothing: he has nothing to sow and so finished at time 0 and moves first.
     // Setup: s [0,1,3,3,3,3,3,3]  n [3,6,3,3,3,3,3,3].
@@ -272,7 +278,7 @@ fn opening_capture_after_relay() {
     let b = setup(&south, &north);
     assert_eq!(rows(&b), ([0, 1, 3, 3, 3, 3, 3, 3], [3, 6, 3, 3, 3, 3, 3, 3]));
     for race in [Race::SouthFirst, Race::NorthFirst, Race::LockstepSouth, Race::LockstepNorth] {
-        let o = opening(&IT, &south, &north, race);
+        let o = opening(&IT, &proven, &south, &north, race);
         assert!(!o.perpetual);
         assert_eq!(rows(&o.board), ([0, 1, 3, 3, 3, 3, 3, 3], [4, 0, 4, 4, 4, 4, 4, 0]), "{race:?}");
         assert_eq!(o.board.stores, [5, 0]);
@@ -288,33 +294,38 @@ fn sequential_pair() -> (Choice, Choice) {
 
 #[test]
 fn sequential_order_changes_the_board() {
+    let proven = ProvenCycles::new();
     let (south, north) = sequential_pair();
     // south-first: South's seed: N0 0→1, empty, not his row: done. North: S0..S7 +1, then
     // N0 1→2 (held 1: relay in the opening) → N1, N2 (0→1, last, empty, North's row):
     // opposite S5 (4): North captures 4 + 1 = 5; chain (it) N3 holds 3: stop.
-    let o = opening(&IT, &south, &north, Race::SouthFirst);
+    let o = opening(&IT, &proven, &south, &north, Race::SouthFirst);
     assert_eq!(rows(&o.board), ([3, 4, 4, 4, 4, 0, 4, 4], [0, 1, 0, 3, 3, 3, 3, 3]));
     assert_eq!(o.board.stores, [0, 5]);
     assert_eq!(o.first_player, Side::South);
     // north-first: North: S0..S7 +1, N0 (0→1, last, empty, his row): opposite S7 (4):
     // capture 5; chain (it): N1 empty facing S6 (4): +4; N2 empty facing S5 (4): +4; N3
     // holds 3: stop. 13. Then South's seed: N0 0→1, done.
-    let o = opening(&IT, &south, &north, Race::NorthFirst);
+    let o = opening(&IT, &proven, &south, &north, Race::NorthFirst);
     assert_eq!(rows(&o.board), ([3, 4, 4, 4, 4, 0, 0, 0], [1, 0, 0, 3, 3, 3, 3, 3]));
     assert_eq!(o.board.stores, [0, 13]);
     assert_eq!(o.first_player, Side::North);
     // Lockstep: South's only step (tick 1) ends his sowing before North reaches N0 (tick
     // 9), so both lockstep outcomes equal south-first.
-    let sf = opening(&IT, &south, &north, Race::SouthFirst);
+    let sf = opening(&IT, &proven, &south, &north, Race::SouthFirst);
     for race in [Race::LockstepSouth, Race::LockstepNorth] {
-        assert_eq!(opening(&IT, &south, &north, race), sf, "{race:?}");
+        assert_eq!(opening(&IT, &proven, &south, &north, race), sf, "{race:?}");
     }
     // And the games differ.
-    assert_ne!(play_game(&IT, &south, &north, Race::SouthFirst), play_game(&IT, &south, &north, Race::NorthFirst));
+    assert_ne!(
+        play_game(&IT, &proven, &south, &north, Race::SouthFirst),
+        play_game(&IT, &proven, &south, &north, Race::NorthFirst)
+    );
 }
 
 #[test]
 fn lockstep_order_inside_a_tick_changes_the_board() {
+    let proven = ProvenCycles::new();
     // chain=en. South removes [3,3,3,3,0,3,3,3] (21), drops 8@0, sows 13; North removes
     // [3,3,3,0,0,0,0,0] (9), drops 4@4, sows 5.
     // Setup: s [0,0,0,0,7,0,0,0]  n [8,0,0,3,3,3,3,3].
@@ -331,7 +342,7 @@ fn lockstep_order_inside_a_tick_changes_the_board() {
     // lockstep-south: South first in tick 13: captures N3 (5) + 1, then (en) N4..N7 (4 each)
     // = 22. Then North's seed falls in the now empty N4, his row, facing S3 (2): he captures
     // 2 + 1 = 3 (chain en: S4 is empty, stop). Both finished in tick 13: South first.
-    let o = opening(&EN, &south, &north, Race::LockstepSouth);
+    let o = opening(&EN, &proven, &south, &north, Race::LockstepSouth);
     assert_eq!(rows(&o.board), ([2, 2, 2, 0, 0, 1, 1, 1], [10, 2, 2, 0, 0, 0, 0, 0]));
     assert_eq!(o.board.stores, [22, 3]);
     assert_eq!(o.first_player, Side::South);
@@ -339,7 +350,7 @@ fn lockstep_order_inside_a_tick_changes_the_board() {
     // Then South captures N3 (5) + 1 = 6; en: N4 is now empty, stop. South finished (first).
     // North sows on: N5, N6, N7 (5 each), S0 (3), S1 (2→3, held 2): relay 3 → S2 (3), S3
     // (3), S4 (0→1, last, empty, not his row): done.
-    let o = opening(&EN, &south, &north, Race::LockstepNorth);
+    let o = opening(&EN, &proven, &south, &north, Race::LockstepNorth);
     assert_eq!(rows(&o.board), ([3, 0, 3, 3, 1, 1, 1, 1], [10, 2, 2, 0, 0, 5, 5, 5]));
     assert_eq!(o.board.stores, [6, 0]);
     assert_eq!(o.first_player, Side::South);
@@ -347,18 +358,19 @@ fn lockstep_order_inside_a_tick_changes_the_board() {
 
 #[test]
 fn nothing_to_sow_finishes_at_time_zero() {
+    let proven = ProvenCycles::new();
     // Both sow nothing: the named / in-tick-first player moves first.
     let z = choice([0; 8], 0, 0);
-    assert_eq!(opening(&IT, &z, &z, Race::SouthFirst).first_player, Side::South);
-    assert_eq!(opening(&IT, &z, &z, Race::NorthFirst).first_player, Side::North);
-    assert_eq!(opening(&IT, &z, &z, Race::LockstepSouth).first_player, Side::South);
-    assert_eq!(opening(&IT, &z, &z, Race::LockstepNorth).first_player, Side::North);
+    assert_eq!(opening(&IT, &proven, &z, &z, Race::SouthFirst).first_player, Side::South);
+    assert_eq!(opening(&IT, &proven, &z, &z, Race::NorthFirst).first_player, Side::North);
+    assert_eq!(opening(&IT, &proven, &z, &z, Race::LockstepSouth).first_player, Side::South);
+    assert_eq!(opening(&IT, &proven, &z, &z, Race::LockstepNorth).first_player, Side::North);
     // Only North sows nothing: he finished at time 0 and moves first, even in south-first
     // (South still sows one seed into N0, which held 3: relay…).
     let s = choice([1, 0, 0, 0, 0, 0, 0, 0], 0, 0);
     for race in [Race::SouthFirst, Race::NorthFirst, Race::LockstepSouth, Race::LockstepNorth] {
-        assert_eq!(opening(&IT, &s, &z, race).first_player, Side::North, "{race:?}");
-        assert_eq!(opening(&IT, &z, &s, race).first_player, Side::South, "{race:?}");
+        assert_eq!(opening(&IT, &proven, &s, &z, race).first_player, Side::North, "{race:?}");
+        assert_eq!(opening(&IT, &proven, &z, &s, race).first_player, Side::South, "{race:?}");
     }
 }
 
@@ -474,15 +486,16 @@ const STEADY3: [u8; 16] = [0, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2];
 
 #[test]
 fn perpetual_turn_detected_and_split() {
+    let proven = ProvenCycles::new();
     // South to move holds S0 = 3 (the hand) and the rest of STEADY3; stores 14–16.
     let mut pits = STEADY3;
     pits[0] = 3;
     let b = Board::new(pits, [-1; 16], [14, 16]);
     let mut p = Position { board: b, to_move: Side::South };
-    assert_eq!(p.turn(&IT), TurnEnd::Perpetual);
+    assert_eq!(p.turn(&IT, &proven), TurnEnd::Perpetual);
     assert_eq!(p.board, b, "a perpetual turn leaves the position as it was");
     // Scored split from the position before the turn: 14 + 9 and 16 + 9: a North bull.
-    let o = play_from(&IT, Position { board: b, to_move: Side::South });
+    let o = play_from(&IT, &proven, Position { board: b, to_move: Side::South });
     assert_eq!(o.class, Class::PerpetualTurn);
     assert_eq!(o.totals(), [23.0, 25.0]);
     assert_eq!(o.turns, 0);
@@ -491,25 +504,27 @@ fn perpetual_turn_detected_and_split() {
 
 #[test]
 fn perpetual_opening_sowing_detected() {
+    let proven = ProvenCycles::new();
     let mut b = Board::new(STEADY3, [-1; 16], [0, 0]);
-    assert!(matches!(b.sow(&IT, Side::South, 0, 3, Phase::Opening), SowingEnd::Perpetual { .. }));
+    assert!(matches!(b.sow(&IT, &proven, Side::South, 0, 3, Phase::Opening), SowingEnd::Perpetual { .. }));
     // A knife anywhere makes it finite (seeds pile up in it): knife on absolute 4.
     let mut k = [-1i8; 16];
     k[4] = 1;
     let mut pits = STEADY3;
     pits[4] = 2;
     let mut b = Board::new(pits, k, [0, 0]);
-    assert!(matches!(b.sow(&IT, Side::South, 0, 3, Phase::Turn), SowingEnd::Ended { .. }));
+    assert!(matches!(b.sow(&IT, &proven, Side::South, 0, 3, Phase::Turn), SowingEnd::Ended { .. }));
 }
 
 /// A perpetual found by random search (absolute period 19,184,616 laps, 2,398,077 seen from
 /// the sower): the detection must stay exact and fast.
 #[test]
 fn long_perpetual_sowing() {
+    let proven = ProvenCycles::new();
     let pits = [0u8, 2, 1, 2, 3, 2, 1, 2, 5, 5, 0, 1, 4, 1, 2, 1];
     let mut b = Board::new(pits, [-1; 16], [0, 0]);
     let t = std::time::Instant::now();
-    let r = b.sow(&IT, Side::South, 8, 16, Phase::Opening);
+    let r = b.sow(&IT, &proven, Side::South, 8, 16, Phase::Opening);
     let dt = t.elapsed();
     assert!(matches!(r, SowingEnd::Perpetual { laps } if laps <= 2_398_077 + 64), "{r:?}");
     assert!(dt.as_secs_f64() < 2.0, "{dt:?}");
@@ -520,34 +535,36 @@ fn long_perpetual_sowing() {
 /// thousand laps instead of the 2.4 M-lap period.
 #[test]
 fn proven_cycle_is_shared_by_distinguished_points() {
+    let proven = ProvenCycles::new();
     let pits = [0u8, 2, 1, 2, 3, 2, 1, 2, 5, 5, 0, 1, 4, 1, 2, 1];
     let mut b = Board::new(pits, [-1; 16], [0, 0]);
-    assert!(matches!(b.sow(&IT, Side::South, 8, 16, Phase::Opening), SowingEnd::Perpetual { .. }));
+    assert!(matches!(b.sow(&IT, &proven, Side::South, 8, 16, Phase::Opening), SowingEnd::Perpetual { .. }));
     for turn in [3usize, 7, 13] {
         let mut turned = [0u8; PITS];
         for (p, &x) in pits.iter().enumerate() {
             turned[(p + turn) % PITS] = x;
         }
-        let before = perpetual_stats().hits;
+        let before = proven.stats().hits;
         let mut b = Board::new(turned, [-1; 16], [0, 0]);
-        let r = b.sow(&IT, Side::South, (8 + turn) % PITS, 16, Phase::Opening);
+        let r = b.sow(&IT, &proven, Side::South, (8 + turn) % PITS, 16, Phase::Opening);
         assert!(matches!(r, SowingEnd::Perpetual { laps } if laps < 200_000), "{r:?}");
-        assert!(perpetual_stats().hits > before);
+        assert!(proven.stats().hits > before);
     }
 }
 
 #[test]
 fn perpetual_opening_game_is_split_with_hands() {
+    let proven = ProvenCycles::new();
     // Found by random search: south 1,2,3,2,3,2,1,2 14@7, north 1,2,3,0,1,2,0,3 2@1,
     // north-first: a sowing never ends; nobody's stores were touched before, so the
     // 48 seeds (board and hands) are halved: 24–24.
     let r = Rules::default();
     let s = Choice::parse("1,2,3,2,3,2,1,2", "14@7", &r).unwrap();
     let n = Choice::parse("1,2,3,0,1,2,0,3", "2@1", &r).unwrap();
-    let o = opening(&r, &s, &n, Race::NorthFirst);
+    let o = opening(&r, &proven, &s, &n, Race::NorthFirst);
     assert!(o.perpetual);
     assert!(o.hands() > 0, "the repeat is found mid-sowing, with seeds in hand");
-    let g = play_game(&r, &s, &n, Race::NorthFirst);
+    let g = play_game(&r, &proven, &s, &n, Race::NorthFirst);
     assert_eq!(g.class, Class::PerpetualOpening);
     assert_eq!(g.turns, 0);
     assert_eq!(g.totals2[0] + g.totals2[1], 96);
@@ -820,6 +837,7 @@ mod reference {
 
 #[test]
 fn engine_agrees_with_reference_on_random_openings() {
+    let proven = ProvenCycles::new();
     let mut x = 0x243f_6a88_85a3_08d3u64;
     let mut next = move || {
         x ^= x << 13;
@@ -834,7 +852,7 @@ fn engine_agrees_with_reference_on_random_openings() {
             let s = Choice::from_id(next() % count, &rules).unwrap();
             let n = Choice::from_id(next() % count, &rules).unwrap();
             for race in [Race::SouthFirst, Race::NorthFirst, Race::LockstepSouth, Race::LockstepNorth] {
-                let g = play_game(&rules, &s, &n, race);
+                let g = play_game(&rules, &proven, &s, &n, race);
                 match reference::game(&rules, &s, &n, race) {
                     Ok((class, totals2, turns, first)) => {
                         let want = (class, totals2, turns, first);
@@ -860,16 +878,17 @@ fn engine_agrees_with_reference_on_random_openings() {
 
 #[test]
 fn speeds_hand_example() {
+    let proven = ProvenCycles::new();
     // The sequential pair: South makes 1 step (time 1/ρ), North 9 steps to N0 and, if
     // South's seed is already there, 2 more (relay). South's step comes before North's
     // step m iff ρ >= 1/m, so the outcomes are [0,1/9) (North ends at N0 with his capture
     // first: the north-first board), then [1/9,1/8), …, [1/2,1), [1,∞]: South's seed
     // lands first, the south-first board, South (time <= 9 < 11) moves first.
     let (south, north) = sequential_pair();
-    let races = speed_races(&IT, &south, &north);
+    let races = speed_races(&IT, &proven, &south, &north);
     assert_eq!(races.len(), 10);
-    let nf = opening(&IT, &south, &north, Race::NorthFirst);
-    let sf = opening(&IT, &south, &north, Race::SouthFirst);
+    let nf = opening(&IT, &proven, &south, &north, Race::NorthFirst);
+    let sf = opening(&IT, &proven, &south, &north, Race::SouthFirst);
     assert_eq!(races[0].lo, Ratio { num: 0, den: 1 });
     assert_eq!(races[0].hi, Some(Ratio { num: 1, den: 9 }));
     assert_eq!(races[0].opening, nf);
@@ -882,6 +901,7 @@ fn speeds_hand_example() {
 
 #[test]
 fn speeds_agree_with_brute_force_over_sampled_ratios() {
+    let proven = ProvenCycles::new();
     let mut x = 0x1357_9bdf_2468_ace0u64;
     let mut next = move || {
         x ^= x << 13;
@@ -901,7 +921,7 @@ fn speeds_agree_with_brute_force_over_sampled_ratios() {
         for _ in 0..150 {
             let s = Choice::from_id(next() % count, &rules).unwrap();
             let n = Choice::from_id(next() % count, &rules).unwrap();
-            let races = speed_races(&rules, &s, &n);
+            let races = speed_races(&rules, &proven, &s, &n);
             outcomes += races.len();
             max_outcomes = max_outcomes.max(races.len());
             // The intervals tile [0, ∞] in increasing order.
@@ -912,14 +932,14 @@ fn speeds_agree_with_brute_force_over_sampled_ratios() {
             }
             // ρ = 0, 1, ∞ are north-first, lockstep-south, south-first.
             let at = |p: u64, q: u64| races.iter().find(|r| r.contains(p, q)).unwrap().opening;
-            let mut nf = opening(&rules, &s, &n, Race::NorthFirst);
+            let mut nf = opening(&rules, &proven, &s, &n, Race::NorthFirst);
             if s.sow_count() == 0 && n.sow_count() == 0 {
                 // Both finished at time 0: equal times, South first (north-first names North).
                 nf.first_player = Side::South;
             }
             assert_eq!(at(0, 1), nf, "{s} / {n}");
-            assert_eq!(at(1, 0), opening(&rules, &s, &n, Race::SouthFirst), "{s} / {n}");
-            assert_eq!(at(1, 1), opening(&rules, &s, &n, Race::LockstepSouth), "{s} / {n}");
+            assert_eq!(at(1, 0), opening(&rules, &proven, &s, &n, Race::SouthFirst), "{s} / {n}");
+            assert_eq!(at(1, 1), opening(&rules, &proven, &s, &n, Race::LockstepSouth), "{s} / {n}");
             // Brute force at fixed ratios: fixed samples, every breakpoint, every midpoint,
             // and random ratios.
             let mut rhos = samples.clone();
@@ -950,6 +970,7 @@ fn speeds_agree_with_brute_force_over_sampled_ratios() {
 
 #[test]
 fn long_sowings_agree_with_reference() {
+    let proven = ProvenCycles::new();
     // Random knife-free boards, one sowing each (opening and turn rules), against the
     // one-seed-per-step reference; many run past the 32 laps after which the engine switches
     // to its cycle-checking loop in the sower's frame.
@@ -971,7 +992,7 @@ fn long_sowings_agree_with_reference() {
         let from = next(16) as usize;
         let sower = if next(2) == 0 { Side::South } else { Side::North };
         let mut b = Board::new(pits, [-1; 16], [0, 0]);
-        let got = b.sow(&IT, sower, from, hand as u8, phase);
+        let got = b.sow(&IT, &proven, sower, from, hand as u8, phase);
         let mut st = reference::St { pits, knife: [-1; 16], stores: [0; 2] };
         let mut s = reference::Sower { pos: from, hand, done: false };
         let mut drops = 0usize;
@@ -1020,12 +1041,13 @@ fn checked_boards_name_the_field() {
 /// 8 turns): seeds moved between pits and stores, knives added. Many of them cycle, many run
 /// past 32 turns.
 fn perturbed_positions(count: usize) -> Vec<Position> {
+    let proven = ProvenCycles::new();
     let c = Choice::parse("0,1,0,3,0,1,2,3", "2@2", &IT).unwrap();
-    let o = opening(&IT, &c, &c, Race::SouthFirst);
+    let o = opening(&IT, &proven, &c, &c, Race::SouthFirst);
     let mut bases = vec![Position { board: o.board, to_move: o.first_player }];
     for _ in 0..8 {
         let mut p = *bases.last().unwrap();
-        p.turn(&IT);
+        p.turn(&IT, &proven);
         bases.push(p);
     }
     let mut x = 0x2545_f491_4f6c_dd1du64;
@@ -1074,6 +1096,7 @@ fn perturbed_positions(count: usize) -> Vec<Position> {
 /// segment start is only reached through its argument (see `play_from`).
 #[test]
 fn game_cycles_match_a_brute_force() {
+    let proven = ProvenCycles::new();
     use std::collections::HashSet;
     let mut cycles = 0;
     for start in perturbed_positions(30_000) {
@@ -1085,13 +1108,13 @@ fn game_cycles_match_a_brute_force() {
                 break (Class::Cycle, p.board.split_totals2(0), turns);
             }
             let before = p.board;
-            match p.turn(&IT) {
+            match p.turn(&IT, &proven) {
                 TurnEnd::Played { .. } => turns += 1,
                 TurnEnd::NoMove => break (Class::Normal, p.board.sweep_totals2(p.to_move), turns),
                 TurnEnd::Perpetual => break (Class::PerpetualTurn, before.split_totals2(0), turns),
             }
         };
-        let got = play_from(&IT, start);
+        let got = play_from(&IT, &proven, start);
         assert_eq!((got.class, got.totals2, got.turns), want, "{start:?}");
         cycles += (want.0 == Class::Cycle) as u32;
     }
@@ -1106,6 +1129,7 @@ fn game_cycles_match_a_brute_force() {
 /// at once; and batches of every length from 0 to 9 (lanes left empty).
 #[test]
 fn batch_matches_one_game_at_a_time() {
+    let proven = ProvenCycles::new();
     let engines: Vec<Engine> = match Engine::lanes() {
         Some(lanes) => vec![lanes, Engine::SCALAR],
         None => {
@@ -1129,7 +1153,7 @@ fn batch_matches_one_game_at_a_time() {
             for north in 0..1500 {
                 let n = Choice::from_id(north, &rules).unwrap();
                 for race in [Race::SouthFirst, Race::NorthFirst] {
-                    let o = opening(&rules, &s, &n, race);
+                    let o = opening(&rules, &proven, &s, &n, race);
                     if !o.perpetual {
                         starts.push(Position { board: o.board, to_move: o.first_player });
                     }
@@ -1137,20 +1161,20 @@ fn batch_matches_one_game_at_a_time() {
             }
         }
         starts.extend(perturbed_positions(20_000));
-        let want: Vec<GameOutcome> = starts.iter().map(|&p| play_from(&rules, p)).collect();
+        let want: Vec<GameOutcome> = starts.iter().map(|&p| play_from(&rules, &proven, p)).collect();
         let classes: std::collections::HashSet<Class> = want.iter().map(|o| o.class).collect();
         assert_eq!(classes.len(), 3, "normal, cycle and perpetual-turn games all met: {classes:?}");
         assert!(want.iter().any(|o| o.class == Class::Normal && o.turns >= 32), "long normal games met");
         for &engine in &engines {
             let mut got = want.clone();
             got.fill(GameOutcome::new(Side::North, [1, 1], Class::Cycle, 999));
-            engine.play(&rules, &starts, &mut got);
+            engine.play(&rules, &proven, &starts, &mut got);
             for (i, (g, w)) in got.iter().zip(&want).enumerate() {
                 assert_eq!(g, w, "{engine:?} {chain:?} game {i}: {:?}", starts[i]);
             }
             for len in 0..10 {
                 let mut got = vec![GameOutcome::new(Side::North, [1, 1], Class::Cycle, 999); len];
-                engine.play(&rules, &starts[..len], &mut got);
+                engine.play(&rules, &proven, &starts[..len], &mut got);
                 assert_eq!(got, want[..len], "{engine:?} {chain:?}");
             }
         }
@@ -1161,6 +1185,7 @@ fn batch_matches_one_game_at_a_time() {
 /// and the default engine give the same outcomes (on a CPU without the lanes both are scalar).
 #[test]
 fn engine_switch_is_honoured() {
+    let proven = ProvenCycles::new();
     use std::ffi::OsStr;
     let default = Engine::choose(None);
     assert_eq!(default, Engine::lanes().unwrap_or(Engine::SCALAR));
@@ -1171,17 +1196,17 @@ fn engine_switch_is_honoured() {
     assert_eq!(Engine::configured(), Engine::choose(std::env::var_os(lanes::NO_SIMD_VAR).as_deref()));
     let s = Choice::from_id(3_456_789, &IT).unwrap();
     let starts: Vec<Position> = (0..3000)
-        .map(|n| opening(&IT, &s, &Choice::from_id(n, &IT).unwrap(), Race::SouthFirst))
+        .map(|n| opening(&IT, &proven, &s, &Choice::from_id(n, &IT).unwrap(), Race::SouthFirst))
         .filter(|o| !o.perpetual)
         .map(|o| Position { board: o.board, to_move: o.first_player })
         .collect();
     let blank = GameOutcome::new(Side::North, [1, 1], Class::Cycle, 999);
     let (mut forced, mut free) = (vec![blank; starts.len()], vec![blank; starts.len()]);
-    Engine::choose(Some(OsStr::new("1"))).play(&IT, &starts, &mut forced);
-    Engine::choose(None).play(&IT, &starts, &mut free);
+    Engine::choose(Some(OsStr::new("1"))).play(&IT, &proven, &starts, &mut forced);
+    Engine::choose(None).play(&IT, &proven, &starts, &mut free);
     assert_eq!(forced, free);
     let mut dispatched = vec![blank; starts.len()];
-    play_batch(&IT, &starts, &mut dispatched);
+    play_batch(&IT, &proven, &starts, &mut dispatched);
     assert_eq!(dispatched, free);
 }
 
@@ -1192,6 +1217,7 @@ fn engine_switch_is_honoured() {
 /// dropped) are identical for `sequential` and `lockstep`.
 #[test]
 fn a_player_who_sows_nothing_makes_the_race_irrelevant() {
+    let proven = ProvenCycles::new();
     let keep_all = Choice::from_id(0, &IT).unwrap();
     let drop_all = Choice::parse("1,3,3,3,3,3,1,2", "19@3", &IT).unwrap();
     assert_eq!((keep_all.sow_count(), drop_all.sow_count()), (0, 0));
@@ -1203,14 +1229,14 @@ fn a_player_who_sows_nothing_makes_the_race_irrelevant() {
             continue;
         }
         for n in [keep_all, drop_all] {
-            let o = opening(&IT, &s, &n, Race::SouthFirst);
+            let o = opening(&IT, &proven, &s, &n, Race::SouthFirst);
             assert_eq!(o.first_player, Side::North, "south {id}");
             for r in races {
-                assert_eq!(opening(&IT, &s, &n, r), o, "south {id} {r:?}");
+                assert_eq!(opening(&IT, &proven, &s, &n, r), o, "south {id} {r:?}");
             }
         }
     }
     // While both sow, the race matters (the symmetric tables differ between the models).
     let (s, n) = sequential_pair();
-    assert_ne!(opening(&IT, &s, &n, Race::SouthFirst), opening(&IT, &s, &n, Race::NorthFirst));
+    assert_ne!(opening(&IT, &proven, &s, &n, Race::SouthFirst), opening(&IT, &proven, &s, &n, Race::NorthFirst));
 }

@@ -1,5 +1,5 @@
 use super::*;
-use crate::games::lukho::{play_game, Chain, Race};
+use crate::games::lukho::{play_game, Chain, ProvenCycles, Race};
 use crate::lukho::lp::solve_matrix_game;
 
 const R: Rules = Rules { chain: Chain::It, keep_one: false };
@@ -31,11 +31,12 @@ fn mirrored_outcomes_make_the_game_antisymmetric() {
         Race::LockstepSouth => Race::LockstepNorth,
         Race::LockstepNorth => Race::LockstepSouth,
     };
+    let proven = ProvenCycles::new();
     for s in &cs {
         for n in cs.iter().step_by(3) {
             for r in [Race::SouthFirst, Race::NorthFirst, Race::LockstepSouth, Race::LockstepNorth] {
-                let a = play_game(&R, s, n, r);
-                let b = play_game(&R, n, s, mirror(r));
+                let a = play_game(&R, &proven, s, n, r);
+                let b = play_game(&R, &proven, n, s, mirror(r));
                 for p in [Payoff::Margin, Payoff::Result, Payoff::Points] {
                     assert_eq!(p.of(&a), -p.of(&b), "{s} vs {n} {r:?}");
                 }
