@@ -4,6 +4,7 @@
 use super::board::{Board, PITS};
 use super::sow::Phase;
 use super::tables::{LAP_ROW, TURNED_LAP};
+use crate::games::cycle::Cycles;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 // ---- perpetual cycles shared between sowings ------------------------------------------
@@ -148,46 +149,35 @@ impl Board {
         // Byte `pos` (the pit just lifted) is empty: the hand goes there.
         let mut s = self.pits.rotate_right(8 * *pos as u32) | *hand as u128;
         let mut shift = *pos;
-        // Cycle finding as in [`Cycles`] (Brent plus an anchor, the first state), written out
-        // so that the window bookkeeping runs once per window, not once per lap.
-        let anchor = s;
-        let mut saved = s;
-        let mut window = 1u64;
-        let mut n = 0u64; // laps before the current window
-                          // Distinguished states met on this walk (see [`ProvenCycles`]).
+        // Cycle finding ([`Cycles`]: Brent plus an anchor, the first state) fed by windows,
+        // so that its bookkeeping runs once per window, not once per lap. The saved state
+        // repeats after λ = `lam` laps, the anchor after every lap walked.
+        let mut cycles = Cycles::new(s);
+        // Distinguished states met on this walk (see [`ProvenCycles`]).
         let mut points: Vec<u128> = Vec::new();
-        let perpetual = 'walk: loop {
-            for lam in 1..window + 1 {
+        let (perpetual, walked) = 'walk: loop {
+            for lam in 1..cycles.power() + 1 {
                 let (next, r) = relative_lap(s);
                 s = next;
                 shift += r;
                 if (s as u8) < relay_from {
-                    n += lam;
-                    break 'walk false;
+                    break 'walk (false, cycles.before() + lam);
                 }
-                // `saved` (the window's first state) repeats after λ = `lam` laps; the anchor
-                // after exactly λ laps. Two plain tests: folding them into one with the λ
-                // selected after cost the loop 17 instructions a lap.
-                if s == saved {
-                    n += lam;
-                    publish_cycle(proven, phase, s, lam, &points, s == anchor);
-                    break 'walk true;
+                if cycles.is_saved(s) {
+                    publish_cycle(proven, phase, s, lam, &points, cycles.is_anchor(s));
+                    break 'walk (true, cycles.before() + lam);
                 }
-                if s == anchor {
-                    n += lam;
-                    publish_cycle(proven, phase, s, n, &points, true);
-                    break 'walk true;
+                if cycles.is_anchor(s) {
+                    publish_cycle(proven, phase, s, cycles.before() + lam, &points, true);
+                    break 'walk (true, cycles.before() + lam);
                 }
                 if distinguished(s) && met_proven_cycle(proven, s, phase, &mut points) {
-                    n += lam;
-                    break 'walk true;
+                    break 'walk (true, cycles.before() + lam);
                 }
             }
-            n += window;
-            saved = s;
-            window *= 2;
+            cycles.next_window(s);
         };
-        *laps += n;
+        *laps += walked;
         shift %= PITS;
         *pos = shift;
         *hand = s as u8 as u32;
