@@ -1,7 +1,8 @@
-//! Lukho sweep speed (issue 3: "5 million complete games per second for `sequential`"):
-//! whole games, opening sowing to final score, exact cycle and perpetual detection included.
+//! Lukho sweep speed against the target of 5 million complete games per second for
+//! `sequential`: whole games, opening sowing to final score, exact cycle and perpetual
+//! detection included.
 //!
-//! - `one_south_*_vs_all_sequential`: the issue's yardstick, one South choice against all
+//! - `one_south_*_vs_all_sequential`: the yardstick, one South choice against all
 //!   6,356,992 North choices under both `sequential` outcomes (12,713,984 games), all cores,
 //!   for an easy, a typical and a perpetual-rich South choice;
 //! - `normal_games_one_core` / `perpetual_games_one_core`: games/s on one core for pairs of
@@ -11,7 +12,8 @@
 //!   sweep plays them.
 //!
 //! Each benchmark asserts its aggregate (games, wins, draws, perpetuals, margin sum), so a
-//! faster but wrong engine fails. Figures: results/BENCHMARKS.md.
+//! faster but wrong engine fails. Each run gets a fresh [`ProvenCycles`], so that it pays for
+//! its own perpetual sowings (cycles shared from an earlier run would hide their cost). Figures: results/BENCHMARKS.md.
 
 use mancala::games::lukho::{
     opening, play_batch, play_game, Choice, Class, GameOutcome, Position, ProvenCycles, Race, Rules,

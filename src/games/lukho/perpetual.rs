@@ -90,7 +90,7 @@ fn relative_lap(s: u128) -> (u128, usize) {
 
 /// A distinguished state `s` met on a walk: true if it lies on a cycle proven earlier (the
 /// sowing never ends either); else it is remembered in `points`. Out of line: it runs once
-/// in 4,096 laps, and inlined it crowded the lap loop's registers.
+/// in 4,096 laps, and inlined it crowds the lap loop's registers.
 #[cold]
 #[inline(never)]
 fn met_proven_cycle(proven: &ProvenCycles, s: u128, phase: Phase, points: &mut Vec<u128>) -> bool {
