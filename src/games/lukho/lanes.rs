@@ -67,7 +67,7 @@ impl Engine {
         self.lanes
     }
 
-    /// Play every position of `starts` to the end: `out[i]` = [`play_from`]`(rules, starts[i])`.
+    /// Play every position of `starts` to the end: `out[i]` = [`play_from`]`(rules, proven, starts[i])`.
     pub fn play(self, rules: &Rules, proven: &ProvenCycles, starts: &[Position], out: &mut [GameOutcome]) {
         assert_eq!(starts.len(), out.len());
         #[cfg(target_arch = "x86_64")]
@@ -81,7 +81,7 @@ impl Engine {
     }
 }
 
-/// Play every position of `starts` to the end: `out[i]` = [`play_from`]`(rules, starts[i])`,
+/// Play every position of `starts` to the end: `out[i]` = [`play_from`]`(rules, proven, starts[i])`,
 /// on this process's engine ([`Engine::configured`]).
 pub fn play_batch(rules: &Rules, proven: &ProvenCycles, starts: &[Position], out: &mut [GameOutcome]) {
     Engine::configured().play(rules, proven, starts, out);
