@@ -1,7 +1,8 @@
-//! Lukho sweep speed (issue 3: "5 million complete games per second for `sequential`"):
-//! whole games, opening sowing to final score, exact cycle and perpetual detection included.
+//! Lukho sweep speed against the target of 5 million complete games per second for
+//! `sequential`: whole games, opening sowing to final score, exact cycle and perpetual
+//! detection included.
 //!
-//! - `one_south_*_vs_all_sequential`: the issue's yardstick, one South choice against all
+//! - `one_south_*_vs_all_sequential`: the yardstick, one South choice against all
 //!   6,356,992 North choices under both `sequential` outcomes (12,713,984 games), all cores,
 //!   for an easy, a typical and a perpetual-rich South choice;
 //! - `normal_games_one_core` / `perpetual_games_one_core`: games/s on one core for pairs of
@@ -11,11 +12,12 @@
 //!   sweep plays them.
 //!
 //! Each benchmark asserts its aggregate (games, wins, draws, perpetuals, margin sum), so a
-//! faster but wrong engine fails. Figures: results/BENCHMARKS.md.
+//! faster but wrong engine fails. Each run gets a fresh [`ProvenCycles`], so that it pays for
+//! its own perpetual sowings (cycles shared from an earlier run would hide their cost). Figures: results/BENCHMARKS.md.
 
-use mancala::games::lukho::board::forget_perpetual_cycles;
-use mancala::games::lukho::Races;
-use mancala::games::lukho::{opening, play_batch, play_game, Choice, Class, GameOutcome, Position, Race, Rules};
+use mancala::games::lukho::{
+    opening, play_batch, play_game, Choice, Class, GameOutcome, Position, ProvenCycles, Race, Races, Rules,
+};
 use mancala::side::Side;
 use mancala::sweep::play::sweep;
 use mancala::sweep::sample::pair;
@@ -41,12 +43,13 @@ fn sample_pairs() -> &'static (Pairs, Pairs) {
     PAIRS.get_or_init(|| {
         let (mut normal, mut perpetual) = (Vec::new(), Vec::new());
         let n = Choice::count(&RULES);
+        let proven = ProvenCycles::new();
         for i in 0..SCANNED {
             let (s, t) = pair(1, i, n);
             let (s, t) = (Choice::from_id(s, &RULES).unwrap(), Choice::from_id(t, &RULES).unwrap());
             let p = [Race::SouthFirst, Race::NorthFirst]
                 .iter()
-                .any(|&r| play_game(&RULES, &s, &t, r).class == Class::PerpetualOpening);
+                .any(|&r| play_game(&RULES, &proven, &s, &t, r).class == Class::PerpetualOpening);
             if p {
                 perpetual.push((s, t));
             } else if normal.len() < NORMAL {
@@ -62,11 +65,11 @@ const NORMAL: usize = 200_000;
 
 /// Both `sequential` outcomes of every pair: (games, South wins, draws, perpetual openings,
 /// sum of margins ×2).
-fn play_all(pairs: &[(Choice, Choice)]) -> (u64, u64, u64, u64, i64) {
+fn play_all(proven: &ProvenCycles, pairs: &[(Choice, Choice)]) -> (u64, u64, u64, u64, i64) {
     let mut t = (0, 0, 0, 0, 0);
     for (s, n) in pairs {
         for r in [Race::SouthFirst, Race::NorthFirst] {
-            let o = play_game(&RULES, s, n, r);
+            let o = play_game(&RULES, proven, s, n, r);
             t.0 += 1;
             t.1 += (o.margin.0 > 0) as u64;
             t.2 += (o.margin.0 == 0) as u64;
@@ -81,14 +84,14 @@ fn play_all(pairs: &[(Choice, Choice)]) -> (u64, u64, u64, u64, i64) {
 /// run from a cold start (no perpetual cycle shared from an earlier run).
 fn one_south(bencher: divan::Bencher, south: u32, expect: (u64, u64, u64, u64, u64, i64)) {
     let north = all_choices();
-    bencher
-        .counter(divan::counter::ItemsCount::new(2 * north.len()))
-        .with_inputs(forget_perpetual_cycles)
-        .bench_values(|()| {
-            let a = sweep(&RULES, "sequential".parse::<Races>().unwrap(), &[south], north, &|_| {});
+    bencher.counter(divan::counter::ItemsCount::new(2 * north.len())).with_inputs(ProvenCycles::new).bench_values(
+        |proven| {
+            let a = sweep(&RULES, &proven, "sequential".parse::<Races>().unwrap(), &[south], north, &|_| {});
             let a = &a[0];
             assert_eq!((a.games, a.wins, a.draws, a.losses, a.perpetual_openings, a.sum_margin.0), expect);
-        });
+            proven
+        },
+    );
 }
 
 /// South keeps every seed (choice 0): he sows nothing, so both outcomes of most pairs leave
@@ -115,9 +118,12 @@ fn one_south_1234567_vs_all_sequential(bencher: divan::Bencher) {
 #[divan::bench(sample_count = 5)]
 fn normal_games_one_core(bencher: divan::Bencher) {
     let (normal, _) = sample_pairs();
-    bencher.counter(divan::counter::ItemsCount::new(2 * normal.len())).bench(|| {
-        assert_eq!(play_all(normal), EXPECT_NORMAL);
-    });
+    bencher.counter(divan::counter::ItemsCount::new(2 * normal.len())).with_inputs(ProvenCycles::new).bench_values(
+        |proven| {
+            assert_eq!(play_all(&proven, normal), EXPECT_NORMAL);
+            proven
+        },
+    );
 }
 
 /// The same 400,000 games, the games after the openings played by `play_batch` (AVX-512
@@ -125,30 +131,33 @@ fn normal_games_one_core(bencher: divan::Bencher) {
 #[divan::bench(sample_count = 5)]
 fn normal_games_one_core_batched(bencher: divan::Bencher) {
     let (normal, _) = sample_pairs();
-    bencher.counter(divan::counter::ItemsCount::new(2 * normal.len())).bench(|| {
-        let mut starts = Vec::with_capacity(1024);
-        let mut outs = Vec::with_capacity(1024);
-        let mut t = (0, 0, 0, 0, 0);
-        for batch in normal.chunks(512) {
-            starts.clear();
-            for (s, n) in batch {
-                for r in [Race::SouthFirst, Race::NorthFirst] {
-                    let o = opening(&RULES, s, n, r);
-                    assert!(!o.perpetual);
-                    starts.push(Position { board: o.board, to_move: o.first_player });
+    bencher.counter(divan::counter::ItemsCount::new(2 * normal.len())).with_inputs(ProvenCycles::new).bench_values(
+        |proven| {
+            let mut starts = Vec::with_capacity(1024);
+            let mut outs = Vec::with_capacity(1024);
+            let mut t = (0, 0, 0, 0, 0);
+            for batch in normal.chunks(512) {
+                starts.clear();
+                for (s, n) in batch {
+                    for r in [Race::SouthFirst, Race::NorthFirst] {
+                        let o = opening(&RULES, &proven, s, n, r);
+                        assert!(!o.perpetual);
+                        starts.push(Position { board: o.board, to_move: o.first_player });
+                    }
+                }
+                outs.resize(starts.len(), GameOutcome::new(Side::South, [0, 0], Class::Normal, 0));
+                play_batch(&RULES, &proven, &starts, &mut outs);
+                for o in &outs {
+                    t.0 += 1;
+                    t.1 += (o.margin.0 > 0) as u64;
+                    t.2 += (o.margin.0 == 0) as u64;
+                    t.4 += o.margin.0 as i64;
                 }
             }
-            outs.resize(starts.len(), GameOutcome::new(Side::South, [0, 0], Class::Normal, 0));
-            play_batch(&RULES, &starts, &mut outs);
-            for o in &outs {
-                t.0 += 1;
-                t.1 += (o.margin.0 > 0) as u64;
-                t.2 += (o.margin.0 == 0) as u64;
-                t.4 += o.margin.0 as i64;
-            }
-        }
-        assert_eq!(t, EXPECT_NORMAL);
-    });
+            assert_eq!(t, EXPECT_NORMAL);
+            proven
+        },
+    );
 }
 
 const EXPECT_NORMAL: (u64, u64, u64, u64, i64) = (400_000, 192_195, 15_096, 0, -31_004);
@@ -157,10 +166,12 @@ const EXPECT_NORMAL: (u64, u64, u64, u64, i64) = (400_000, 192_195, 15_096, 0, -
 #[divan::bench(sample_count = 3)]
 fn perpetual_games_one_core(bencher: divan::Bencher) {
     let (_, perpetual) = sample_pairs();
-    bencher
-        .counter(divan::counter::ItemsCount::new(2 * perpetual.len()))
-        .with_inputs(forget_perpetual_cycles)
-        .bench_values(|()| assert_eq!(play_all(perpetual), EXPECT_PERPETUAL));
+    bencher.counter(divan::counter::ItemsCount::new(2 * perpetual.len())).with_inputs(ProvenCycles::new).bench_values(
+        |proven| {
+            assert_eq!(play_all(&proven, perpetual), EXPECT_PERPETUAL);
+            proven
+        },
+    );
 }
 
 const EXPECT_PERPETUAL: (u64, u64, u64, u64, i64) = (592, 175, 233, 310, -202);

@@ -6,12 +6,16 @@
 //! ```
 //!
 //! For each chain rule: the games of South against North 0..N under both `sequential`
-//! outcomes (perpetual openings left out), played by `play_batch_scalar` and by `play_batch`
-//! (AVX-512 lanes where the CPU has them); prints the fastest of 5 runs of each and how many
-//! outcomes differ (must be 0).
+//! outcomes (perpetual openings left out), played by `Engine::SCALAR` and by `Engine::lanes()`;
+//! prints the fastest of 5 runs of each and how many outcomes differ (must be 0).
 use mancala::games::lukho::*;
 use std::time::Instant;
 fn main() {
+    let Some(lanes) = Engine::lanes() else {
+        eprintln!("lanes not available on this CPU: nothing to compare");
+        std::process::exit(1);
+    };
+    let proven = ProvenCycles::new();
     let args: Vec<String> = std::env::args().collect();
     let south: u64 = args.get(1).map(|s| s.parse().unwrap()).unwrap_or(3456789);
     let n: u64 = args.get(2).map(|s| s.parse().unwrap()).unwrap_or(200000);
@@ -22,22 +26,22 @@ fn main() {
         for nid in 0..n {
             let c = Choice::from_id(nid, &rules).unwrap();
             for race in [Race::SouthFirst, Race::NorthFirst] {
-                let o = opening(&rules, &s, &c, race);
+                let o = opening(&rules, &proven, &s, &c, race);
                 if !o.perpetual {
                     starts.push(Position { board: o.board, to_move: o.first_player });
                 }
             }
         }
-        let blank = play_from(&rules, starts[0]);
+        let blank = play_from(&rules, &proven, starts[0]);
         let mut a = vec![blank; starts.len()];
         let mut b = vec![blank; starts.len()];
         let (mut ts, mut tv) = (std::time::Duration::MAX, std::time::Duration::MAX);
         for _ in 0..5 {
             let t = Instant::now();
-            play_batch_scalar(&rules, &starts, &mut a);
+            Engine::SCALAR.play(&rules, &proven, &starts, &mut a);
             ts = ts.min(t.elapsed());
             let t = Instant::now();
-            play_batch(&rules, &starts, &mut b);
+            lanes.play(&rules, &proven, &starts, &mut b);
             tv = tv.min(t.elapsed());
         }
         let bad = a.iter().zip(&b).filter(|(x, y)| x != y).count();

@@ -5,6 +5,7 @@ use mancala::games::lukho::*;
 use std::time::Instant;
 
 fn run<const K: usize>(starts: &[Position], rules: &Rules) -> (f64, u64) {
+    let proven = ProvenCycles::new();
     let t = Instant::now();
     let mut sum = 0u64;
     for chunk in starts.chunks(K) {
@@ -14,7 +15,7 @@ fn run<const K: usize>(starts: &[Position], rules: &Rules) -> (f64, u64) {
         while n > 0 {
             for i in 0..K {
                 if live[i] {
-                    match p[i].turn(rules) {
+                    match p[i].turn(rules, &proven) {
                         TurnEnd::Played { .. } => sum += 1,
                         _ => {
                             live[i] = false;
@@ -31,11 +32,13 @@ fn run<const K: usize>(starts: &[Position], rules: &Rules) -> (f64, u64) {
 fn main() {
     let rules = Rules::default();
     let n = Choice::count(&rules);
+    let proven = ProvenCycles::new();
     let starts: Vec<Position> = (0..400_000u64)
         .filter_map(|i| {
             let (a, b) = mancala::sweep::sample::pair(1, i, n);
             let o = opening(
                 &rules,
+                &proven,
                 &Choice::from_id(a, &rules).unwrap(),
                 &Choice::from_id(b, &rules).unwrap(),
                 Race::SouthFirst,

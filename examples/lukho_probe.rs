@@ -17,6 +17,7 @@ use mancala::rng::XorShift64Star as Rng;
 const RACES: [Race; 4] = [Race::SouthFirst, Race::NorthFirst, Race::LockstepSouth, Race::LockstepNorth];
 
 fn bench(n: u64) {
+    let proven = ProvenCycles::new();
     let rules = Rules::default();
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let count = Choice::count(&rules);
@@ -32,7 +33,7 @@ fn bench(n: u64) {
         let mut signature = 0i64;
         for (s, nn) in &pairs {
             let t1 = Instant::now();
-            let o = play_game(&rules, s, nn, race);
+            let o = play_game(&rules, &proven, s, nn, race);
             if o.class == Class::PerpetualOpening {
                 perpetual += 1;
                 perpetual_time += t1.elapsed();
@@ -50,7 +51,7 @@ fn bench(n: u64) {
     let t = Instant::now();
     let turns: u64 = pairs
         .par_iter()
-        .map(|(s, nn)| RACES.iter().map(|&r| play_game(&rules, s, nn, r).turns as u64).sum::<u64>())
+        .map(|(s, nn)| RACES.iter().map(|&r| play_game(&rules, &proven, s, nn, r).turns as u64).sum::<u64>())
         .sum();
     let dt = t.elapsed();
     let games = 4 * n;
@@ -62,6 +63,7 @@ fn bench(n: u64) {
 }
 
 fn perpetual() {
+    let proven = ProvenCycles::new();
     let rules = Rules::default();
     // Found by random search; absolute periods 19,184,616 / 37,821,920 / 85,731,712 laps.
     for (pits, from, hand) in [
@@ -71,12 +73,13 @@ fn perpetual() {
     ] {
         let mut b = Board::new(pits, [-1; 16], [0, 0]);
         let t = Instant::now();
-        let r = b.sow(&rules, Side::South, from, hand, Phase::Opening);
+        let r = b.sow(&rules, &proven, Side::South, from, hand, Phase::Opening);
         println!("{pits:?} from {from} hand {hand}: {r:?} in {:.2?}", t.elapsed());
     }
 }
 
 fn cycles(max: u8) {
+    let proven = ProvenCycles::new();
     fn boards(p: &mut [u8; 16], i: usize, left: u8, f: &mut dyn FnMut(&[u8; 16])) {
         if i == 15 {
             p[15] = left;
@@ -95,7 +98,7 @@ fn cycles(max: u8) {
         boards(&mut [0; 16], 0, seeds, &mut |pits| {
             for side in [Side::South, Side::North] {
                 let b = Board::new(*pits, [-1; 16], [48 - seeds, 0]);
-                let o = play_from(&rules, Position { board: b, to_move: side });
+                let o = play_from(&rules, &proven, Position { board: b, to_move: side });
                 *classes.entry(o.class.name()).or_insert(0u64) += 1;
                 longest = longest.max(o.turns);
             }
@@ -107,6 +110,7 @@ fn cycles(max: u8) {
 /// What the game loop of a sweep does: one South choice against every `step`-th North choice
 /// under both `sequential` outcomes; turns per game, laps per turn, how turns end, classes.
 fn turns(south: u64, step: u64) {
+    let proven = ProvenCycles::new();
     let rules = Rules::default();
     let south = Choice::from_id(south, &rules).expect("a choice id");
     let (mut games, mut turns, mut laps) = (0u64, 0u64, 0u64);
@@ -117,8 +121,8 @@ fn turns(south: u64, step: u64) {
     while id < Choice::count(&rules) {
         let north = Choice::from_id(id, &rules).unwrap();
         for race in [Race::SouthFirst, Race::NorthFirst] {
-            let o = opening(&rules, &south, &north, race);
-            let g = play_after(&rules, &o);
+            let o = opening(&rules, &proven, &south, &north, race);
+            let g = play_after(&rules, &proven, &o);
             *classes.entry(g.class.name()).or_insert(0u64) += 1;
             games += 1;
             if o.perpetual {
@@ -127,7 +131,7 @@ fn turns(south: u64, step: u64) {
             // Replay the turns the game played, to see each one.
             let mut p = Position { board: o.board, to_move: o.first_player };
             for _ in 0..g.turns {
-                if let TurnEnd::Played { how, laps: l, .. } = p.turn(&rules) {
+                if let TurnEnd::Played { how, laps: l, .. } = p.turn(&rules, &proven) {
                     laps += l;
                     let end = match how {
                         LapEnd::KnifeStop => "knife-stop",
@@ -168,13 +172,13 @@ fn turns(south: u64, step: u64) {
 /// outcomes), all cores; per block the games per core-second and the perpetual openings that
 /// walked their cycle (`proven`) or met one proven before (`hits`).
 fn uniform(blocks: u64) {
-    use mancala::games::lukho::board::perpetual_stats;
+    let proven = ProvenCycles::new();
     use mancala::games::lukho::Races;
     use mancala::sweep::play::play_pair;
     let rules = Rules::default();
     let n = Choice::count(&rules);
     let model = Races::Model(RaceModel::Sequential);
-    let mut last = perpetual_stats();
+    let mut last = proven.stats();
     let cores = rayon::current_num_threads() as f64;
     for block in 0..blocks {
         let t = Instant::now();
@@ -186,12 +190,12 @@ fn uniform(blocks: u64) {
                 let s = Choice::from_id(x % n, &rules).unwrap();
                 let t = Choice::from_id((x >> 32) % n, &rules).unwrap();
                 let mut g = 0u64;
-                play_pair(&rules, model, &s, &t, |_, _| g += 1);
+                play_pair(&rules, &proven, model, &s, &t, |_, _| g += 1);
                 g
             })
             .sum();
         let dt = t.elapsed().as_secs_f64();
-        let st = perpetual_stats();
+        let st = proven.stats();
         println!(
             "block {block}: {games} games in {dt:.2} s = {:.2} M games/core-s; perpetual openings proven {}, hits {}; {} points shared",
             games as f64 / dt / cores / 1e6,

@@ -3,6 +3,7 @@
 //! Layers (each module knows only the ones above it): [`games`] (rules), [`index`]
 //! (ranking of seed distributions), [`search`] (alpha-beta over a game trait), [`retro`]
 //! (retrograde layer builder and database files), [`export`] (dataset writers).
+#![deny(unsafe_op_in_unsafe_fn)]
 pub mod export;
 pub mod games;
 pub mod index;

@@ -1,7 +1,7 @@
 //! The Lukho command line (README.md, `mancala lukho play|opening|races|sweep|merge`).
 
 use assert_cmd::Command;
-use mancala::games::lukho::{play_after, play_game, speed_races, Choice, Race, Rules};
+use mancala::games::lukho::{play_after, play_game, speed_races, Choice, ProvenCycles, Race, Rules};
 use mancala::sweep::Agg;
 use predicates::prelude::*;
 use serde_json::{json, Value};
@@ -40,6 +40,7 @@ const HAND: [&str; 8] = [
 
 #[test]
 fn play_json_on_a_hand_checked_opening() {
+    let proven = ProvenCycles::new();
     let mut args = vec!["lukho", "play"];
     args.extend(HAND);
     args.extend(["--race", "south-first", "--json"]);
@@ -51,7 +52,7 @@ fn play_json_on_a_hand_checked_opening() {
     // The same game through the library.
     let s = Choice::from_id(1, &R).unwrap();
     let n = Choice::from_id(0, &R).unwrap();
-    let o = play_game(&R, &s, &n, Race::SouthFirst);
+    let o = play_game(&R, &proven, &s, &n, Race::SouthFirst);
     let t = o.totals();
     assert_eq!([v["stores"][0].as_f64().unwrap(), v["stores"][1].as_f64().unwrap()], t);
     assert_eq!(v["margin"].as_f64().unwrap(), o.margin());
@@ -129,6 +130,7 @@ fn opening_id_round_trip() {
 
 #[test]
 fn races_lists_the_speeds_outcomes() {
+    let proven = ProvenCycles::new();
     let pair = [
         "--south-remove",
         "1,1,1,1,1,1,1,1",
@@ -145,7 +147,7 @@ fn races_lists_the_speeds_outcomes() {
     let v = json_out(&args);
     let s = Choice::parse("1,1,1,1,1,1,1,1", "0@0", &R).unwrap();
     let n = Choice::parse("0,0,0,0,0,0,1,2", "1@4", &R).unwrap();
-    let all = speed_races(&R, &s, &n);
+    let all = speed_races(&R, &proven, &s, &n);
     let races = v["races"].as_array().unwrap();
     assert_eq!(races.len(), all.len());
     assert_eq!(races[0]["rho_from"], "0/1");
@@ -161,7 +163,7 @@ fn races_lists_the_speeds_outcomes() {
     let race = format!("speeds:{k}");
     args.extend(["--race", &race, "--json"]);
     let p = json_out(&args);
-    let o = play_after(&R, &all[k].opening);
+    let o = play_after(&R, &proven, &all[k].opening);
     assert_eq!(p["margin"].as_f64().unwrap(), o.margin());
     assert_eq!(p["first_player"], o.first_player.name());
     assert_eq!(races[k]["margin"], p["margin"]);
@@ -184,6 +186,7 @@ fn summary_rows(dir: &Path) -> Vec<Value> {
 
 #[test]
 fn sweep_summary_equals_a_direct_loop() {
+    let proven = ProvenCycles::new();
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("sw");
     stdout(&[
@@ -209,7 +212,7 @@ fn sweep_summary_equals_a_direct_loop() {
         for nid in 0..40 {
             let n = Choice::from_id(nid, &R).unwrap();
             for r in [Race::SouthFirst, Race::NorthFirst] {
-                a.add(&play_game(&R, &s, &n, r));
+                a.add(&play_game(&R, &proven, &s, &n, r));
             }
         }
         total = total.merge(&a);
@@ -676,6 +679,7 @@ fn equilibrium_bad_input_is_one_line_exit_2_and_overwrites_nothing() {
 /// one line naming the flag, exit 2, nothing written.
 #[test]
 fn replies_small_family_against_direct_games() {
+    let proven = ProvenCycles::new();
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("rep");
     let o = out.to_str().unwrap();
@@ -686,7 +690,10 @@ fn replies_small_family_against_direct_games() {
     let ids: Vec<u32> = mancala::sweep::Spec::parse(fam).unwrap().ids(&R).unwrap();
     let payoff = |s: u32, n: u32| -> f64 {
         let (s, n) = (Choice::from_id(s as u64, &R).unwrap(), Choice::from_id(n as u64, &R).unwrap());
-        [Race::SouthFirst, Race::NorthFirst].iter().map(|&r| play_game(&R, &s, &n, r).margin.0 as f64).sum::<f64>()
+        [Race::SouthFirst, Race::NorthFirst]
+            .iter()
+            .map(|&r| play_game(&R, &proven, &s, &n, r).margin.0 as f64)
+            .sum::<f64>()
             / 4.0
     };
     let rows = a["south"].as_array().unwrap();

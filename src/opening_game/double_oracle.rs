@@ -5,7 +5,7 @@ use super::lp::maximiser;
 use super::state::{read_state, write_state, State, STATE_FILE};
 use super::vectors::Kind;
 use super::{io_err, EqError, OpeningGame};
-use crate::games::lukho::Choice;
+use crate::games::lukho::{Choice, ProvenCycles};
 use crate::sweep::InputError;
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
@@ -90,6 +90,8 @@ pub struct Solver {
     /// restricted set (0: plain double oracle). More cuts give better bounds per sweep at the
     /// price of LPs; worth it when sweeps are expensive and sets small.
     pub cuts: usize,
+    /// Perpetual cycles proven by this run's sweeps, shared by all of them.
+    pub(super) proven: ProvenCycles,
 }
 
 impl Solver {
@@ -119,6 +121,7 @@ impl Solver {
             state: State::default(),
             identity,
             cuts: 0,
+            proven: ProvenCycles::new(),
         };
         let path = dir.join(STATE_FILE);
         if path.exists() {

@@ -112,10 +112,13 @@ pub fn full_matrix(def: &OpeningGame, ids: &[u32]) -> Vec<f64> {
     let cs: Vec<Choice> = ids.iter().map(|&i| Choice::from_id(i as u64, &def.rules).unwrap()).collect();
     let races = def.model.outcomes().expect("fixed outcomes");
     let mut a = Vec::with_capacity(cs.len() * cs.len());
+    let proven = crate::games::lukho::ProvenCycles::new();
     for s in &cs {
         for n in &cs {
-            let v: i32 =
-                races.iter().map(|&r| def.payoff.of(&crate::games::lukho::play_game(&def.rules, s, n, r))).sum();
+            let v: i32 = races
+                .iter()
+                .map(|&r| def.payoff.of(&crate::games::lukho::play_game(&def.rules, &proven, s, n, r)))
+                .sum();
             a.push(v as f64 / def.scale());
         }
     }

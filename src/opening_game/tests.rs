@@ -1,7 +1,7 @@
 use super::vectors::Kind;
 use super::*;
 use crate::games::lukho::Races;
-use crate::games::lukho::{play_game, Chain, Choice, Race, Rules};
+use crate::games::lukho::{play_game, Chain, Choice, ProvenCycles, Race, Rules};
 use crate::opening_game::lp::solve_matrix_game;
 use crate::sweep::Spec;
 use std::fs;
@@ -36,11 +36,12 @@ fn mirrored_outcomes_make_the_game_antisymmetric() {
         Race::LockstepSouth => Race::LockstepNorth,
         Race::LockstepNorth => Race::LockstepSouth,
     };
+    let proven = ProvenCycles::new();
     for s in &cs {
         for n in cs.iter().step_by(3) {
             for r in [Race::SouthFirst, Race::NorthFirst, Race::LockstepSouth, Race::LockstepNorth] {
-                let a = play_game(&R, s, n, r);
-                let b = play_game(&R, n, s, mirror(r));
+                let a = play_game(&R, &proven, s, n, r);
+                let b = play_game(&R, &proven, n, s, mirror(r));
                 for p in [Payoff::Margin, Payoff::Result, Payoff::Points] {
                     assert_eq!(p.of(&a), -p.of(&b), "{s} vs {n} {r:?}");
                 }

@@ -86,8 +86,8 @@ impl Solver {
             for (slot, x) in o.iter_mut().zip(ch) {
                 let mut v = 0i32;
                 match kind {
-                    Kind::Col => play_pair(rules, model, x, &c, |_, g| v += payoff.of(g)),
-                    Kind::Row => play_pair(rules, model, &c, x, |_, g| v += payoff.of(g)),
+                    Kind::Col => play_pair(rules, &self.proven, model, x, &c, |_, g| v += payoff.of(g)),
+                    Kind::Row => play_pair(rules, &self.proven, model, &c, x, |_, g| v += payoff.of(g)),
                 }
                 *slot = v as i16;
             }

@@ -276,8 +276,12 @@ mod tests {
         let d = def("0..10");
         let sets = d.sets().unwrap();
         let id = identity(&d, sets.south.len() as u64, sets.north.len() as u64);
-        let all: Vec<(u32, Agg)> =
-            sets.south.iter().copied().zip(sweep(&d.rules, d.model, &sets.south, &sets.north, &|_| {})).collect();
+        let all: Vec<(u32, Agg)> = sets
+            .south
+            .iter()
+            .copied()
+            .zip(sweep(&d.rules, &crate::games::lukho::ProvenCycles::new(), d.model, &sets.south, &sets.north, &|_| {}))
+            .collect();
         let mut parts = Vec::new();
         for k in 0..3 {
             let shard = Shard { k, n: 3 };

@@ -9,8 +9,8 @@ use super::shard::Shard;
 use super::spec::Spec;
 use super::summary::Agg;
 use crate::export::Format;
-use crate::games::lukho::board::{perpetual_stats, PerpetualStats};
 use crate::games::lukho::{Choice, Races, Rules};
+use crate::games::lukho::{PerpetualStats, ProvenCycles};
 use serde_json::{json, Value as Json};
 use std::io;
 use std::path::{Path, PathBuf};
@@ -245,11 +245,14 @@ impl Plan {
     pub fn run(&self, out: &Path, games: Option<Format>, progress: &(dyn Fn(u64) + Sync)) -> Result<Report, RunError> {
         let (rules, model, sets) = (&self.def.rules, self.def.model, &self.sets);
         let south_ids = self.south_ids();
+        // One set of proven perpetual cycles for the run: its threads and the games pass
+        // share what any of them proved.
+        let proven = ProvenCycles::new();
         let start = Instant::now();
         let aggs = if sets.symmetric {
-            play::sweep_mirror(rules, model, south_ids, progress)
+            play::sweep_mirror(rules, &proven, model, south_ids, progress)
         } else {
-            play::sweep(rules, model, south_ids, &sets.north, progress)
+            play::sweep(rules, &proven, model, south_ids, &sets.north, progress)
         };
         let seconds = start.elapsed().as_secs_f64();
         let played: u64 = aggs.iter().map(|a| a.games).sum();
@@ -269,9 +272,9 @@ impl Plan {
         if let Some(format) = games {
             let stem = self.shard.map_or("games".to_string(), |s| format!("games-{:05}-of-{:05}", s.k, s.n));
             let all = if sets.symmetric {
-                play::games_mirror(rules, model, south_ids)
+                play::games_mirror(rules, &proven, model, south_ids)
             } else {
-                play::games(rules, model, south_ids, &sets.north, &sets.north_ids)
+                play::games(rules, &proven, model, south_ids, &sets.north, &sets.north_ids)
             };
             write_games(out, &stem, format, rules, model.name(), &all)
                 .map_err(|source| RunError::Io { what: format!("writing {stem}"), source })?;
@@ -284,7 +287,7 @@ impl Plan {
             games: played,
             seconds,
             threads: rayon::current_num_threads(),
-            perpetual: perpetual_stats(),
+            perpetual: proven.stats(),
         })
     }
 }

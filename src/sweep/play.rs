@@ -7,8 +7,8 @@
 
 use super::summary::Agg;
 use crate::games::lukho::{
-    opening, play_after, play_batch, speed_races, Choice, Class, GameOutcome, Opening, Position, Race, RaceLabel,
-    Races, Rules,
+    opening, play_after, play_batch, speed_races, Choice, Class, GameOutcome, Opening, Position, ProvenCycles, Race,
+    RaceLabel, Races, Rules,
 };
 use crate::side::Side;
 use rayon::prelude::*;
@@ -23,6 +23,7 @@ use rayon::prelude::*;
 #[inline]
 pub fn play_pair(
     rules: &Rules,
+    proven: &ProvenCycles,
     model: Races,
     south: &Choice,
     north: &Choice,
@@ -32,7 +33,7 @@ pub fn play_pair(
     let mut play = |o: Opening| -> GameOutcome {
         let g = match last {
             Some((p, g)) if p == o => g,
-            _ => play_after(rules, &o),
+            _ => play_after(rules, proven, &o),
         };
         last = Some((o, g));
         g
@@ -40,11 +41,11 @@ pub fn play_pair(
     match model.outcomes() {
         Some(races) => {
             for &r in races {
-                f(RaceLabel::Named(r), &play(opening(rules, south, north, r)));
+                f(RaceLabel::Named(r), &play(opening(rules, proven, south, north, r)));
             }
         }
         None => {
-            for (k, sr) in speed_races(rules, south, north).iter().enumerate() {
+            for (k, sr) in speed_races(rules, proven, south, north).iter().enumerate() {
                 f(RaceLabel::Speeds(k as u32), &play(sr.opening));
             }
         }
@@ -59,6 +60,7 @@ const CHUNK: usize = 4096;
 /// `progress(n)` is called with the games finished, once per chunk.
 pub fn sweep(
     rules: &Rules,
+    proven: &ProvenCycles,
     model: Races,
     south: &[u32],
     north: &[Choice],
@@ -72,11 +74,11 @@ pub fn sweep(
                 .par_chunks(CHUNK)
                 .map(|chunk| {
                     let a = match model.outcomes() {
-                        Some(races) => agg_batched(rules, races, &s, chunk),
+                        Some(races) => agg_batched(rules, proven, races, &s, chunk),
                         None => {
                             let mut a = Agg::default();
                             for n in chunk {
-                                play_pair(rules, model, &s, n, |_, o| a.add(o));
+                                play_pair(rules, proven, model, &s, n, |_, o| a.add(o));
                             }
                             a
                         }
@@ -97,13 +99,14 @@ pub(super) const BATCH: usize = 512;
 /// games after the openings played as batches ([`play_batch`]: several games side by side).
 /// The same games as [`play_pair`]: an opening equal to the pair's previous one is played
 /// once and counted again, a perpetual opening is scored without a game.
-fn agg_batched(rules: &Rules, races: &[Race], south: &Choice, north: &[Choice]) -> Agg {
-    agg_pairs_batched(rules, races, north, |n| (south, n))
+fn agg_batched(rules: &Rules, proven: &ProvenCycles, races: &[Race], south: &Choice, north: &[Choice]) -> Agg {
+    agg_pairs_batched(rules, proven, races, north, |n| (south, n))
 }
 
 /// [`agg_batched`] over any pairs: `pair` gives the (South, North) choices of an item.
 pub(super) fn agg_pairs_batched<'a, P>(
     rules: &Rules,
+    proven: &ProvenCycles,
     races: &[Race],
     items: &'a [P],
     pair: impl Fn(&'a P) -> (&'a Choice, &'a Choice),
@@ -119,9 +122,9 @@ pub(super) fn agg_pairs_batched<'a, P>(
         for (south, n) in batch.iter().map(&pair) {
             let mut last: Option<Opening> = None;
             for &r in races {
-                let o = opening(rules, south, n, r);
+                let o = opening(rules, proven, south, n, r);
                 if o.perpetual {
-                    a.add(&play_after(rules, &o));
+                    a.add(&play_after(rules, proven, &o));
                 } else if last == Some(o) {
                     *counts.last_mut().expect("an opening was pushed") += 1;
                 } else {
@@ -132,7 +135,7 @@ pub(super) fn agg_pairs_batched<'a, P>(
             }
         }
         let outs = &mut outs[..starts.len()];
-        play_batch(rules, &starts, outs);
+        play_batch(rules, proven, &starts, outs);
         for (o, &k) in outs.iter().zip(&counts) {
             for _ in 0..k {
                 a.add(o);
@@ -143,7 +146,13 @@ pub(super) fn agg_pairs_batched<'a, P>(
 }
 
 /// Each South choice in `south` against the same choice played by North (`--symmetric`).
-pub fn sweep_mirror(rules: &Rules, model: Races, south: &[u32], progress: &(dyn Fn(u64) + Sync)) -> Vec<Agg> {
+pub fn sweep_mirror(
+    rules: &Rules,
+    proven: &ProvenCycles,
+    model: Races,
+    south: &[u32],
+    progress: &(dyn Fn(u64) + Sync),
+) -> Vec<Agg> {
     south
         .par_chunks(CHUNK)
         .flat_map_iter(|chunk| {
@@ -152,7 +161,7 @@ pub fn sweep_mirror(rules: &Rules, model: Races, south: &[u32], progress: &(dyn 
                 .map(|&sid| {
                     let c = Choice::from_id(sid as u64, rules).expect("ids come from a SPEC");
                     let mut a = Agg::default();
-                    play_pair(rules, model, &c, &c, |_, o| a.add(o));
+                    play_pair(rules, proven, model, &c, &c, |_, o| a.add(o));
                     a
                 })
                 .collect();
@@ -163,13 +172,18 @@ pub fn sweep_mirror(rules: &Rules, model: Races, south: &[u32], progress: &(dyn 
 }
 
 /// Every game of a (small) symmetric sweep, in order: South id (= North id), race outcome.
-pub fn games_mirror(rules: &Rules, model: Races, south: &[u32]) -> Vec<(u32, u32, RaceLabel, GameOutcome)> {
+pub fn games_mirror(
+    rules: &Rules,
+    proven: &ProvenCycles,
+    model: Races,
+    south: &[u32],
+) -> Vec<(u32, u32, RaceLabel, GameOutcome)> {
     south
         .par_iter()
         .flat_map_iter(|&sid| {
             let c = Choice::from_id(sid as u64, rules).expect("ids come from a SPEC");
             let mut out = Vec::new();
-            play_pair(rules, model, &c, &c, |r, o| out.push((sid, sid, r, *o)));
+            play_pair(rules, proven, model, &c, &c, |r, o| out.push((sid, sid, r, *o)));
             out
         })
         .collect()
@@ -178,6 +192,7 @@ pub fn games_mirror(rules: &Rules, model: Races, south: &[u32]) -> Vec<(u32, u32
 /// Every game of a (small) product, in order: South id, then North id, then race outcome.
 pub fn games(
     rules: &Rules,
+    proven: &ProvenCycles,
     model: Races,
     south: &[u32],
     north: &[Choice],
@@ -189,7 +204,7 @@ pub fn games(
             let s = Choice::from_id(sid as u64, rules).expect("ids come from a SPEC");
             let mut out = Vec::new();
             for (n, &nid) in north.iter().zip(north_ids) {
-                play_pair(rules, model, &s, n, |r, o| out.push((sid, nid, r, *o)));
+                play_pair(rules, proven, model, &s, n, |r, o| out.push((sid, nid, r, *o)));
             }
             out
         })
@@ -208,13 +223,14 @@ mod tests {
     fn symmetric_sweep_is_each_choice_against_itself() {
         let south: Vec<u32> = (0..2000).step_by(7).chain([123_456, 5_000_000]).collect();
         for model in ["sequential".parse::<Races>().unwrap(), "lockstep".parse::<Races>().unwrap()] {
-            let got = sweep_mirror(&R, model, &south, &|_| {});
+            let proven = ProvenCycles::new();
+            let got = sweep_mirror(&R, &proven, model, &south, &|_| {});
             for (&sid, a) in south.iter().zip(&got) {
                 let c = Choice::from_id(sid as u64, &R).unwrap();
-                let want = &sweep(&R, model, &[sid], &[c], &|_| {})[0];
+                let want = &sweep(&R, &proven, model, &[sid], &[c], &|_| {})[0];
                 assert_eq!(a, want, "choice {sid}");
             }
-            let games = games_mirror(&R, model, &south);
+            let games = games_mirror(&R, &proven, model, &south);
             assert_eq!(games.len(), south.len() * 2);
             assert!(games.iter().all(|g| g.0 == g.1));
         }
@@ -228,13 +244,14 @@ mod tests {
         for model in
             [Races::Model(RaceModel::Sequential), Races::Model(RaceModel::Lockstep), Races::One(Race::NorthFirst)]
         {
-            let got = sweep(&R, model, &south, &north, &|_| {});
+            let proven = ProvenCycles::new();
+            let got = sweep(&R, &proven, model, &south, &north, &|_| {});
             for (&sid, agg) in south.iter().zip(&got) {
                 let s = Choice::from_id(sid as u64, &R).unwrap();
                 let mut want = Agg::default();
                 for n in &north {
                     for &r in model.outcomes().unwrap() {
-                        want.add(&crate::games::lukho::play_game(&R, &s, n, r));
+                        want.add(&crate::games::lukho::play_game(&R, &proven, &s, n, r));
                     }
                 }
                 assert_eq!(*agg, want, "{model} south {sid}");
@@ -246,10 +263,11 @@ mod tests {
     fn speeds_sweep_counts_every_interval() {
         let south = vec![0u32, 1234];
         let north: Vec<Choice> = (0..40).map(|i| Choice::from_id(i * 997, &R).unwrap()).collect();
-        let got = sweep(&R, Races::Model(RaceModel::Speeds), &south, &north, &|_| {});
+        let proven = ProvenCycles::new();
+        let got = sweep(&R, &proven, Races::Model(RaceModel::Speeds), &south, &north, &|_| {});
         for (&sid, agg) in south.iter().zip(&got) {
             let s = Choice::from_id(sid as u64, &R).unwrap();
-            let n: usize = north.iter().map(|n| speed_races(&R, &s, n).len()).sum();
+            let n: usize = north.iter().map(|n| speed_races(&R, &proven, &s, n).len()).sum();
             assert_eq!(agg.games as usize, n);
         }
     }

@@ -4,7 +4,7 @@
 use super::output::header_rules;
 use super::plan::Plan;
 use super::play::{agg_pairs_batched, play_pair, BATCH};
-use crate::games::lukho::{Choice, Races, Rules};
+use crate::games::lukho::{Choice, ProvenCycles, Races, Rules};
 use serde_json::{json, Value as Json};
 use std::time::Instant;
 
@@ -29,6 +29,7 @@ impl Calibration {
 /// least `min_seconds` (slow models stop a second later with fewer pairs).
 pub fn calibrate(
     rules: &Rules,
+    proven: &ProvenCycles,
     model: Races,
     south: &[u32],
     north: &[Choice],
@@ -54,13 +55,13 @@ pub fn calibrate(
             Some(races) => {
                 batch.push((s, north[ni]));
                 if batch.len() == BATCH {
-                    let a = agg_pairs_batched(rules, races, &batch, |(s, n)| (s, n));
+                    let a = agg_pairs_batched(rules, proven, races, &batch, |(s, n)| (s, n));
                     games += a.games;
                     sink += a.sum_margin.0;
                     batch.clear();
                 }
             }
-            None => play_pair(rules, model, &s, &north[ni], |_, o| {
+            None => play_pair(rules, proven, model, &s, &north[ni], |_, o| {
                 games += 1;
                 sink += o.margin.0 as i64;
             }),
@@ -77,7 +78,7 @@ pub fn calibrate(
         }
     }
     if let (Some(races), false) = (model.outcomes(), batch.is_empty()) {
-        let a = agg_pairs_batched(rules, races, &batch, |(s, n)| (s, n));
+        let a = agg_pairs_batched(rules, proven, races, &batch, |(s, n)| (s, n));
         games += a.games;
         sink += a.sum_margin.0;
     }
@@ -156,7 +157,9 @@ impl Plan {
         } else {
             &sets.north
         };
-        let cal = calibrate(&def.rules, def.model, &sets.south, north, 20_000, seconds);
+        // A fresh set of proven cycles: the sample pays for its perpetual openings as a shard
+        // of the sweep would on a cold start.
+        let cal = calibrate(&def.rules, &ProvenCycles::new(), def.model, &sets.south, north, 20_000, seconds);
         let per_pair = def.model.outcomes().map_or(cal.games_per_pair(), |o| o.len() as f64);
         let pairs = self.pairs();
         Projection {

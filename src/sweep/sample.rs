@@ -7,7 +7,7 @@ use super::output::header_rules;
 use super::play::play_pair;
 use super::summary::Agg;
 use crate::export::{Column, Format, TableWriter, Value};
-use crate::games::lukho::{Choice, GameOutcome, Races, Rules};
+use crate::games::lukho::{Choice, GameOutcome, ProvenCycles, Races, Rules};
 use crate::rng::{below, splitmix64};
 use rayon::prelude::*;
 use serde_json::{json, Value as Json};
@@ -107,6 +107,7 @@ pub fn sample(
 ) -> SampleStats {
     const CHUNK: u64 = 1 << 14;
     let choices = Choice::count(rules);
+    let proven = ProvenCycles::new();
     (from / CHUNK..to.div_ceil(CHUNK))
         .into_par_iter()
         .map(|c| {
@@ -116,7 +117,7 @@ pub fn sample(
                 let (s, n) = pair(seed, i, choices);
                 let s = Choice::from_id(s, rules).unwrap();
                 let n = Choice::from_id(n, rules).unwrap();
-                play_pair(rules, model, &s, &n, |_, o| st.add(o));
+                play_pair(rules, &proven, model, &s, &n, |_, o| st.add(o));
                 st.pairs += 1;
             }
             progress(hi.saturating_sub(lo));
@@ -230,7 +231,7 @@ mod tests {
         for i in 0..3000 {
             let (s, n) = pair(3, i, Choice::count(&R));
             let (s, n) = (Choice::from_id(s, &R).unwrap(), Choice::from_id(n, &R).unwrap());
-            play_pair(&R, m, &s, &n, |_, o| direct.add(o));
+            play_pair(&R, &ProvenCycles::new(), m, &s, &n, |_, o| direct.add(o));
             direct.pairs += 1;
         }
         assert_eq!(whole, direct);

@@ -11,7 +11,7 @@
 //! ```
 //! e.g. `all:drop=0`, `0..65536:pit=3`. A set is the sorted, duplicate-free list of ids.
 
-use crate::games::lukho::opening::MAX_REMOVE;
+use crate::games::lukho::MAX_REMOVE;
 use crate::games::lukho::{Choice, Rules, ROW};
 use std::fmt;
 

@@ -2,7 +2,7 @@
 
 use super::summary::half_json;
 use crate::games::lukho::{
-    play_after, speed_races, Choice, GameOutcome, Opening, Position, RaceError, RaceLabel, Ratio, Rules,
+    play_after, speed_races, Choice, GameOutcome, Opening, Position, ProvenCycles, RaceError, RaceLabel, Ratio, Rules,
 };
 use serde_json::{json, Value as Json};
 
@@ -17,14 +17,16 @@ pub struct Trace {
 
 /// The game of a pair under one race outcome; an error when the pair has no such outcome.
 pub fn trace(rules: &Rules, south: &Choice, north: &Choice, race: RaceLabel) -> Result<Trace, RaceError> {
-    let o = race.opening(rules, south, north)?;
-    let outcome = play_after(rules, &o);
+    // A game's perpetual-cycle proofs are worth nothing to the next command: a fresh set.
+    let proven = ProvenCycles::new();
+    let o = race.opening(rules, &proven, south, north)?;
+    let outcome = play_after(rules, &proven, &o);
     let mut pos = Position { board: o.board, to_move: o.first_player };
     let mut positions = vec![pos];
     if !o.perpetual {
         // The outcome says how many turns were completed; replay them.
         for _ in 0..outcome.turns {
-            pos.turn(rules);
+            pos.turn(rules, &proven);
             positions.push(pos);
         }
     }
@@ -65,11 +67,12 @@ pub fn position_json(p: &Position) -> serde_json::Map<String, Json> {
 /// Every `speeds` outcome of a pair with its ρ interval and the game it gives, as JSON rows.
 pub fn speeds_rows(rules: &Rules, south: &Choice, north: &Choice) -> Vec<serde_json::Map<String, Json>> {
     let ratio = |r: &Ratio| json!(r.to_string());
-    speed_races(rules, south, north)
+    let proven = ProvenCycles::new();
+    speed_races(rules, &proven, south, north)
         .iter()
         .enumerate()
         .map(|(k, r)| {
-            let o = play_after(rules, &r.opening);
+            let o = play_after(rules, &proven, &r.opening);
             let mut m = serde_json::Map::new();
             m.insert("race".into(), json!(RaceLabel::Speeds(k as u32).to_string()));
             m.insert("rho_from".into(), ratio(&r.lo));

@@ -1,12 +1,15 @@
-//! The game after the opening (RULES.md "Normal turns"), its endings, and match points.
+//! The game after the opening (docs/rules/lukho.md "L10. Normal turns", "L11. End of the game",
+//! "L12. Cycles and perpetual turns"), its endings, and match points.
 //!
 //! Every turn is forced, so the game is a deterministic sequence of positions and a repeated
 //! position can be found with Brent's cycle finding: one comparison per turn, no set of seen
 //! positions, no allocation.
 
-use super::board::{abs_pit, Board, LapEnd, Phase, Sown};
-use super::opening::Choice;
+use super::board::{abs_pit, Board};
+use super::choice::Choice;
+use super::perpetual::ProvenCycles;
 use super::race::{opening, Opening, Race};
+use super::sow::{LapEnd, Phase, SowingEnd};
 use super::units::HalfSeeds;
 use super::Rules;
 use crate::games::cycle::{first_repeat, Cycles};
@@ -59,18 +62,18 @@ pub enum TurnEnd {
 impl Position {
     /// Play the forced turn: lift the mover's lowest-index non-empty non-knife pit and sow.
     #[inline(always)]
-    pub fn turn(&mut self, rules: &Rules) -> TurnEnd {
+    pub fn turn(&mut self, rules: &Rules, proven: &ProvenCycles) -> TurnEnd {
         // One copy of the turn per mover, each compiled for a known side (its row, its
         // knives, its captures are then constants); the sides alternate, so the choice
         // between the copies is always predicted.
         match self.to_move {
-            Side::South => self.turn_of(rules, Side::South),
-            Side::North => self.turn_of(rules, Side::North),
+            Side::South => self.turn_of(rules, proven, Side::South),
+            Side::North => self.turn_of(rules, proven, Side::North),
         }
     }
 
     #[inline(always)]
-    fn turn_of(&mut self, rules: &Rules, side: Side) -> TurnEnd {
+    fn turn_of(&mut self, rules: &Rules, proven: &ProvenCycles, side: Side) -> TurnEnd {
         let Some(i) = self.board.forced_pit(side) else {
             return TurnEnd::NoMove;
         };
@@ -81,12 +84,12 @@ impl Position {
         let p = abs_pit(side, i);
         let hand = self.board.pit(p);
         self.board.clear_pit(p);
-        match self.board.sow(rules, side, p, hand, Phase::Turn) {
-            Sown::Ended { last, how, laps } => {
+        match self.board.sow(rules, proven, side, p, hand, Phase::Turn) {
+            SowingEnd::Ended { last, how, laps } => {
                 self.to_move = side.other();
                 TurnEnd::Played { pit: p as u8, last, how, laps }
             }
-            Sown::Perpetual { .. } => {
+            SowingEnd::Perpetual { .. } => {
                 self.board.pits = before;
                 TurnEnd::Perpetual
             }
@@ -149,7 +152,7 @@ impl GameOutcome {
     }
 }
 
-/// Match points of the winner (RULES.md "Match scoring"), totals in half-seeds: 2; 4 if the
+/// Match points of the winner (docs/rules/lukho.md "L13. Match scoring"), totals in half-seeds: 2; 4 if the
 /// loser's total is 0; 4 for a bull (margin exactly 2 seeds), 12 if it is the first game of a
 /// series; a draw scores 0. (A loser at 0 loses by 48, never a bull, so the cases never meet.)
 pub fn match_points(totals2: [u16; 2], first_game: bool) -> u8 {
@@ -170,30 +173,30 @@ pub fn match_points(totals2: [u16; 2], first_game: bool) -> u8 {
 }
 
 /// Play a whole game: the opening under `race`, then the forced turns.
-pub fn play_game(rules: &Rules, south: &Choice, north: &Choice, race: Race) -> GameOutcome {
-    play_after(rules, &opening(rules, south, north, race))
+pub fn play_game(rules: &Rules, proven: &ProvenCycles, south: &Choice, north: &Choice, race: Race) -> GameOutcome {
+    play_after(rules, proven, &opening(rules, proven, south, north, race))
 }
 
 /// The game after a given opening (e.g. one of [`super::speed_races`]).
-pub fn play_after(rules: &Rules, o: &Opening) -> GameOutcome {
+pub fn play_after(rules: &Rules, proven: &ProvenCycles, o: &Opening) -> GameOutcome {
     if o.perpetual {
         return GameOutcome::new(o.first_player, o.board.split_totals2(o.hands()), Class::PerpetualOpening, 0);
     }
-    play_from(rules, Position { board: o.board, to_move: o.first_player })
+    play_from(rules, proven, Position { board: o.board, to_move: o.first_player })
 }
 
 /// Turns before Brent's check starts: 99.8 % of a typical South choice's games end within 30
 /// turns (`examples/lukho_probe turns`), so almost none pay for it.
-pub(crate) const CYCLE_CHECK_AFTER: u32 = 32;
+pub(crate) const CYCLE_CHECK_AFTER_TURNS: u32 = 32;
 
 /// Play the forced turns from `start` (the position right after the opening) to the end.
 /// `first_player` in the outcome is `start.to_move`.
-pub fn play_from(rules: &Rules, start: Position) -> GameOutcome {
+pub fn play_from(rules: &Rules, proven: &ProvenCycles, start: Position) -> GameOutcome {
     let first = start.to_move;
     let mut pos = start;
     let mut turns = 0u32;
     // Cycle finding ([`Cycles`]) over the positions at turn starts, from turn
-    // `CYCLE_CHECK_AFTER` on. Brent needs no help from the rules to be exact and finds a
+    // `CYCLE_CHECK_AFTER_TURNS` on. Brent needs no help from the rules to be exact and finds a
     // cycle within about μ + 2λ turns; and when the key (pits, knives, side to move)
     // repeats, the stores are equal too (every capture takes seeds off the board for good),
     // so the repeat is of the whole state. Restarting the search after each irreversible
@@ -203,7 +206,7 @@ pub fn play_from(rules: &Rules, start: Position) -> GameOutcome {
     // the game loop measured no slower, with less code.
     let mut cycles: Option<Cycles<(u128, u32, Side)>> = None;
     loop {
-        match pos.turn(rules) {
+        match pos.turn(rules, proven) {
             TurnEnd::Played { .. } => {}
             TurnEnd::NoMove => {
                 return GameOutcome::new(first, pos.board.sweep_totals2(pos.to_move), Class::Normal, turns);
@@ -214,7 +217,7 @@ pub fn play_from(rules: &Rules, start: Position) -> GameOutcome {
             }
         }
         turns += 1;
-        if turns < CYCLE_CHECK_AFTER {
+        if turns < CYCLE_CHECK_AFTER_TURNS {
             continue;
         }
         let key = pos.key();
@@ -225,7 +228,7 @@ pub fn play_from(rules: &Rules, start: Position) -> GameOutcome {
                     // Every position of the cycle has the same stores and knives (nothing
                     // irreversible happens on it), so the split can be taken here; `turns`
                     // is when the first repetition happened: μ + λ.
-                    let repeat = first_repeat(start, lambda, |p| _ = p.turn(rules), Position::key) as u32;
+                    let repeat = first_repeat(start, lambda, |p| _ = p.turn(rules, proven), Position::key) as u32;
                     return GameOutcome::new(first, pos.board.split_totals2(0), Class::Cycle, repeat);
                 }
             }

@@ -1,6 +1,6 @@
 //! Many games at once: [`play_batch`] plays a batch of positions to the end, exactly as
 //! [`play_from`] plays each, four games side by side in the 128-bit lanes of AVX-512
-//! registers when the CPU has them.
+//! registers when the CPU has them ([`Engine`]; `MANCALA_NO_SIMD=1` forces the scalar path).
 //!
 //! Why: the scalar game loop spends most of its time on branches it cannot predict (does this
 //! lap relay? does it capture?), one per lap. Here every lap of the four games is the same
@@ -9,38 +9,93 @@
 //! `p` = pit `p`), the side to move, the knives and the lane's run masks are 16-bit fields of
 //! 64-bit masks (bit `16 l + p` = pit `p` of lane `l`).
 //!
-//! What the lanes leave to [`play_from`]: a game that reaches [`CYCLE_CHECK_AFTER`] turns (cycle
+//! What the lanes leave to [`play_from`]: a game that reaches [`CYCLE_CHECK_AFTER_TURNS`] turns (cycle
 //! finding starts there) or a sowing of [`LONG_SOWING`] laps (it may be perpetual) is played
 //! again from its start by the scalar engine, which is then the only judge of cycles and
 //! perpetual sowings. Both are rare (0.2 % of the games of a typical sweep reach 32 turns).
 //! So a lane only ever ends a game by rule "no pit to lift": class `normal`.
 
-use super::game::{play_from, GameOutcome, Position, CYCLE_CHECK_AFTER};
+use super::game::{play_from, GameOutcome, Position, CYCLE_CHECK_AFTER_TURNS};
+use super::perpetual::ProvenCycles;
 use super::Rules;
+use std::sync::OnceLock;
 
 /// Laps in one sowing after which the lanes hand the game to the scalar engine.
 pub const LONG_SOWING: u8 = 32;
 
-/// Play every position of `starts` to the end: `out[i]` = [`play_from`]`(rules, starts[i])`.
-pub fn play_batch(rules: &Rules, starts: &[Position], out: &mut [GameOutcome]) {
-    assert_eq!(starts.len(), out.len());
-    #[cfg(target_arch = "x86_64")]
-    if simd_available() {
-        // SAFETY: the CPU has the features `avx512::play` is compiled for (checked above).
-        unsafe { avx512::play(rules, starts, out) };
-        return;
+/// The environment variable that forces the scalar path: `MANCALA_NO_SIMD=1` (any value but
+/// empty or `0`) makes [`play_batch`] play one game at a time even where the CPU has the
+/// lanes, e.g. to time the two paths or to rule the lanes out when chasing a difference.
+pub const NO_SIMD_VAR: &str = "MANCALA_NO_SIMD";
+
+/// Which code plays a batch: the AVX-512 lanes or the scalar game loop, one game at a time.
+/// Both give the same outcomes. A value naming the lanes exists only where the CPU has them
+/// ([`Engine::lanes`]), so [`Engine::play`] never runs instructions the CPU lacks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Engine {
+    lanes: bool,
+}
+
+impl Engine {
+    /// One game at a time ([`play_from`]): every CPU.
+    pub const SCALAR: Engine = Engine { lanes: false };
+
+    /// The AVX-512 lanes, if this CPU has them.
+    pub fn lanes() -> Option<Engine> {
+        simd_available().then_some(Engine { lanes: true })
     }
-    play_batch_scalar(rules, starts, out);
+
+    /// The lanes where the CPU has them, unless `no_simd` (the value of [`NO_SIMD_VAR`])
+    /// forces the scalar path.
+    pub fn choose(no_simd: Option<&std::ffi::OsStr>) -> Engine {
+        let forced = no_simd.is_some_and(|v| !v.is_empty() && v != "0");
+        match forced {
+            true => Engine::SCALAR,
+            false => Engine::lanes().unwrap_or(Engine::SCALAR),
+        }
+    }
+
+    /// This process's engine: [`Engine::choose`] with the environment's [`NO_SIMD_VAR`], read
+    /// once (a configuration flag, fixed for the run) so that a batch costs no lookup.
+    pub fn configured() -> Engine {
+        static CONFIGURED: OnceLock<Engine> = OnceLock::new();
+        *CONFIGURED.get_or_init(|| Engine::choose(std::env::var_os(NO_SIMD_VAR).as_deref()))
+    }
+
+    /// Whether this engine runs the AVX-512 lanes.
+    pub fn uses_lanes(self) -> bool {
+        self.lanes
+    }
+
+    /// Play every position of `starts` to the end: `out[i]` = [`play_from`]`(rules, proven, starts[i])`.
+    pub fn play(self, rules: &Rules, proven: &ProvenCycles, starts: &[Position], out: &mut [GameOutcome]) {
+        assert_eq!(starts.len(), out.len());
+        #[cfg(target_arch = "x86_64")]
+        if self.lanes {
+            // SAFETY: `lanes` is true only in a value made by `Engine::lanes`, which checked
+            // that the CPU has every feature `avx512::play` is compiled for.
+            unsafe { avx512::play(rules, proven, starts, out) };
+            return;
+        }
+        play_batch_scalar(rules, proven, starts, out);
+    }
+}
+
+/// Play every position of `starts` to the end: `out[i]` = [`play_from`]`(rules, proven, starts[i])`,
+/// on this process's engine ([`Engine::configured`]).
+pub fn play_batch(rules: &Rules, proven: &ProvenCycles, starts: &[Position], out: &mut [GameOutcome]) {
+    Engine::configured().play(rules, proven, starts, out);
 }
 
 /// [`play_batch`] one game at a time (the reference, and the path on other CPUs).
-pub fn play_batch_scalar(rules: &Rules, starts: &[Position], out: &mut [GameOutcome]) {
+pub fn play_batch_scalar(rules: &Rules, proven: &ProvenCycles, starts: &[Position], out: &mut [GameOutcome]) {
+    assert_eq!(starts.len(), out.len());
     for (o, &s) in out.iter_mut().zip(starts) {
-        *o = play_from(rules, s);
+        *o = play_from(rules, proven, s);
     }
 }
 
-/// Whether [`play_batch`] runs on the AVX-512 lanes here.
+/// Whether this CPU has what the AVX-512 lanes need (AVX-512 F, BW, DQ and BMI2).
 pub fn simd_available() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
@@ -60,7 +115,7 @@ mod avx512 {
     use super::super::board::Board;
     use super::super::game::{Class, GameOutcome, Position};
     use super::super::{Chain, Rules};
-    use super::{play_from, CYCLE_CHECK_AFTER, LONG_SOWING};
+    use super::{play_from, ProvenCycles, CYCLE_CHECK_AFTER_TURNS, LONG_SOWING};
     use crate::side::Side;
     use std::arch::x86_64::*;
 
@@ -110,12 +165,19 @@ mod avx512 {
         game: [usize; 4],
     }
 
+    /// Play every position of `starts` to the end, four games to a register.
+    ///
+    /// # Safety
+    ///
+    /// Compiled for AVX-512 F, BW, DQ and BMI2: it may only run on a CPU that has all four
+    /// ([`super::simd_available`]). The compiler makes every caller not compiled for them
+    /// call it inside `unsafe`; nothing else is required.
     #[target_feature(enable = "avx512f,avx512bw,avx512dq,bmi2")]
-    pub(super) unsafe fn play(rules: &Rules, starts: &[Position], out: &mut [GameOutcome]) {
+    pub(super) fn play(rules: &Rules, proven: &ProvenCycles, starts: &[Position], out: &mut [GameOutcome]) {
         match rules.chain {
-            Chain::It => run::<0>(rules, starts, out),
-            Chain::En => run::<1>(rules, starts, out),
-            Chain::None => run::<2>(rules, starts, out),
+            Chain::It => run::<0>(rules, proven, starts, out),
+            Chain::En => run::<1>(rules, proven, starts, out),
+            Chain::None => run::<2>(rules, proven, starts, out),
         }
     }
 
@@ -154,21 +216,29 @@ mod avx512 {
 
     /// The outcome of lane `l`'s game: its mover has no pit to lift.
     #[target_feature(enable = "avx512f,avx512bw,avx512dq,bmi2")]
-    unsafe fn finish(s: &Lanes, l: usize, first: Side) -> GameOutcome {
-        let mut bytes = [0u8; 64];
-        _mm512_storeu_si512(bytes.as_mut_ptr() as *mut _, s.pits);
-        let mut caught = [[0u64; 8]; 2];
-        for (c, v) in caught.iter_mut().zip(s.caught) {
-            _mm512_storeu_si512(c.as_mut_ptr() as *mut _, v);
-        }
-        let mut turns = [0u8; 64];
-        _mm512_storeu_si512(turns.as_mut_ptr() as *mut _, s.turns);
+    fn finish(s: &Lanes, l: usize, first: Side) -> GameOutcome {
+        let bytes = to_bytes(s.pits);
+        let caught = s.caught.map(|v| {
+            let b = to_bytes(v);
+            std::array::from_fn::<u64, 8, _>(|i| u64::from_le_bytes(b[8 * i..8 * i + 8].try_into().unwrap()))
+        });
+        let turns = to_bytes(s.turns);
         let pits = u128::from_le_bytes(bytes[16 * l..16 * l + 16].try_into().unwrap());
         let knives = ((s.knives[0] >> (16 * l)) & 0xffff) as u32 | (((s.knives[1] >> (16 * l)) & 0xffff) as u32) << 16;
         let stores = [(caught[0][2 * l] + caught[0][2 * l + 1]) as u8, (caught[1][2 * l] + caught[1][2 * l + 1]) as u8];
         let board = Board { pits, knives, stores };
         let mover = if s.south_moves & lane(l) != 0 { Side::South } else { Side::North };
         GameOutcome::new(first, board.sweep_totals2(mover), Class::Normal, turns[16 * l] as u32)
+    }
+
+    /// The 64 bytes of a register.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512dq,bmi2")]
+    fn to_bytes(v: __m512i) -> [u8; 64] {
+        let mut bytes = [0u8; 64];
+        // SAFETY: an unaligned store of 64 bytes into a 64-byte array.
+        unsafe { _mm512_storeu_si512(bytes.as_mut_ptr() as *mut __m512i, v) };
+        bytes
     }
 
     /// Constant vectors of the lap code.
@@ -186,7 +256,7 @@ mod avx512 {
 
     /// The lanes' loop for chain rule `CHAIN` (0 it, 1 en, 2 none).
     #[target_feature(enable = "avx512f,avx512bw,avx512dq,bmi2")]
-    unsafe fn run<const CHAIN: u8>(rules: &Rules, starts: &[Position], out: &mut [GameOutcome]) {
+    fn run<const CHAIN: u8>(rules: &Rules, proven: &ProvenCycles, starts: &[Position], out: &mut [GameOutcome]) {
         let z = _mm512_setzero_si512();
         let blank = Lanes {
             pits: z,
@@ -239,7 +309,7 @@ mod avx512 {
                     out[g] = if stuck & lane(l) != 0 {
                         finish(s, l, starts[g].to_move)
                     } else {
-                        play_from(rules, starts[g])
+                        play_from(rules, proven, starts[g])
                     };
                     if next < starts.len() {
                         load(s, l, next, &starts[next]);
@@ -365,7 +435,7 @@ mod avx512 {
 
         // 5. Lanes whose game is over (stuck), or that leave it to the scalar engine.
         let long = _mm512_cmpge_epu8_mask(laps, _mm512_set1_epi8(LONG_SOWING as i8)) & relay;
-        let late = _mm512_cmpge_epu8_mask(turns, _mm512_set1_epi8(CYCLE_CHECK_AFTER as i8)) & stop;
+        let late = _mm512_cmpge_epu8_mask(turns, _mm512_set1_epi8(CYCLE_CHECK_AFTER_TURNS as i8)) & stop;
         (_pext_u64(stuck | long | late, FIELD_LOW), stuck)
     }
 }

@@ -2,8 +2,11 @@
 //! sowings raced under a race model. One atomic step drops one seed; the end-of-lap check
 //! (relay lift, capture, stop) happens inside the step that drops a lap's last seed.
 
-use super::board::{add_run, Board, LapEnd, Phase, Sown, PITS, ROW};
-use super::opening::Choice;
+use super::board::{Board, PITS, ROW};
+use super::choice::Choice;
+use super::perpetual::ProvenCycles;
+use super::sow::{LapEnd, Phase, SowingEnd};
+use super::tables::add_run;
 use super::Rules;
 use crate::games::cycle::Cycles;
 use crate::side::Side;
@@ -184,11 +187,17 @@ impl FromStr for RaceLabel {
 
 impl RaceLabel {
     /// The opening this outcome gives the pair; an error when the pair has no `speeds:K`.
-    pub fn opening(&self, rules: &Rules, south: &Choice, north: &Choice) -> Result<Opening, RaceError> {
+    pub fn opening(
+        &self,
+        rules: &Rules,
+        proven: &ProvenCycles,
+        south: &Choice,
+        north: &Choice,
+    ) -> Result<Opening, RaceError> {
         match *self {
-            RaceLabel::Named(r) => Ok(opening(rules, south, north, r)),
+            RaceLabel::Named(r) => Ok(opening(rules, proven, south, north, r)),
             RaceLabel::Speeds(k) => {
-                let all = super::speed_races(rules, south, north);
+                let all = super::speed_races(rules, proven, south, north);
                 let count = all.len();
                 all.get(k as usize).map(|s| s.opening).ok_or_else(|| {
                     RaceError(format!(
@@ -260,19 +269,19 @@ pub(crate) fn step(rules: &Rules, board: &mut Board, side: Side, pos: &mut usize
 }
 
 /// Macro steps (ticks up to a lap end) before cycle finding starts in the lockstep race.
-const CYCLE_CHECK_AFTER: u64 = 32;
+const CYCLE_CHECK_AFTER_TICKS: u64 = 32;
 
 /// Play the opening: setup, then both sowings under `race`.
-pub fn opening(rules: &Rules, south: &Choice, north: &Choice, race: Race) -> Opening {
+pub fn opening(rules: &Rules, proven: &ProvenCycles, south: &Choice, north: &Choice, race: Race) -> Opening {
     let board = setup(south, north);
     let hands = [south.sow_count() as u32, north.sow_count() as u32];
     match race {
-        Race::SouthFirst | Race::NorthFirst => sequential(rules, board, hands, race.leader()),
-        Race::LockstepSouth | Race::LockstepNorth => lockstep(rules, board, hands, race.leader()),
+        Race::SouthFirst | Race::NorthFirst => sequential(rules, proven, board, hands, race.leader()),
+        Race::LockstepSouth | Race::LockstepNorth => lockstep(rules, proven, board, hands, race.leader()),
     }
 }
 
-fn sequential(rules: &Rules, mut board: Board, hands: [u32; 2], a: Side) -> Opening {
+fn sequential(rules: &Rules, proven: &ProvenCycles, mut board: Board, hands: [u32; 2], a: Side) -> Opening {
     let b = a.other();
     // `a` sows first and so finishes first, unless `b` has nothing to sow (finished at time 0
     // while `a` still sows). This also names the right player when `a`'s sowing is perpetual.
@@ -282,14 +291,14 @@ fn sequential(rules: &Rules, mut board: Board, hands: [u32; 2], a: Side) -> Open
         if s == 0 {
             continue;
         }
-        if let Sown::Perpetual { .. } = board.sow(rules, side, sow_from(side), s as u8, Phase::Opening) {
+        if let SowingEnd::Perpetual { .. } = board.sow(rules, proven, side, sow_from(side), s as u8, Phase::Opening) {
             return Opening { board, first_player, perpetual: true };
         }
     }
     Opening { board, first_player, perpetual: false }
 }
 
-fn lockstep(rules: &Rules, mut board: Board, mut hand: [u32; 2], a: Side) -> Opening {
+fn lockstep(rules: &Rules, proven: &ProvenCycles, mut board: Board, mut hand: [u32; 2], a: Side) -> Opening {
     let b = a.other();
     let mut pos = [sow_from(Side::South), sow_from(Side::North)];
     let mut done = [hand[0] == 0, hand[1] == 0];
@@ -306,7 +315,7 @@ fn lockstep(rules: &Rules, mut board: Board, mut hand: [u32; 2], a: Side) -> Ope
             // One sower left: the rest is his plain sowing.
             let w = if done[0] { Side::North } else { Side::South };
             let h = hand[w.index()] as u8;
-            if let Sown::Perpetual { .. } = board.sow(rules, w, pos[w.index()], h, Phase::Opening) {
+            if let SowingEnd::Perpetual { .. } = board.sow(rules, proven, w, pos[w.index()], h, Phase::Opening) {
                 return Opening { board, first_player: first.unwrap_or(a), perpetual: true };
             }
             first.get_or_insert(w);
@@ -335,7 +344,7 @@ fn lockstep(rules: &Rules, mut board: Board, mut hand: [u32; 2], a: Side) -> Ope
             continue;
         }
         steps += 1;
-        if steps < CYCLE_CHECK_AFTER {
+        if steps < CYCLE_CHECK_AFTER_TICKS {
             continue;
         }
         let key = (board.pits.rotate_right(8 * pos[0] as u32), (pos[1] + PITS - pos[0]) % PITS, hand[0], hand[1]);

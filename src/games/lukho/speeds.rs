@@ -14,9 +14,11 @@
 //! hands) repeats along its history. Once one player has finished, the other's sowing no
 //! longer depends on ρ and is finished by [`Board::sow`] (exact perpetual detection).
 
-use super::board::{Board, Phase, Sown};
-use super::opening::Choice;
+use super::board::Board;
+use super::choice::Choice;
+use super::perpetual::ProvenCycles;
 use super::race::{setup, sow_from, step, Opening};
+use super::sow::{Phase, SowingEnd};
 use super::Rules;
 use crate::side::Side;
 use std::collections::HashSet;
@@ -79,6 +81,7 @@ type Key = (u128, [usize; 2], [u32; 2]);
 
 struct Search<'a> {
     rules: &'a Rules,
+    proven: &'a ProvenCycles,
     /// Joint states on the current branch's history, for the repetition rule.
     seen: HashSet<Key>,
     trail: Vec<Key>,
@@ -86,14 +89,14 @@ struct Search<'a> {
 }
 
 /// Every race outcome of the `speeds` model for this pair of choices, in increasing ρ.
-pub fn speed_races(rules: &Rules, south: &Choice, north: &Choice) -> Vec<SpeedRace> {
+pub fn speed_races(rules: &Rules, proven: &ProvenCycles, south: &Choice, north: &Choice) -> Vec<SpeedRace> {
     let board = setup(south, north);
     let hand = [south.sow_count() as u32, north.sow_count() as u32];
     // Nothing to sow finishes at time 0; both at time 0: equal times, South first. (The one
     // place where ρ = 0 differs from north-first, which names North: see docs/rules/lukho.md, gaps.)
     let first = [Side::South, Side::North].into_iter().find(|s| hand[s.index()] == 0);
     let start = Joint { board, pos: [sow_from(Side::South), sow_from(Side::North)], hand, steps: [0, 0], first };
-    let mut search = Search { rules, seen: HashSet::new(), trail: Vec::new(), out: Vec::new() };
+    let mut search = Search { rules, proven, seen: HashSet::new(), trail: Vec::new(), out: Vec::new() };
     search.run(start);
     search.out
 }
@@ -152,7 +155,9 @@ impl Search<'_> {
             if j.hand[s] == 0 {
                 continue;
             }
-            if let Sown::Perpetual { .. } = j.board.sow(self.rules, w, j.pos[s], j.hand[s] as u8, Phase::Opening) {
+            if let SowingEnd::Perpetual { .. } =
+                j.board.sow(self.rules, self.proven, w, j.pos[s], j.hand[s] as u8, Phase::Opening)
+            {
                 return Opening { board: j.board, first_player: j.first.unwrap_or(w.other()), perpetual: true };
             }
             j.first.get_or_insert(w);

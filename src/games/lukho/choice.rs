@@ -1,4 +1,4 @@
-//! A player's opening choice (RULES.md "Opening"): a removal `r0…r7` from his own pits and a
+//! A player's opening choice (docs/rules/lukho.md "L6. Opening choices"): a removal `r0…r7` from his own pits and a
 //! drop of `d` seeds into one opponent pit `j`; the rest of his hand is sown from opponent
 //! index 0. Choice ids, their inverse, and the text forms `r0,…,r7` and `COUNT@PIT`.
 //!
