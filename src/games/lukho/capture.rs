@@ -7,7 +7,7 @@ use crate::side::Side;
 use serde::{Deserialize, Serialize};
 
 /// What happens after a capture (docs/rules/lukho.md "L4. Chain rule").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 #[serde(rename_all = "kebab-case")]
 pub enum Chain {
     /// Italian text: after capturing at own index `i`, own `i+1, i+2, …` while each is empty
@@ -22,12 +22,27 @@ pub enum Chain {
 }
 
 impl Chain {
+    pub const ALL: [Chain; 3] = [Chain::It, Chain::En, Chain::None];
+
     pub fn name(self) -> &'static str {
         match self {
             Chain::It => "it",
             Chain::En => "en",
             Chain::None => "none",
         }
+    }
+}
+
+impl std::str::FromStr for Chain {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Chain, String> {
+        Chain::ALL.into_iter().find(|c| c.name() == s).ok_or_else(|| format!("`{s}`; expected it, en or none"))
+    }
+}
+
+impl std::fmt::Display for Chain {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }
 
