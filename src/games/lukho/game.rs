@@ -5,10 +5,10 @@
 //! positions, no allocation.
 
 use super::board::{abs_pit, Board, LapEnd, Phase, Sown};
-use crate::games::cycle::{first_repeat, Cycles};
 use super::opening::Choice;
 use super::race::{opening, Opening, Race};
 use super::Rules;
+use crate::games::cycle::{first_repeat, Cycles};
 use crate::side::Side;
 use serde::{Deserialize, Serialize};
 

@@ -3,9 +3,9 @@
 //! (relay lift, capture, stop) happens inside the step that drops a lap's last seed.
 
 use super::board::{add_run, Board, LapEnd, Phase, Sown, PITS, ROW};
-use crate::games::cycle::Cycles;
 use super::opening::Choice;
 use super::Rules;
+use crate::games::cycle::Cycles;
 use crate::side::Side;
 use serde::{Deserialize, Serialize};
 
