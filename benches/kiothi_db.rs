@@ -3,9 +3,9 @@
 
 use mancala::games::kiothi::Rules;
 use mancala::retro::builder::{build_layer, Silent};
-use mancala::retro::file::{as_bytes, checksum};
 use mancala::retro::kiothi::{tables_in_memory, KiothiLayers};
 use mancala::retro::LayeredGame;
+use mancala::store::layer_file::{as_bytes, checksum};
 
 fn main() {
     divan::main();

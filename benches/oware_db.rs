@@ -3,8 +3,8 @@
 
 use mancala::games::oware::Rules;
 use mancala::retro::builder::{build_layer, Silent};
-use mancala::retro::file::{as_bytes, checksum};
 use mancala::retro::oware::{tables_in_memory, OwareLayers};
+use mancala::store::layer_file::{as_bytes, checksum};
 
 fn main() {
     divan::main();

@@ -3,9 +3,9 @@
 
 use assert_cmd::Command;
 use mancala::games::kiothi::{Position, Rules};
-use mancala::retro::file::{write_layer, Header, FORMAT_VERSION};
 use mancala::retro::kiothi::{layer_path, Database, View, INDEX_ORDER};
 use mancala::side::Side;
+use mancala::store::layer_file::{write_layer, Header, FORMAT_VERSION};
 use predicates::prelude::*;
 use serde_json::Value;
 
@@ -194,7 +194,7 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
         game: "kiothi".into(),
         rules: r#"{"game":"kiothi","max_relays":null,"nki_clear":"pass","repetition":"split"}"#.into(),
         index_order: INDEX_ORDER.into(),
-        stones: 3,
+        layer: 3,
         entries: 0,
         checksum: 0,
     };

@@ -1,6 +1,35 @@
 //! Argument types shared by every command, each checked once at parse time so every command
 //! refuses the same bad values with the same one-line message (clap names the flag).
 
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+
+/// A parser for a rules or format enum: the accepted names (with their help) as clap's
+/// possible values, so help and errors list them, then the type's `FromStr`.
+pub fn named<T>(values: &[(&'static str, &'static str)]) -> impl TypedValueParser<Value = T>
+where
+    T: std::str::FromStr + Clone + Send + Sync + 'static,
+    T::Err: std::fmt::Debug,
+{
+    let values: Vec<PossibleValue> = values
+        .iter()
+        .map(
+            |&(name, help)| {
+                if help.is_empty() {
+                    PossibleValue::new(name)
+                } else {
+                    PossibleValue::new(name).help(help)
+                }
+            },
+        )
+        .collect();
+    PossibleValuesParser::new(values).map(|s| s.parse::<T>().expect("a possible value parses"))
+}
+
+/// `--format`: the table formats of [`mancala::export::Format`].
+pub fn format() -> impl TypedValueParser<Value = mancala::export::Format> {
+    named(&[("csv", ""), ("jsonl", ""), ("parquet", "")])
+}
+
 /// `--threads N`: worker threads, at least 1. The cap keeps a typo from asking the OS for
 /// a hundred thousand stacks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

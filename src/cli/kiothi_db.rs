@@ -9,9 +9,9 @@ use clap::Subcommand;
 use mancala::export::svg::{stacked_bars, StackedBar};
 use mancala::export::{Column, Format, TableWriter, Value};
 use mancala::games::kiothi::{Rules, BOMA};
-use mancala::retro::file::DbError;
 use mancala::retro::kiothi::{self as db, Database, MAX_WARRIORS};
 use mancala::retro::stats::LayerStats;
+use mancala::store::layer_file::DbError;
 use serde_json::json;
 use std::path::{Path, PathBuf};
 
@@ -66,7 +66,7 @@ pub enum DbCmd {
         /// Warrior counts, `A..=B`, `A..B` or `N`.
         #[arg(long)]
         warriors: String,
-        #[arg(long, value_enum)]
+        #[arg(long, value_parser = super::args::format())]
         format: Format,
         #[arg(long)]
         out: PathBuf,

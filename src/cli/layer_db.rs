@@ -5,8 +5,8 @@ use super::progress::bar;
 use super::usage;
 use anyhow::{Context, Result};
 use mancala::export::{Column, Format, TableWriter, Value};
-use mancala::retro::file::LayerFile;
 use mancala::retro::{verify, LayeredGame, Layers};
+use mancala::store::layer_file::LayerFile;
 use std::path::Path;
 
 /// Check every layer file's checksum, then every entry against the Bellman equation (its

@@ -184,7 +184,7 @@ mancala lukho sweep --south 0 --north all --race sequential --dry-run"
         #[arg(long, required_unless_present = "dry_run")]
         out: Option<PathBuf>,
         /// Also write one row per game (small products only).
-        #[arg(long, value_enum)]
+        #[arg(long, value_parser = super::args::format())]
         games: Option<Format>,
         /// Print the run's report as JSON.
         #[arg(long)]

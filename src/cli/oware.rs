@@ -23,15 +23,35 @@ pub struct OwareArgs {
     cmd: Cmd,
 }
 
-/// Rule variants (RULES.md O4, O8). Written into every output.
+/// Rule variants (docs/rules/oware.md O4, O8). Written into every output.
 #[derive(Args, Clone, Copy)]
 struct RuleFlags {
     /// O4: a move whose captures would take all the opponent's seeds.
-    #[arg(long, value_enum, default_value = "no-capture", global = true)]
+    #[arg(long, value_parser = grand_slam(), default_value = "no-capture", global = true)]
     grand_slam: GrandSlam,
     /// O8: what a repeated position does (databases need `split`).
-    #[arg(long, value_enum, default_value = "split", global = true)]
+    #[arg(long, value_parser = cycle(), default_value = "split", global = true)]
     cycle: Cycle,
+}
+
+/// `--grand-slam`: the names of [`GrandSlam`], with the help the rules give them.
+fn grand_slam() -> impl clap::builder::TypedValueParser<Value = GrandSlam> {
+    super::args::named(&[
+        ("no-capture", "Legal, captures nothing (default; Abapa as in the Italian description)"),
+        ("forbidden", "Illegal unless every legal move is one; then it captures nothing"),
+        (
+            "awari",
+            "Romein & Bal's Olympiad rules: illegal unless forced; when forced it captures and the mover also takes the seeds left on his own row",
+        ),
+    ])
+}
+
+/// `--cycle`: the names of [`Cycle`].
+fn cycle() -> impl clap::builder::TypedValueParser<Value = Cycle> {
+    super::args::named(&[
+        ("split", "The game ends, the seeds left are divided evenly (net 0). Default; databases need it"),
+        ("own-rows", "The game ends, each player takes the seeds on his own row (Abapa practice, OpenSpiel)"),
+    ])
 }
 
 impl RuleFlags {
@@ -154,7 +174,7 @@ enum DbCmd {
         /// Seed counts, `A..=B` or `N`.
         #[arg(long)]
         stones: String,
-        #[arg(long, value_enum)]
+        #[arg(long, value_parser = super::args::format())]
         format: Format,
         #[arg(long)]
         out: PathBuf,
@@ -302,7 +322,7 @@ fn num(x: f64) -> serde_json::Value {
 fn open_db(dir: &Path, rules: Rules) -> Result<Database> {
     match Database::open(dir, rules) {
         Ok(d) => Ok(d),
-        Err(mancala::retro::file::DbError::Missing { .. }) => {
+        Err(mancala::store::layer_file::DbError::Missing { .. }) => {
             let others: Vec<String> = std::fs::read_dir(dir)
                 .map(|rd| {
                     rd.filter_map(|e| e.ok())

@@ -19,10 +19,10 @@ pub mod index;
 pub mod unmove;
 
 use super::builder::{self, Progress, FRONTIER_SHARE, WORK_BYTES_PER_POSITION};
-use super::file::{DbError, Family, Header, LayerFile};
 use super::{Edge, LayeredGame, Layers};
 use crate::games::kiothi::{self, Board, NkiClear, Position, Rules, SowMove, SowingStats, ALL_BOMA, BOMA, ROW};
 use crate::side::Side;
+use crate::store::layer_file::{DbError, Family, Header, LayerFile};
 pub use index::{TableIndex, INDEX_ORDER};
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};

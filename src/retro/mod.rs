@@ -20,11 +20,12 @@
 //! position enters once and is expanded backwards (its predecessors) once, so the work is
 //! one forward pass, one backward pass and `2n` cheap scans.
 pub mod builder;
-pub mod file;
 pub mod kiothi;
 pub mod oware;
 pub mod stats;
 pub mod verify;
+
+use crate::store::layer_file;
 
 /// A move from a position, as the builder sees it.
 #[derive(Clone, Copy, Debug)]
@@ -139,15 +140,15 @@ pub fn bellman<G: LayeredGame, L: Layers + ?Sized>(
 /// `on_layer(n, built, header)` is called after each layer, `built = false` when it was
 /// already there.
 pub fn build_files<G: LayeredGame>(
-    family: &file::Family,
+    family: &layer_file::Family,
     game: &G,
     dir: &std::path::Path,
     max: usize,
     progress: &dyn Fn(usize, u64) -> Box<dyn builder::Progress>,
-    on_layer: &mut dyn FnMut(usize, bool, &file::Header),
-) -> Result<Vec<file::LayerFile>, file::DbError> {
-    std::fs::create_dir_all(dir).map_err(|source| file::DbError::Io { path: dir.to_path_buf(), source })?;
-    let mut layers: Vec<file::LayerFile> = Vec::new();
+    on_layer: &mut dyn FnMut(usize, bool, &layer_file::Header),
+) -> Result<Vec<layer_file::LayerFile>, layer_file::DbError> {
+    std::fs::create_dir_all(dir).map_err(|source| layer_file::DbError::Io { path: dir.to_path_buf(), source })?;
+    let mut layers: Vec<layer_file::LayerFile> = Vec::new();
     for n in 0..=max {
         let size = game.layer_size(n);
         if (family.path)(n).exists() {

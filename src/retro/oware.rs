@@ -1,11 +1,15 @@
 //! Oware as a layered game, and its database directory (one file per seed count).
 
 use super::builder::{self, Progress, FRONTIER_SHARE, WORK_BYTES_PER_POSITION};
-use super::file::{DbError, Family, Header, LayerFile, INDEX_ORDER};
 use super::{Edge, LayeredGame, Layers};
 use crate::games::oware::{self, Node, Rules, View, PITS};
 use crate::index::Compositions;
+use crate::store::layer_file::{DbError, Family, Header, LayerFile};
 use std::path::{Path, PathBuf};
+
+/// The Oware index order: lexicographic `(p0, …)`, `p0` most significant, mover's row first
+/// ([`crate::index`]); recorded in every header.
+pub const INDEX_ORDER: &str = "lex-p0-msb-mover-view";
 
 /// The largest board: every seed of the game.
 pub const MAX_STONES: usize = oware::TOTAL_SEEDS as usize;
@@ -103,7 +107,7 @@ impl Database {
             if !path.exists() {
                 break;
             }
-            layers.push(LayerFile::open(&path, "oware", &text, n as u32, game.layer_size(n))?);
+            layers.push(LayerFile::open(&path, "oware", &text, INDEX_ORDER, n as u32, game.layer_size(n))?);
         }
         if layers.is_empty() {
             // Say which files would be expected, and whether files of other rules are there.
