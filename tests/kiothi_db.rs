@@ -107,27 +107,27 @@ fn build_resume_verify_stats_export_probe() {
 
     // Probe API: a position after the opening, either side to move.
     let db = Database::open(dir.path(), Rules::default()).unwrap();
-    assert_eq!(db.max_warriors(), 4);
+    assert_eq!(db.max_layer(), 4);
     let mut p = Position { boma: [0; 20], prisons: [20, 30], nki: 0, to_move: Side::North, turn: 17 };
     p.boma[13] = 1; // North's own index 3
-    assert_eq!(db.probe(&p), Some(1));
+    assert_eq!(db.probe_position(&p), Some(1));
     p.to_move = Side::South; // South has nothing
-    assert_eq!(db.probe(&p), Some(-1));
+    assert_eq!(db.probe_position(&p), Some(-1));
     let v = View::of(&p).unwrap();
     assert_eq!(v.boma[13], 1); // South's view: the warrior is on the opponent's index 3
     let north = View::of(&Position { to_move: Side::North, ..p }).unwrap();
     assert_eq!(db.best_move(&north), Some(("3:1".parse().unwrap(), 1)));
     assert_eq!(db.best_move(&v), None);
     p.turn = 2;
-    assert_eq!(db.probe(&p), None);
+    assert_eq!(db.probe_position(&p), None);
     p.turn = 3;
     p.boma[0] = 5; // 6 warriors: beyond the tables
-    assert_eq!(db.probe(&p), None);
+    assert_eq!(db.probe_position(&p), None);
     // 21 warriors: beyond the index itself (which stops at the largest buildable layer); a
     // solver probes such boards at every node, so this must be None, not a panic.
     p.boma = [1; 20];
     p.boma[0] = 2;
-    assert_eq!(db.probe(&p), None);
+    assert_eq!(db.probe_position(&p), None);
     assert_eq!(db.best_move(&View::of(&p).unwrap()), None);
 }
 

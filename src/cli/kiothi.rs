@@ -334,7 +334,7 @@ fn solve_cmd(
         return usage(format!("--position: {e}"));
     }
     let tables = db.map(|dir| super::kiothi_db::open_tables(dir, rules, "--db")).transpose()?;
-    let probe = |q: &Position| tables.as_ref().and_then(|t| t.probe(q));
+    let probe = |q: &Position| tables.as_ref().and_then(|t| t.probe_position(q));
     kiothi::reset_sowing_stats();
     let s = ksolve::solve(
         rules,

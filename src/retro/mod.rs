@@ -20,6 +20,7 @@
 //! position enters once and is expanded backwards (its predecessors) once, so the work is
 //! one forward pass, one backward pass and `2n` cheap scans.
 pub mod builder;
+pub mod database;
 pub mod kiothi;
 pub mod oware;
 pub mod stats;
