@@ -2,7 +2,7 @@
 //!
 //! A layer holds every way of putting `n` seeds into `P` pits: `C(n+P-1, P-1)` positions.
 //! A position's **rank** is its index in the lexicographic order of `(p0, …, p_{P-1})`,
-//! `p0` most significant. The order is fixed by the file format (DESIGN.md), so that
+//! `p0` most significant. The order is fixed by the layer file format (`store::layer_file`), so that
 //! checksums agree across builds and machines.
 //!
 //! rank(p) = Σ_i #{distributions that agree on p_0..p_{i-1} and have a smaller p_i}

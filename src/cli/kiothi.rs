@@ -15,7 +15,7 @@ pub struct KiothiArgs {
     cmd: Cmd,
 }
 
-/// Rule variants (RULES.md K1, K2, K3, K7). Written into every output.
+/// Rule variants (docs/rules/kiothi.md K1, K2, K3, K7). Written into every output.
 #[derive(Args, Clone, Copy)]
 struct RuleFlags {
     /// K1: starting layout (6 boma × 5, 5 × 5, 5 × 6 warriors per side).
@@ -359,15 +359,7 @@ fn solve_cmd(
         "max_relays_simulated": sow.max_relays_simulated,
         "distinguished_point_hits": sow.dp_hits,
     });
-    // Final totals under perfect play: the mover ends with (n + v) / 2 of the n board warriors.
-    let score = exact.then(|| {
-        let n = p.warriors_on_board() as f64;
-        let mover = (n + s.bounds.lo as f64) / 2.0;
-        let mut t = [p.prisons[0] as f64, p.prisons[1] as f64];
-        t[p.to_move.index()] += mover;
-        t[p.to_move.other().index()] += n - mover;
-        t
-    });
+    let score = exact.then(|| p.final_totals(s.bounds.lo));
     let winner = score.map(|t| mancala::side::Side::ahead(t).map(|w| w.name()).unwrap_or("draw"));
     if json_out {
         let o = json!({

@@ -3,7 +3,7 @@
 //! optional endgame-table probe, and when alpha-beta alone cannot close the interval the
 //! exact component retrograde (`search::component`), as for Oware.
 //!
-//! Values are net warriors of those on the board, from the mover's view (RULES.md "Common
+//! Values are net warriors of those on the board, from the mover's view (docs/rules/kiothi.md "Common
 //! conventions"): K8 (no legal move) is `-n` for the mover with `n` warriors on the board; a
 //! repetition (K9, `split`) is 0.
 //!

@@ -56,6 +56,13 @@ struct Cache {
     ranked: Vec<RankedUnmove>,
 }
 
+// The last board's sowings and unmoves, per thread: the builder's workers walk a layer in rank
+// order, where the nki masks of a board are adjacent, so one entry serves them all. Every entry
+// is a function of its key alone (board, rules), so no value depends on what the memo holds.
+// What does depend on it is how often a board is sown, and so the process-wide sowing counters
+// (`games::kiothi::sowing_stats`) that `kiothi db build` prints per layer: a board whose masks
+// straddle two chunks taken by different threads is sown twice. Those counters belong to the
+// Kiothi rules (which own the sowing-verdict state); values and checksums never vary.
 thread_local! {
     static CACHE: RefCell<Cache> = RefCell::new(Cache::default());
 }
