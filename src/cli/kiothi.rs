@@ -348,11 +348,11 @@ fn solve_cmd(
     let nps = s.nodes as f64 / s.seconds.max(1e-9);
     let names = |v: &[kiothi::SowMove]| v.iter().map(|m| m.to_string()).collect::<Vec<_>>();
     let sowings = json!({
-        "perpetual_rejected": s.expand.perpetual_moves,
-        "long_legal": s.expand.long_moves,
-        "costly_positions": s.expand.costly_positions,
-        "expansions": s.expand.expansions,
-        "expansion_cache_hits": s.expand.cache_hits,
+        "perpetual_rejected": s.game_stats.perpetual_moves,
+        "long_legal": s.game_stats.long_moves,
+        "costly_positions": s.game_stats.costly_positions,
+        "expansions": s.game_stats.expansions,
+        "expansion_cache_hits": s.game_stats.cache_hits,
         "long_threshold_relays": kiothi::LONG_SOWING_RELAYS,
         "long_simulated": sow.long_simulated,
         "relays_in_long": sow.relays_in_long,
