@@ -1,6 +1,7 @@
 //! Retrograde analysis: exact values of every position of a game, layer by layer.
 //!
-//! A **layer** is every position with `n` seeds on the board. Moves either keep the seed count
+//! A **layer** is every position with `n` pieces on the board (Oware seeds, Kiothi warriors).
+//! Moves either keep the count
 //! (same layer) or capture into an already solved lower layer, so layers are built in
 //! ascending order (syzygy1/tb's "conversions" are captures here).
 //!
@@ -31,15 +32,15 @@ use crate::store::layer_file;
 /// A move from a position, as the builder sees it.
 #[derive(Clone, Copy, Debug)]
 pub struct Edge<P> {
-    /// Seeds the mover takes with the move (exits), 0 for same-layer moves.
+    /// Pieces the mover takes with the move (exits), 0 for same-layer moves.
     pub gain: i32,
     pub child: P,
-    /// The child has the same seeds on the board (no capture): it is in the layer being built.
+    /// The child has the same pieces on the board (no capture): it is in the layer being built.
     pub same_layer: bool,
 }
 
 /// What the layered builder needs from a game. Positions are seen from the mover's side and
-/// a position's value is the net number of board seeds the mover gets under perfect play.
+/// a position's value is the net number of board pieces the mover gets under perfect play.
 pub trait LayeredGame: Sync {
     type Pos: Copy + Send + Sync;
 
@@ -47,7 +48,7 @@ pub trait LayeredGame: Sync {
     /// depend on the order; a game whose `unmove_ranks` caches per board gains locality).
     const SORT_FRONTIER: bool = false;
 
-    /// Positions with exactly `n` seeds on the board.
+    /// Positions with exactly `n` pieces on the board.
     fn layer_size(&self, n: usize) -> u64;
     /// The position with the given rank in layer `n`.
     fn unrank(&self, n: usize, rank: u64) -> Self::Pos;
