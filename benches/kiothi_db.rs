@@ -3,23 +3,24 @@
 
 use mancala::games::kiothi::Rules;
 use mancala::retro::builder::{build_layer, Silent};
-use mancala::retro::file::{as_bytes, checksum};
 use mancala::retro::kiothi::{tables_in_memory, KiothiLayers};
 use mancala::retro::LayeredGame;
+use mancala::store::layer_file::{as_bytes, checksum};
+
+#[path = "../tests/support/layer_checksums.rs"]
+mod layer_checksums;
 
 fn main() {
     divan::main();
 }
-
-/// crc32 of layers 5..=7 (also printed by `kiothi db build`; results/kiothi/tables).
-const CRC: [(usize, u32); 3] = [(5, 0x34a09567), (6, 0xabda2944), (7, 0xb28dbb40)];
 
 #[divan::bench(args = [5, 6, 7], sample_count = 3)]
 fn build_one_layer(bencher: divan::Bencher, n: usize) {
     let rules = Rules::default();
     let lower = tables_in_memory(rules, n - 1);
     let game = KiothiLayers::new(rules);
-    let want = CRC.iter().find(|c| c.0 == n).unwrap().1;
+    // The recorded crc32 (tests/data/kiothi/layers.csv says how it was produced and checked).
+    let want = layer_checksums::expected_crc("tests/data/kiothi/layers.csv", "nki-lift-relays-any", n);
     bencher.counter(divan::counter::ItemsCount::new(game.layer_size(n))).bench(|| {
         let layer = build_layer(&game, lower.as_slice(), n, &Silent);
         assert_eq!(checksum(as_bytes(&layer)), want, "layer {n} checksum");

@@ -3,22 +3,23 @@
 
 use mancala::games::oware::Rules;
 use mancala::retro::builder::{build_layer, Silent};
-use mancala::retro::file::{as_bytes, checksum};
 use mancala::retro::oware::{tables_in_memory, OwareLayers};
+use mancala::store::layer_file::{as_bytes, checksum};
+
+#[path = "../tests/support/layer_checksums.rs"]
+mod layer_checksums;
 
 fn main() {
     divan::main();
 }
-
-/// crc32 of layers 10..=13 under the default rules (also printed by `db build`).
-const CRC: [(usize, u32); 4] = [(10, 0x915f434b), (11, 0xf6c1564f), (12, 0xe547113c), (13, 0x59d1077f)];
 
 #[divan::bench(args = [10, 11, 12, 13], sample_count = 5)]
 fn build_one_layer(bencher: divan::Bencher, n: usize) {
     let rules = Rules::default();
     let lower = tables_in_memory(rules, n - 1);
     let game = OwareLayers::new(rules);
-    let want = CRC.iter().find(|c| c.0 == n).unwrap().1;
+    // The recorded crc32 (tests/data/oware/layers.csv says how it was produced and checked).
+    let want = layer_checksums::expected_crc("tests/data/oware/layers.csv", &rules.db_tag(), n);
     bencher.counter(divan::counter::ItemsCount::new(game.index.layer_size(n))).bench(|| {
         let layer = build_layer(&game, lower.as_slice(), n, &Silent);
         assert_eq!(checksum(as_bytes(&layer)), want, "layer {n} checksum");

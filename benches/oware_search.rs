@@ -28,8 +28,14 @@ fn fixture() -> &'static Fixture {
     F.get_or_init(|| {
         let rules = Rules::default();
         let dir = tempfile::tempdir().unwrap();
-        db::build(dir.path(), rules, DB_MAX, &|_, _| Box::new(mancala::retro::builder::Silent), &mut |_, _, _| {})
-            .unwrap();
+        mancala::retro::database::build(
+            dir.path(),
+            &OwareLayers::new(rules),
+            DB_MAX,
+            &|_, _| Box::new(mancala::retro::builder::Silent),
+            &mut |_, _, _| {},
+        )
+        .unwrap();
         let full = db::tables_in_memory(rules, TOP);
         let g = OwareLayers::new(rules);
         let set =

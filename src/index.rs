@@ -2,7 +2,7 @@
 //!
 //! A layer holds every way of putting `n` seeds into `P` pits: `C(n+P-1, P-1)` positions.
 //! A position's **rank** is its index in the lexicographic order of `(p0, …, p_{P-1})`,
-//! `p0` most significant. The order is fixed by the file format (DESIGN.md), so that
+//! `p0` most significant. The order is fixed by the layer file format (`store::layer_file`), so that
 //! checksums agree across builds and machines.
 //!
 //! rank(p) = Σ_i #{distributions that agree on p_0..p_{i-1} and have a smaller p_i}
@@ -73,8 +73,10 @@ impl Compositions {
     #[inline(always)]
     fn c(&self, a: usize, k: usize) -> u64 {
         debug_assert!(a <= self.max_seeds && k < self.pits);
-        // SAFETY: `rank` and `unrank` assert that the seeds fit the table and `k < pits`
-        // holds at every call site; this lookup is the builder's hottest line.
+        // SAFETY: `a <= max_seeds` and `k < pits` at every call site: `rank` and `unrank` assert
+        // that the seeds fit the table (and `unrank` that the rank fits the layer, so `r - v`
+        // never drops below zero), `layer_size` that `n <= max_seeds`; this lookup is the
+        // builder's hottest line.
         unsafe { *self.choose.get_unchecked(a * self.pits + k) }
     }
 
@@ -103,10 +105,15 @@ impl Compositions {
         rank
     }
 
-    /// The distribution of `n` seeds with the given rank (`rank < layer_size(n)`).
+    /// The distribution of `n` seeds with the given rank.
+    ///
+    /// # Panics
+    /// If `n` exceeds the table, `out` is not one entry per pit or `rank >= layer_size(n)`.
     pub fn unrank(&self, n: usize, mut rank: u64, out: &mut [u8]) {
         assert!(n <= self.max_seeds && out.len() == self.pits, "distribution outside the table");
-        debug_assert!(rank < self.layer_size(n));
+        // Callers unrank once per chunk and then step with `next`, so this check is off the hot
+        // path; without it the loop below walks past the layer and reads outside the table.
+        assert!(rank < self.c(n, self.pits - 1), "rank {rank} outside layer {n}");
         let mut r = n;
         let last = self.pits - 1;
         for i in 0..last {
@@ -178,5 +185,13 @@ mod tests {
             let more = Compositions::next(&mut p);
             assert_eq!(more, r + 1 < expect.len());
         }
+    }
+
+    #[test]
+    #[should_panic(expected = "outside layer")]
+    fn unrank_refuses_a_rank_past_the_layer() {
+        let c = Compositions::new(12, 48);
+        let mut u = [0u8; 12];
+        c.unrank(4, c.layer_size(4) + 1000, &mut u);
     }
 }

@@ -3,9 +3,9 @@
 
 use assert_cmd::Command;
 use mancala::games::kiothi::{Position, Rules};
-use mancala::retro::file::{write_layer, Header, FORMAT_VERSION};
 use mancala::retro::kiothi::{layer_path, Database, View, INDEX_ORDER};
 use mancala::side::Side;
+use mancala::store::layer_file::{write_layer, Header, FORMAT_VERSION};
 use predicates::prelude::*;
 use serde_json::Value;
 
@@ -19,6 +19,14 @@ fn one_line_error(out: &std::process::Output) -> String {
     e
 }
 
+#[path = "support/layer_checksums.rs"]
+mod layer_checksums;
+
+/// The recorded crc32 of a layer (tests/data/kiothi/layers.csv), as the CLI prints it.
+fn crc(n: usize) -> String {
+    format!("{:08x}", layer_checksums::expected_crc("tests/data/kiothi/layers.csv", "nki-lift-relays-any", n))
+}
+
 #[test]
 fn build_resume_verify_stats_export_probe() {
     let dir = tempfile::tempdir().unwrap();
@@ -29,9 +37,9 @@ fn build_resume_verify_stats_export_probe() {
         .args(["kiothi", "db", "build", "--max-warriors", "4", "--dir", d, "--threads", "2"])
         .assert()
         .success()
-        .stderr(predicate::str::contains("layer  3:         10680 positions already built, crc32 9230587d"))
+        .stderr(predicate::str::contains(format!("layer  3:         10680 positions already built, crc32 {}", crc(3))))
         .stderr(predicate::str::contains("layer  4:        107200 positions in"))
-        .stderr(predicate::str::contains("crc32 46ad8865"));
+        .stderr(predicate::str::contains(format!("crc32 {}", crc(4))));
     mancala()
         .args(["kiothi", "db", "verify", "--dir", d])
         .assert()
@@ -50,7 +58,7 @@ fn build_resume_verify_stats_export_probe() {
         (l1["positions"].as_u64(), l1["wins"].as_u64(), l1["draws"].as_u64(), l1["losses"].as_u64()),
         (Some(40), Some(18), Some(0), Some(22))
     );
-    assert_eq!(s["layers"][4]["checksum"], "46ad8865");
+    assert_eq!(s["layers"][4]["checksum"], crc(4));
     let (csv, hist, svg) = (dir.path().join("l.csv"), dir.path().join("h.csv"), dir.path().join("w.svg"));
     mancala()
         .args(["kiothi", "db", "stats", "--dir", d, "--csv"])
@@ -63,7 +71,7 @@ fn build_resume_verify_stats_export_probe() {
         .success();
     let c = std::fs::read_to_string(&csv).unwrap();
     assert!(c.lines().nth(1).unwrap() == "warriors,positions,wins,draws,losses,crc32");
-    assert!(c.contains("\n1,40,18,0,22,d77ce7e4\n"));
+    assert!(c.contains(&format!("\n1,40,18,0,22,{}\n", crc(1))));
     assert!(std::fs::read_to_string(&hist).unwrap().contains("\n1,-1,22\n"));
     assert!(std::fs::read_to_string(&svg).unwrap().starts_with("<svg"));
 
@@ -107,27 +115,27 @@ fn build_resume_verify_stats_export_probe() {
 
     // Probe API: a position after the opening, either side to move.
     let db = Database::open(dir.path(), Rules::default()).unwrap();
-    assert_eq!(db.max_warriors(), 4);
+    assert_eq!(db.max_layer(), 4);
     let mut p = Position { boma: [0; 20], prisons: [20, 30], nki: 0, to_move: Side::North, turn: 17 };
     p.boma[13] = 1; // North's own index 3
-    assert_eq!(db.probe(&p), Some(1));
+    assert_eq!(db.probe_position(&p), Some(1));
     p.to_move = Side::South; // South has nothing
-    assert_eq!(db.probe(&p), Some(-1));
+    assert_eq!(db.probe_position(&p), Some(-1));
     let v = View::of(&p).unwrap();
     assert_eq!(v.boma[13], 1); // South's view: the warrior is on the opponent's index 3
     let north = View::of(&Position { to_move: Side::North, ..p }).unwrap();
     assert_eq!(db.best_move(&north), Some(("3:1".parse().unwrap(), 1)));
     assert_eq!(db.best_move(&v), None);
     p.turn = 2;
-    assert_eq!(db.probe(&p), None);
+    assert_eq!(db.probe_position(&p), None);
     p.turn = 3;
     p.boma[0] = 5; // 6 warriors: beyond the tables
-    assert_eq!(db.probe(&p), None);
+    assert_eq!(db.probe_position(&p), None);
     // 21 warriors: beyond the index itself (which stops at the largest buildable layer); a
     // solver probes such boards at every node, so this must be None, not a panic.
     p.boma = [1; 20];
     p.boma[0] = 2;
-    assert_eq!(db.probe(&p), None);
+    assert_eq!(db.probe_position(&p), None);
     assert_eq!(db.best_move(&View::of(&p).unwrap()), None);
 }
 
@@ -194,7 +202,7 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
         game: "kiothi".into(),
         rules: r#"{"game":"kiothi","max_relays":null,"nki_clear":"pass","repetition":"split"}"#.into(),
         index_order: INDEX_ORDER.into(),
-        stones: 3,
+        layer: 3,
         entries: 0,
         checksum: 0,
     };

@@ -1,7 +1,7 @@
-//! Independent cross-check of the Kiothi endgame tables (RULES.md K3–K9 after the opening,
+//! Independent cross-check of the Kiothi endgame tables (docs/rules/kiothi.md K3–K9 after the opening,
 //! `nki-clear=lift`, unbounded relays, repetition `split`).
 //!
-//! Everything below the `library side` marker is written from RULES.md alone and shares no
+//! Everything below the `library side` marker is written from docs/rules/kiothi.md alone and shares no
 //! code with the crate: its own one-warrior-at-a-time sowing with relays, K4, K7 (a repeated
 //! relay state makes the move illegal), K5/K6 captures with nki, K8, its own enumeration of the
 //! positions and its own solver. The crate is used only to build its tables

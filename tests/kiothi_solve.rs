@@ -103,7 +103,7 @@ fn perpetual_moves_are_left_out_exactly() {
     let s = solve(rules, &SowingCache::new(), None, &p, Limits { depth: Some(4), ..Limits::default() }).unwrap();
     assert!(!s.moves.iter().any(|(m, _)| *m == mv("8:2") || *m == mv("9:1")));
     assert_eq!(s.moves.len(), 4);
-    assert!(s.expand.perpetual_moves >= 2, "{:?}", s.expand);
+    assert!(s.game_stats.perpetual_moves >= 2, "{:?}", s.game_stats);
     // A second expansion of the position comes from the cache, not from new K7 proofs.
     let sowing = SowingCache::new();
     let game = KiothiSearch::new(rules, &sowing, None);

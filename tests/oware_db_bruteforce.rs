@@ -1,6 +1,6 @@
-//! Independent cross-check of the Oware retrograde databases (RULES.md O1–O8, `cycle=split`).
+//! Independent cross-check of the Oware retrograde databases (docs/rules/oware.md O1–O8, `cycle=split`).
 //!
-//! Everything below the `library side` marker is written from RULES.md alone and shares no code
+//! Everything below the `library side` marker is written from docs/rules/oware.md alone and shares no code
 //! with the crate: its own sowing, captures, grand-slam variants, feeding rule and endings, its
 //! own enumeration of positions, and its own solver. The crate is used only to build its tables
 //! (`tables_in_memory`) and to find an entry in them (`Compositions::rank`).
@@ -37,7 +37,7 @@ fn max_n() -> usize {
 }
 
 // ------------------------------------------------------------------------------------------
-// Independent rules (RULES.md O2–O6), on a board seen by the mover: [0..6] his row, [6..12]
+// Independent rules (docs/rules/oware.md O2–O6), on a board seen by the mover: [0..6] his row, [6..12]
 // the opponent's, both in sowing order.
 // ------------------------------------------------------------------------------------------
 
@@ -330,7 +330,7 @@ fn db_matches_brute_force_awari() {
 
 // ------------------------------------------------------------------------------------------
 // Hand-checked examples of the independent rules and solver, so that a shared mistake in the
-// reading of RULES.md would have to be made twice.
+// reading of docs/rules/oware.md would have to be made twice.
 // ------------------------------------------------------------------------------------------
 
 fn moves_of(b: &Board, slam: Slam) -> Vec<(usize, Board, u32)> {

@@ -1,4 +1,4 @@
-//! Hand-worked Oware positions, one per rule (RULES.md O1–O8). Boards are written from the
+//! Hand-worked Oware positions, one per rule (docs/rules/oware.md O1–O8). Boards are written from the
 //! mover's view: his row (own indices 0..5) then the opponent's (0..5), in sowing order.
 
 use mancala::games::oware::{sow, Cycle, EndReason, Ending, Game, GrandSlam, Node, Position, Rules, View};

@@ -1,6 +1,30 @@
 //! Argument types shared by every command, each checked once at parse time so every command
 //! refuses the same bad values with the same one-line message (clap names the flag).
 
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+
+/// A parser for a rules or format enum: its names (each with its help) as clap's possible
+/// values, so `--help` and errors list them, then the type's `FromStr`. The names and their
+/// meaning live in the library type; the CLI only lists them.
+pub fn variant<T>(
+    all: &[T],
+    name: fn(T) -> &'static str,
+    help: fn(T) -> &'static str,
+) -> impl TypedValueParser<Value = T>
+where
+    T: Copy + Send + Sync + std::str::FromStr + 'static,
+    T::Err: std::fmt::Display,
+{
+    PossibleValuesParser::new(all.iter().map(|&v| PossibleValue::new(name(v)).help(help(v))))
+        .map(|s| s.parse::<T>().unwrap_or_else(|e| unreachable!("a listed value parses: {e}")))
+}
+
+/// `--format`: the table formats of [`mancala::export::Format`].
+pub fn format() -> impl TypedValueParser<Value = mancala::export::Format> {
+    use mancala::export::Format;
+    variant(&Format::ALL, Format::name, |_| "")
+}
+
 /// `--threads N`: worker threads, at least 1. The cap keeps a typo from asking the OS for
 /// a hundred thousand stacks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -2,7 +2,6 @@
 
 use super::usage;
 use anyhow::Result;
-use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Subcommand};
 use mancala::games::kiothi::{
     self, Game, KiothiError, Move, NkiClear, Position, Redistribute, Rules, Setup, SowingCache,
@@ -18,17 +17,17 @@ pub struct KiothiArgs {
     cmd: Cmd,
 }
 
-/// Rule variants (RULES.md K1, K2, K3, K7). Written into every output.
+/// Rule variants (docs/rules/kiothi.md K1, K2, K3, K7). Written into every output.
 #[derive(Args, Clone, Copy)]
 struct RuleFlags {
     /// K1: starting layout (6 boma × 5, 5 × 5, 5 × 6 warriors per side).
-    #[arg(long, value_parser = variant(&Setup::ALL, Setup::name, Setup::description), default_value = "6x5", global = true)]
+    #[arg(long, value_parser = super::args::variant(&Setup::ALL, Setup::name, Setup::description), default_value = "6x5", global = true)]
     setup: Setup,
     /// K2: how many boma a redistribution empties.
-    #[arg(long, value_parser = variant(&Redistribute::ALL, Redistribute::name, Redistribute::description), default_value = "exactly-2", global = true)]
+    #[arg(long, value_parser = super::args::variant(&Redistribute::ALL, Redistribute::name, Redistribute::description), default_value = "exactly-2", global = true)]
     redistribute: Redistribute,
     /// K3: what clears an nki boma.
-    #[arg(long, value_parser = variant(&NkiClear::ALL, NkiClear::name, NkiClear::description), default_value = "lift", global = true)]
+    #[arg(long, value_parser = super::args::variant(&NkiClear::ALL, NkiClear::name, NkiClear::description), default_value = "lift", global = true)]
     nki_clear: NkiClear,
     /// K7: allow at most N relays per move (default: unbounded, exact cycle detection).
     #[arg(long, global = true)]
@@ -37,18 +36,6 @@ struct RuleFlags {
 
 /// A parser of one rule variant by name: its possible values (with their descriptions) are
 /// listed in `--help` and in the error for a bad value; the rules' `FromStr` does the parsing.
-fn variant<T>(
-    all: &[T],
-    name: fn(T) -> &'static str,
-    description: fn(T) -> &'static str,
-) -> impl TypedValueParser<Value = T>
-where
-    T: Copy + Send + Sync + std::str::FromStr<Err = KiothiError> + 'static,
-{
-    PossibleValuesParser::new(all.iter().map(|&v| PossibleValue::new(name(v)).help(description(v))))
-        .map(|s| s.parse::<T>().unwrap_or_else(|e| unreachable!("a listed value: {e}")))
-}
-
 impl RuleFlags {
     fn rules(&self) -> Rules {
         Rules {
@@ -351,7 +338,7 @@ fn solve_cmd(
         return usage(format!("--position: {e}"));
     }
     let tables = db.map(|dir| super::kiothi_db::open_tables(dir, rules, "--db")).transpose()?;
-    let probe = |q: &Position| tables.as_ref().and_then(|t| t.probe(q));
+    let probe = |q: &Position| tables.as_ref().and_then(|t| t.probe_position(q));
     let sowing = SowingCache::new();
     let s = ksolve::solve(
         rules,
@@ -366,26 +353,18 @@ fn solve_cmd(
     let nps = s.nodes as f64 / s.seconds.max(1e-9);
     let names = |v: &[kiothi::SowMove]| v.iter().map(|m| m.to_string()).collect::<Vec<_>>();
     let sowings = json!({
-        "perpetual_rejected": s.expand.perpetual_moves,
-        "long_legal": s.expand.long_moves,
-        "costly_positions": s.expand.costly_positions,
-        "expansions": s.expand.expansions,
-        "expansion_cache_hits": s.expand.cache_hits,
+        "perpetual_rejected": s.game_stats.perpetual_moves,
+        "long_legal": s.game_stats.long_moves,
+        "costly_positions": s.game_stats.costly_positions,
+        "expansions": s.game_stats.expansions,
+        "expansion_cache_hits": s.game_stats.cache_hits,
         "long_threshold_relays": kiothi::LONG_SOWING_RELAYS,
         "long_simulated": sow.long_simulated,
         "relays_in_long": sow.relays_in_long,
         "max_relays_simulated": sow.max_relays_simulated,
         "distinguished_point_hits": sow.dp_hits,
     });
-    // Final totals under perfect play: the mover ends with (n + v) / 2 of the n board warriors.
-    let score = exact.then(|| {
-        let n = p.warriors_on_board() as f64;
-        let mover = (n + s.bounds.lo as f64) / 2.0;
-        let mut t = [p.prisons[0] as f64, p.prisons[1] as f64];
-        t[p.to_move.index()] += mover;
-        t[p.to_move.other().index()] += n - mover;
-        t
-    });
+    let score = exact.then(|| p.final_totals(s.bounds.lo));
     let winner = score.map(|t| mancala::side::Side::ahead(t).map(|w| w.name()).unwrap_or("draw"));
     if json_out {
         let o = json!({

@@ -1,35 +1,199 @@
-//! `db verify` and `db export` for any layered game (Oware, Kiothi): the game's CLI module
-//! supplies only how a position is named or written as a row.
+//! `db build | verify | stats | export` for any game with endgame tables (Oware, Kiothi):
+//! one implementation, instantiated per game with a [`DbSpec`] (its flag and column names,
+//! how a position is named and written as a row).
 
-use super::progress::bar;
+use super::progress::{bar, LayerBar};
 use super::usage;
 use anyhow::{Context, Result};
+use mancala::export::svg::{stacked_bars, StackedBar};
 use mancala::export::{Column, Format, TableWriter, Value};
-use mancala::retro::file::LayerFile;
-use mancala::retro::{verify, LayeredGame, Layers};
-use std::path::Path;
+use mancala::retro::database::{self, Database, TableGame};
+use mancala::retro::stats::LayerStats;
+use mancala::retro::LayeredGame;
+use mancala::store::layer_file::DbError;
+use mancala::store::write_atomic;
+use serde_json::json;
+use std::path::{Path, PathBuf};
+
+/// A `db` subcommand, parsed (each game's clap enum maps onto it).
+pub enum DbRequest {
+    Build { max: usize, dir: PathBuf, threads: Option<super::args::Threads> },
+    Verify { dir: PathBuf },
+    Stats { dir: PathBuf, json: bool, svg: Option<PathBuf>, csv: Option<PathBuf>, histogram_csv: Option<PathBuf> },
+    Export { dir: PathBuf, layers: String, format: Format, out: PathBuf },
+}
+
+/// What differs between the games' `db` commands: words, flags, columns.
+pub struct DbSpec<G: TableGame> {
+    /// The game's word for a layer's pieces: the first column of stats and exports.
+    pub pieces: &'static str,
+    /// `--max-stones` / `--max-warriors`.
+    pub max_flag: &'static str,
+    /// `--stones` / `--warriors` (export's layer range).
+    pub range_flag: &'static str,
+    /// Why the largest layer is the largest, appended to the range error (or empty).
+    pub max_reason: &'static str,
+    /// What `db build` shows of the rules.
+    pub build_tag: String,
+    /// What a directory without any of the game's layers holds ("no Oware database … (build
+    /// one with …)").
+    pub none_found: String,
+    /// Appended when a directory holds layers of other rules (which flag to set).
+    pub other_rules_hint: &'static str,
+    /// The W/D/L chart's title and its bar label unit.
+    pub svg_title: String,
+    pub svg_unit: &'static str,
+    /// Called before each layer is built; what it returns after is appended to the layer's line.
+    pub before_layer: fn(&G),
+    pub after_layer: fn(&G) -> String,
+    /// A position in an error line.
+    pub describe: fn(&G::Pos) -> String,
+    /// The export columns of a position (between the pieces column and the value).
+    pub position_columns: Vec<Column>,
+    pub position_cells: fn(&G::Pos, &mut Vec<Value>),
+    /// The export column of the best move and its cell.
+    pub move_column: Column,
+    pub move_cell: fn(G::Move) -> Value,
+}
+
+/// Run one `db` subcommand of a game under `rules`.
+pub fn run<G: TableGame>(req: DbRequest, spec: &DbSpec<G>, rules: G::Rules) -> Result<()> {
+    let game = match G::with_rules(rules) {
+        Ok(g) => g,
+        Err(e) => return usage(e),
+    };
+    match req {
+        DbRequest::Build { max, dir, threads } => build(spec, &game, max, &dir, threads),
+        DbRequest::Verify { dir } => verify(spec, &open(spec, &dir, rules, "--dir")?, &dir),
+        DbRequest::Stats { dir, json, svg, csv, histogram_csv } => {
+            stats(spec, &open(spec, &dir, rules, "--dir")?, json, svg, csv, histogram_csv)
+        }
+        DbRequest::Export { dir, layers, format, out } => export(spec, &dir, &layers, format, &out, rules),
+    }
+}
+
+/// Open a database named by the command-line flag `flag` (its name starts every error line).
+pub fn open<G: TableGame>(spec: &DbSpec<G>, dir: &Path, rules: G::Rules, flag: &str) -> Result<Database<G>> {
+    match Database::<G>::open(dir, rules) {
+        Ok(d) => Ok(d),
+        Err(DbError::Missing { .. }) => {
+            let prefix = format!("{}-", G::GAME);
+            let others: Vec<String> = std::fs::read_dir(dir)
+                .map(|rd| {
+                    rd.filter_map(|e| e.ok())
+                        .map(|e| e.file_name().to_string_lossy().into_owned())
+                        .filter(|n| n.starts_with(&prefix) && n.ends_with("-0.db"))
+                        .collect()
+                })
+                .unwrap_or_default();
+            if others.is_empty() {
+                usage(format!("{flag}: {} holds {}", dir.display(), spec.none_found))
+            } else {
+                let game = G::with_rules(rules).expect("checked by open");
+                usage(format!(
+                    "{flag}: {} holds layers built under other rules ({}); this run reads {}{}",
+                    dir.display(),
+                    others.join(", "),
+                    game.file_name(0),
+                    spec.other_rules_hint
+                ))
+            }
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+pub fn mem_available() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = s.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+fn gib(x: u64) -> f64 {
+    x as f64 / (1u64 << 30) as f64
+}
+
+fn build<G: TableGame>(
+    spec: &DbSpec<G>,
+    game: &G,
+    max: usize,
+    dir: &Path,
+    threads: Option<super::args::Threads>,
+) -> Result<()> {
+    if max > G::MAX_LAYER {
+        return usage(format!("{}: {max}; expected 0..={}{}", spec.max_flag, G::MAX_LAYER, spec.max_reason));
+    }
+    let need = database::memory_needed(game, max);
+    // MANCALA_MEMORY_LIMIT_GIB caps what a build may use (a shared machine; tests).
+    let cap = std::env::var("MANCALA_MEMORY_LIMIT_GIB")
+        .ok()
+        .and_then(|s| s.parse::<f64>().ok())
+        .map(|g| (g * (1u64 << 30) as f64) as u64);
+    let avail = match (mem_available(), cap) {
+        (Some(a), Some(c)) => Some(a.min(c)),
+        (a, c) => a.or(c),
+    };
+    if let Some(avail) = avail {
+        if need > avail {
+            return usage(format!(
+                "{}: building up to {max} needs about {:.1} GiB of memory, {:.1} GiB are available (MemAvailable, or MANCALA_MEMORY_LIMIT_GIB when lower)",
+                spec.max_flag,
+                gib(need),
+                gib(avail)
+            ));
+        }
+    }
+    super::args::set_threads(threads);
+    eprintln!(
+        "building {} layers 0..={max} in {} ({}; about {:.2} GiB of memory at the peak, {} threads)",
+        G::GAME,
+        dir.display(),
+        spec.build_tag,
+        gib(need),
+        rayon::current_num_threads()
+    );
+    let t0 = std::time::Instant::now();
+    let mut layer_start = std::time::Instant::now();
+    let progress = |n: usize, size: u64| -> Box<dyn mancala::retro::builder::Progress> {
+        (spec.before_layer)(game);
+        let pb = bar(size, &format!("layer {n}"));
+        Box::new(LayerBar { pb, n })
+    };
+    database::build(dir, game, max, &progress, &mut |n, built, h| {
+        let secs = layer_start.elapsed().as_secs_f64();
+        if built {
+            eprintln!(
+                "layer {n:>2}: {:>13} positions in {:>8.2} s ({:>6.2} M/s), crc32 {:08x}{}",
+                h.entries,
+                secs,
+                h.entries as f64 / secs.max(1e-9) / 1e6,
+                h.checksum,
+                (spec.after_layer)(game)
+            );
+        } else {
+            eprintln!("layer {n:>2}: {:>13} positions already built, crc32 {:08x}", h.entries, h.checksum);
+        }
+        layer_start = std::time::Instant::now();
+    })?;
+    eprintln!("done in {:.2} s", t0.elapsed().as_secs_f64());
+    Ok(())
+}
 
 /// Check every layer file's checksum, then every entry against the Bellman equation (its
-/// moves and the layers below); the first mismatch is a one-line error naming the position
-/// as `describe` writes it.
-pub fn verify_layers<G: LayeredGame, L: Layers>(
-    game: &G,
-    db: &L,
-    files: &[LayerFile],
-    dir: &Path,
-    describe: impl Fn(&G::Pos) -> String,
-) -> Result<()> {
-    for (n, l) in files.iter().enumerate() {
-        l.verify_checksum()?;
+/// moves and the layers below); the first mismatch is a one-line error naming the position.
+fn verify<G: TableGame>(spec: &DbSpec<G>, d: &Database<G>, dir: &Path) -> Result<()> {
+    for (n, l) in d.layers().iter().enumerate() {
         let pb = bar(l.header.entries, &format!("layer {n}"));
-        let bad = verify::verify_layer(game, db, n, 5, &|k| pb.inc(k));
+        let bad = d.verify_layer(n, 5, &|k| pb.inc(k));
         pb.finish_and_clear();
+        let bad = bad?;
         if let Some(m) = bad.first() {
             return usage(format!(
                 "{}: entry {} ({}) holds {} but its moves give {} ({} mismatches shown at most 5)",
                 l.path.display(),
                 m.rank,
-                describe(&game.unrank(n, m.rank)),
+                (spec.describe)(&d.game.unrank(n, m.rank)),
                 m.stored,
                 m.recomputed,
                 bad.len()
@@ -37,15 +201,148 @@ pub fn verify_layers<G: LayeredGame, L: Layers>(
         }
         println!("layer {n:>2}: {:>13} positions ok (checksum {:08x}, Bellman)", l.header.entries, l.header.checksum);
     }
-    println!("verified layers 0..={} in {}", files.len() - 1, dir.display());
+    println!("verified layers 0..={} in {}", d.max_layer(), dir.display());
     Ok(())
+}
+
+fn rules_json<G: TableGame>(game: &G) -> serde_json::Value {
+    serde_json::from_str(&game.rules_text()).expect("rules text is JSON")
+}
+
+fn stats<G: TableGame>(
+    spec: &DbSpec<G>,
+    d: &Database<G>,
+    json_out: bool,
+    svg: Option<PathBuf>,
+    csv: Option<PathBuf>,
+    hist: Option<PathBuf>,
+) -> Result<()> {
+    let all: Vec<LayerStats> = d.stats();
+    let rj = rules_json(&d.game);
+    let word = spec.pieces;
+    if json_out {
+        let layers: Vec<_> = all
+            .iter()
+            .map(|s| {
+                let hist: serde_json::Map<String, serde_json::Value> =
+                    s.values().filter(|&(_, c)| c > 0).map(|(v, c)| (v.to_string(), json!(c))).collect();
+                let mut o = serde_json::Map::new();
+                o.insert(word.into(), json!(s.layer));
+                o.insert("positions".into(), json!(s.positions));
+                o.insert("wins".into(), json!(s.wins));
+                o.insert("draws".into(), json!(s.draws));
+                o.insert("losses".into(), json!(s.losses));
+                o.insert("histogram".into(), json!(hist));
+                o.insert("checksum".into(), json!(format!("{:08x}", s.checksum)));
+                serde_json::Value::Object(o)
+            })
+            .collect();
+        println!("{}", json!({"rules": rj, "layers": layers}));
+    } else {
+        let w = word.len();
+        println!("rules: {rj}");
+        println!("{word:>w$} {:>13} {:>13} {:>13} {:>13}  crc32", "positions", "wins", "draws", "losses");
+        for s in &all {
+            println!(
+                "{:>w$} {:>13} {:>13} {:>13} {:>13}  {:08x}",
+                s.layer, s.positions, s.wins, s.draws, s.losses, s.checksum
+            );
+        }
+    }
+    if let Some(path) = csv {
+        let schema = [word, "positions", "wins", "draws", "losses"]
+            .map(Column::Int)
+            .into_iter()
+            .chain([Column::Str("crc32")])
+            .collect();
+        let mut w = TableWriter::create(&path, Format::Csv, schema, &rj)
+            .with_context(|| format!("--csv: {}", path.display()))?;
+        for s in &all {
+            let ints = [s.layer as u64, s.positions, s.wins, s.draws, s.losses].map(|x| Value::Int(x as i64));
+            w.row(&ints.into_iter().chain([Value::Str(format!("{:08x}", s.checksum))]).collect::<Vec<_>>())?;
+        }
+        w.finish()?;
+    }
+    if let Some(path) = hist {
+        let schema = vec![Column::Int(word), Column::Int("value"), Column::Int("positions")];
+        let mut w = TableWriter::create(&path, Format::Csv, schema, &rj)
+            .with_context(|| format!("--histogram-csv: {}", path.display()))?;
+        for s in &all {
+            for (v, c) in s.values() {
+                w.row(&[Value::Int(s.layer as i64), Value::Int(v as i64), Value::Int(c as i64)])?;
+            }
+        }
+        w.finish()?;
+    }
+    if let Some(path) = svg {
+        let bars: Vec<StackedBar> = all
+            .iter()
+            .map(|s| {
+                let p = s.positions.max(1) as f64;
+                StackedBar {
+                    label: format!("{} {}", s.layer, spec.svg_unit),
+                    parts: vec![s.wins as f64 / p, s.draws as f64 / p, s.losses as f64 / p],
+                }
+            })
+            .collect();
+        let text =
+            stacked_bars(&spec.svg_title, &[("win", "#2e7d32"), ("draw", "#9e9e9e"), ("loss", "#c62828")], &bars);
+        write_atomic(&path, text.as_bytes()).with_context(|| format!("--svg: {}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// `A..=B`, `A..B` or `N`, within `0..=G::MAX_LAYER`.
+fn parse_range<G: TableGame>(spec: &DbSpec<G>, s: &str) -> Result<(usize, usize)> {
+    let form = format!("N, A..B or A..=B with 0 <= A <= B <= {}", G::MAX_LAYER);
+    match mancala::range::parse_inclusive(s) {
+        Ok(Some((a, b))) if b <= G::MAX_LAYER as u64 => Ok((a as usize, b as usize)),
+        _ => usage(format!("{}: `{s}`; expected {form}", spec.range_flag)),
+    }
+}
+
+fn export<G: TableGame>(
+    spec: &DbSpec<G>,
+    dir: &Path,
+    range: &str,
+    format: Format,
+    out: &Path,
+    rules: G::Rules,
+) -> Result<()> {
+    let (a, b) = parse_range(spec, range)?;
+    let d = open(spec, dir, rules, "--dir")?;
+    if b > d.max_layer() {
+        return usage(format!(
+            "{}: {} holds layers 0..={}, asked for up to {b}",
+            spec.range_flag,
+            dir.display(),
+            d.max_layer()
+        ));
+    }
+    let mut schema = vec![Column::Int(spec.pieces)];
+    schema.extend(spec.position_columns.iter().copied());
+    schema.push(Column::Int("value"));
+    schema.push(spec.move_column);
+    export_layers(&d.game, a..=b, out, format, schema, &rules_json(&d.game), |n, r, v, row| {
+        let value = d.layers()[n].values()[r as usize];
+        row.push(Value::Int(n as i64));
+        (spec.position_cells)(v, row);
+        row.push(Value::Int(value as i64));
+        row.push(match d.best_move(v) {
+            Some((m, best)) => {
+                debug_assert_eq!(best, value as i32);
+                (spec.move_cell)(m)
+            }
+            None => Value::Null,
+        });
+    })
 }
 
 /// Every position of layers `a..=b` in rank order, one row each, written atomically (an
 /// interrupted or failed export leaves nothing behind).
 /// `fill(layer, rank, position, row)` appends the row of one position to the (cleared) `row`.
 #[allow(clippy::too_many_arguments)]
-pub fn export_layers<G: LayeredGame>(
+fn export_layers<G: LayeredGame>(
     game: &G,
     layers: std::ops::RangeInclusive<usize>,
     out: &Path,

@@ -74,8 +74,8 @@ pub fn run() -> i32 {
         Ok(()) => 0,
         Err(e) => {
             let usage = e.downcast_ref::<Usage>().is_some()
-                || e.downcast_ref::<mancala::retro::file::DbError>()
-                    .is_some_and(|d| !matches!(d, mancala::retro::file::DbError::Io { .. }));
+                || e.downcast_ref::<mancala::store::layer_file::DbError>()
+                    .is_some_and(|d| !matches!(d, mancala::store::layer_file::DbError::Io { .. }));
             eprintln!("error: {}", one_line(&format!("{e:#}")));
             if usage {
                 2

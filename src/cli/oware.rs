@@ -1,16 +1,12 @@
 //! `mancala oware …`: replay, databases (build, verify, stats, export), solve.
 
-use super::layer_db::{export_layers, verify_layers};
-use super::progress::{bar, LayerBar};
+use super::layer_db::{self, DbRequest, DbSpec};
 use super::usage;
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::{Args, Subcommand};
-use mancala::export::svg::{stacked_bars, StackedBar};
-use mancala::export::{Column, Format, TableWriter, Value};
+use mancala::export::{Column, Format, Value};
 use mancala::games::oware::{self, Cycle, Game, GrandSlam, Position, Rules, View, PITS};
-use mancala::retro::oware::{self as db, Database, MAX_STONES};
-use mancala::retro::stats::LayerStats;
-use mancala::retro::{bellman, LayeredGame};
+use mancala::retro::oware::{Database, OwareLayers};
 use mancala::search::Limits;
 use mancala::side::Side;
 use mancala::solve::oware::{solve, Method};
@@ -23,17 +19,18 @@ pub struct OwareArgs {
     cmd: Cmd,
 }
 
-/// Rule variants (RULES.md O4, O8). Written into every output.
+/// Rule variants (docs/rules/oware.md O4, O8). Written into every output.
 #[derive(Args, Clone, Copy)]
 struct RuleFlags {
     /// O4: a move whose captures would take all the opponent's seeds.
-    #[arg(long, value_enum, default_value = "no-capture", global = true)]
+    #[arg(long, value_parser = super::args::variant(&GrandSlam::ALL, GrandSlam::name, GrandSlam::description), default_value = "no-capture", global = true)]
     grand_slam: GrandSlam,
     /// O8: what a repeated position does (databases need `split`).
-    #[arg(long, value_enum, default_value = "split", global = true)]
+    #[arg(long, value_parser = super::args::variant(&Cycle::ALL, Cycle::name, Cycle::description), default_value = "split", global = true)]
     cycle: Cycle,
 }
 
+/// `--grand-slam`: the names of [`GrandSlam`], with the help the rules give them.
 impl RuleFlags {
     fn rules(&self) -> Rules {
         Rules { grand_slam: self.grand_slam, cycle: self.cycle }
@@ -154,7 +151,7 @@ enum DbCmd {
         /// Seed counts, `A..=B` or `N`.
         #[arg(long)]
         stones: String,
-        #[arg(long, value_enum)]
+        #[arg(long, value_parser = super::args::format())]
         format: Format,
         #[arg(long)]
         out: PathBuf,
@@ -169,14 +166,22 @@ pub fn run(a: OwareArgs) -> Result<()> {
             replay(&moves, start, &to_move, jsonl, json, rules.rules())
         }
         Cmd::Solve { pits, db, depth, time, json, rules } => solve_cmd(&pits, db, depth, time, json, rules.rules()),
-        Cmd::Db { cmd } => match cmd {
-            DbCmd::Build { max_stones, dir, threads, rules } => build(max_stones, &dir, threads, rules.db_rules()?),
-            DbCmd::Verify { dir, rules } => verify_cmd(&dir, rules.db_rules()?),
-            DbCmd::Stats { dir, json, svg, csv, histogram_csv, rules } => {
-                stats(&dir, json, svg, csv, histogram_csv, rules.db_rules()?)
-            }
-            DbCmd::Export { dir, stones, format, out, rules } => export(&dir, &stones, format, &out, rules.db_rules()?),
-        },
+        Cmd::Db { cmd } => {
+            let (req, rules) = match cmd {
+                DbCmd::Build { max_stones, dir, threads, rules } => {
+                    (DbRequest::Build { max: max_stones, dir, threads }, rules)
+                }
+                DbCmd::Verify { dir, rules } => (DbRequest::Verify { dir }, rules),
+                DbCmd::Stats { dir, json, svg, csv, histogram_csv, rules } => {
+                    (DbRequest::Stats { dir, json, svg, csv, histogram_csv }, rules)
+                }
+                DbCmd::Export { dir, stones, format, out, rules } => {
+                    (DbRequest::Export { dir, layers: stones, format, out }, rules)
+                }
+            };
+            let rules = rules.db_rules()?;
+            layer_db::run(req, &spec(&rules), rules)
+        }
     }
 }
 
@@ -300,238 +305,30 @@ fn num(x: f64) -> serde_json::Value {
 }
 
 fn open_db(dir: &Path, rules: Rules) -> Result<Database> {
-    match Database::open(dir, rules) {
-        Ok(d) => Ok(d),
-        Err(mancala::retro::file::DbError::Missing { .. }) => {
-            let others: Vec<String> = std::fs::read_dir(dir)
-                .map(|rd| {
-                    rd.filter_map(|e| e.ok())
-                        .map(|e| e.file_name().to_string_lossy().into_owned())
-                        .filter(|n| n.starts_with("oware-") && n.ends_with("-0.db"))
-                        .collect()
-                })
-                .unwrap_or_default();
-            if others.is_empty() {
-                usage(format!(
-                    "--dir: {} holds no Oware database for {} (build one with `mancala oware db build`)",
-                    dir.display(),
-                    rules.db_tag()
-                ))
-            } else {
-                usage(format!(
-                    "--dir: {} holds databases built under other rules ({}); this run uses {} (set --grand-slam to match)",
-                    dir.display(),
-                    others.join(", "),
-                    db::layer_path(Path::new(""), &rules, 0).display()
-                ))
-            }
-        }
-        Err(e) => Err(e.into()),
-    }
+    layer_db::open(&spec(&rules), dir, rules, "--dir")
 }
 
-pub(super) fn mem_available() -> Option<u64> {
-    let s = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = s.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
-}
+const NAMES: [&str; PITS] = ["p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "p9", "p10", "p11"];
 
-fn build(max: usize, dir: &Path, threads: Option<super::args::Threads>, rules: Rules) -> Result<()> {
-    if max > MAX_STONES {
-        return usage(format!("--max-stones: {max}; expected 0..={MAX_STONES}"));
-    }
-    let need = db::memory_needed(max);
-    if let Some(avail) = mem_available() {
-        if need > avail {
-            return usage(format!(
-                "--max-stones: building up to {max} needs about {:.1} GiB of memory, this machine has {:.1} GiB available",
-                need as f64 / (1u64 << 30) as f64,
-                avail as f64 / (1u64 << 30) as f64
-            ));
-        }
-    }
-    super::args::set_threads(threads);
-    eprintln!(
-        "building oware layers 0..={max} in {} ({}; about {:.2} GiB of memory at the peak, {} threads)",
-        dir.display(),
-        rules.db_tag(),
-        need as f64 / (1u64 << 30) as f64,
-        rayon::current_num_threads()
-    );
-    let t0 = std::time::Instant::now();
-    let mut layer_start = std::time::Instant::now();
-    let progress = |n: usize, size: u64| -> Box<dyn mancala::retro::builder::Progress> {
-        let pb = bar(size, &format!("layer {n}"));
-        Box::new(LayerBar { pb, n })
-    };
-    db::build(dir, rules, max, &progress, &mut |n, built, h| {
-        let secs = layer_start.elapsed().as_secs_f64();
-        if built {
-            eprintln!(
-                "layer {n:>2}: {:>13} positions in {:>8.2} s ({:>6.2} M/s), crc32 {:08x}",
-                h.entries,
-                secs,
-                h.entries as f64 / secs.max(1e-9) / 1e6,
-                h.checksum
-            );
-        } else {
-            eprintln!("layer {n:>2}: {:>13} positions already built, crc32 {:08x}", h.entries, h.checksum);
-        }
-        layer_start = std::time::Instant::now();
-    })?;
-    eprintln!("done in {:.2} s", t0.elapsed().as_secs_f64());
-    Ok(())
-}
-
-fn verify_cmd(dir: &Path, rules: Rules) -> Result<()> {
-    let d = open_db(dir, rules)?;
-    verify_layers(&d.game, &d, &d.layers, dir, |v| format!("{v:?}"))
-}
-
-fn stats(
-    dir: &Path,
-    json_out: bool,
-    svg: Option<PathBuf>,
-    csv: Option<PathBuf>,
-    hist: Option<PathBuf>,
-    rules: Rules,
-) -> Result<()> {
-    let d = open_db(dir, rules)?;
-    let all: Vec<LayerStats> =
-        d.layers.iter().enumerate().map(|(n, l)| LayerStats::of(n, l.values(), l.header.checksum)).collect();
-    if json_out {
-        let layers: Vec<_> = all
-            .iter()
-            .map(|s| {
-                let hist: serde_json::Map<String, serde_json::Value> =
-                    s.values().filter(|&(_, c)| c > 0).map(|(v, c)| (v.to_string(), json!(c))).collect();
-                json!({"stones": s.stones, "positions": s.positions, "wins": s.wins, "draws": s.draws,
-                       "losses": s.losses, "histogram": hist, "checksum": format!("{:08x}", s.checksum)})
-            })
-            .collect();
-        println!("{}", json!({"rules": db_rules_json(&rules), "layers": layers}));
-    } else {
-        println!("rules: {}", db_rules_json(&rules));
-        println!("{:>6} {:>13} {:>13} {:>13} {:>13}  crc32", "stones", "positions", "wins", "draws", "losses");
-        for s in &all {
-            println!(
-                "{:>6} {:>13} {:>13} {:>13} {:>13}  {:08x}",
-                s.stones, s.positions, s.wins, s.draws, s.losses, s.checksum
-            );
-        }
-    }
-    if let Some(path) = csv {
-        let schema = ["stones", "positions", "wins", "draws", "losses"]
-            .map(Column::Int)
-            .into_iter()
-            .chain([Column::Str("crc32")])
-            .collect();
-        let mut w = TableWriter::create(&path, Format::Csv, schema, &db_rules_json(&rules))
-            .with_context(|| format!("--csv: {}", path.display()))?;
-        for s in &all {
-            let ints = [s.stones as u64, s.positions, s.wins, s.draws, s.losses].map(|x| Value::Int(x as i64));
-            w.row(&ints.into_iter().chain([Value::Str(format!("{:08x}", s.checksum))]).collect::<Vec<_>>())?;
-        }
-        w.finish()?;
-    }
-    if let Some(path) = hist {
-        let schema = vec![Column::Int("stones"), Column::Int("value"), Column::Int("positions")];
-        let mut w = TableWriter::create(&path, Format::Csv, schema, &db_rules_json(&rules))
-            .with_context(|| format!("--histogram-csv: {}", path.display()))?;
-        for s in &all {
-            for (v, c) in s.values() {
-                w.row(&[Value::Int(s.stones as i64), Value::Int(v as i64), Value::Int(c as i64)])?;
-            }
-        }
-        w.finish()?;
-    }
-    if let Some(path) = svg {
-        let bars: Vec<StackedBar> = all
-            .iter()
-            .map(|s| {
-                let p = s.positions.max(1) as f64;
-                StackedBar {
-                    label: format!("{} seeds", s.stones),
-                    parts: vec![s.wins as f64 / p, s.draws as f64 / p, s.losses as f64 / p],
-                }
-            })
-            .collect();
-        let text = stacked_bars(
-            &format!("Oware ({}): mover's result per layer", rules.db_tag()),
-            &[("win", "#2e7d32"), ("draw", "#9e9e9e"), ("loss", "#c62828")],
-            &bars,
-        );
-        write_atomic(&path, text.as_bytes()).with_context(|| format!("--svg: {}", path.display()))?;
-    }
-    Ok(())
-}
-
-fn db_rules_json(rules: &Rules) -> serde_json::Value {
-    serde_json::from_str(&db::rules_text(rules)).expect("rules text is JSON")
-}
-
-pub use mancala::store::write_atomic;
-
-/// `A..=B`, `A..B` or `N`.
-fn parse_stones(s: &str) -> Result<(usize, usize)> {
-    let form = "N, A..B or A..=B with 0 <= A <= B <= 48";
-    let bad = || usage(format!("--stones: `{s}`; expected {form}"));
-    match mancala::range::parse_inclusive(s) {
-        Ok(Some((a, b))) if b <= MAX_STONES as u64 => Ok((a as usize, b as usize)),
-        _ => bad(),
-    }
-}
-
-fn export(dir: &Path, stones: &str, format: Format, out: &Path, rules: Rules) -> Result<()> {
-    let (a, b) = parse_stones(stones)?;
-    let d = open_db(dir, rules)?;
-    if b > d.max_stones() {
-        return usage(format!("--stones: {} holds layers 0..={}, asked for up to {b}", dir.display(), d.max_stones()));
-    }
-    let mut schema = vec![Column::Int("stones")];
-    const NAMES: [&str; 12] = ["p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "p9", "p10", "p11"];
-    schema.extend(NAMES.iter().map(|n| Column::Int(n)));
-    schema.push(Column::Int("value"));
-    schema.push(Column::Int("best_move"));
-    let mut buf = Vec::new();
-    export_layers(&d.game, a..=b, out, format, schema, &db_rules_json(&rules), |n, r, v, row| {
-        row.push(Value::Int(n as i64));
-        row.extend(v.iter().map(|&x| Value::Int(x as i64)));
-        row.push(Value::Int(d.value_at(n, r) as i64));
-        row.push(match best_move(&d, v, &mut buf) {
-            Some(m) => Value::Int(m as i64),
-            None => Value::Null,
-        });
-    })
-}
-
-/// The lowest own index among the best moves of a covered position (None when it has ended).
-fn best_move(d: &Database, v: &View, buf: &mut Vec<mancala::retro::Edge<View>>) -> Option<u8> {
-    let target = bellman(&d.game, d, v, buf);
-    if d.game.expand(v, buf).is_some() {
-        return None;
-    }
-    // Edges come in ascending pit order; recover the pit from the child.
-    let mut best = None;
-    if let oware::Node::Moves(ms) = d.rules.node(v) {
-        for m in ms.iter() {
-            let (layer, rank) = d.game.locate(&m.child);
-            if m.captured as i32 - d.value_at(layer, rank) as i32 == target {
-                best = Some(m.pit);
-                break;
-            }
-        }
-    }
-    best
-}
-
-trait ValueAt {
-    fn value_at(&self, n: usize, r: u64) -> i8;
-}
-impl ValueAt for Database {
-    fn value_at(&self, n: usize, r: u64) -> i8 {
-        self.layers[n].values()[r as usize]
+/// The Oware words, flags and columns of the `db` commands.
+fn spec(rules: &Rules) -> DbSpec<OwareLayers> {
+    DbSpec {
+        pieces: "stones",
+        max_flag: "--max-stones",
+        range_flag: "--stones",
+        max_reason: "",
+        build_tag: rules.db_tag(),
+        none_found: format!("no Oware database for {} (build one with `mancala oware db build`)", rules.db_tag()),
+        other_rules_hint: " (set --grand-slam to match)",
+        svg_title: format!("Oware ({}): mover's result per layer", rules.db_tag()),
+        svg_unit: "seeds",
+        before_layer: |_| {},
+        after_layer: |_| String::new(),
+        describe: |v| format!("{v:?}"),
+        position_columns: NAMES.iter().map(|n| Column::Int(n)).collect(),
+        position_cells: |v, row| row.extend(v.iter().map(|&x| Value::Int(x as i64))),
+        move_column: Column::Int("best_move"),
+        move_cell: |m| Value::Int(m as i64),
     }
 }
 

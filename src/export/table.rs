@@ -6,11 +6,31 @@ use crate::store::AtomicFile;
 use std::io::{self, Write};
 use std::path::Path;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     Csv,
     Jsonl,
     Parquet,
+}
+
+impl Format {
+    pub const ALL: [Format; 3] = [Format::Csv, Format::Jsonl, Format::Parquet];
+
+    /// The name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Csv => "csv",
+            Format::Jsonl => "jsonl",
+            Format::Parquet => "parquet",
+        }
+    }
+}
+
+impl std::str::FromStr for Format {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Self::ALL.into_iter().find(|f| f.name() == s).ok_or_else(|| format!("`{s}`; expected csv, jsonl or parquet"))
+    }
 }
 
 /// Column kinds: integers and floats (nullable) and strings.

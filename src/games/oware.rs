@@ -1,4 +1,4 @@
-//! Oware (Abapa) rules, RULES.md O1–O8. Pure rules: no I/O, no search.
+//! Oware (Abapa) rules, docs/rules/oware.md O1–O8. Pure rules: no I/O, no search.
 //!
 //! Two representations:
 //! - [`View`]: the board seen by the player to move (his row `0..6`, then the opponent's
@@ -21,7 +21,7 @@ pub const WINNING_STORE: u32 = 25;
 pub type View = [u8; PITS];
 
 /// O4: what happens to a move whose captures would take every seed of the opponent's row.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 #[serde(rename_all = "kebab-case")]
 pub enum GrandSlam {
     /// Legal, captures nothing (default; Abapa as in the Italian description).
@@ -35,7 +35,7 @@ pub enum GrandSlam {
 }
 
 /// O8 / common rule: what a repeated position does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 #[serde(rename_all = "kebab-case")]
 pub enum Cycle {
     /// The game ends, the seeds left are divided evenly (net 0). Default; databases need it.
@@ -53,6 +53,8 @@ pub struct Rules {
 }
 
 impl GrandSlam {
+    pub const ALL: [GrandSlam; 3] = [GrandSlam::NoCapture, GrandSlam::Forbidden, GrandSlam::Awari];
+
     pub fn name(self) -> &'static str {
         match self {
             GrandSlam::NoCapture => "no-capture",
@@ -60,14 +62,50 @@ impl GrandSlam {
             GrandSlam::Awari => "awari",
         }
     }
+
+    pub fn description(self) -> &'static str {
+        match self {
+            GrandSlam::NoCapture => "Legal, captures nothing (default; Abapa as in the Italian description)",
+            GrandSlam::Forbidden => "Illegal unless every legal move is one; then it captures nothing",
+            GrandSlam::Awari => "Romein & Bal's Olympiad rules: illegal unless forced; when forced it captures and the mover also takes the seeds left on his own row",
+        }
+    }
 }
 
 impl Cycle {
+    pub const ALL: [Cycle; 2] = [Cycle::Split, Cycle::OwnRows];
+
     pub fn name(self) -> &'static str {
         match self {
             Cycle::Split => "split",
             Cycle::OwnRows => "own-rows",
         }
+    }
+
+    pub fn description(self) -> &'static str {
+        match self {
+            Cycle::Split => "The game ends, the seeds left are divided evenly (net 0). Default; databases need it",
+            Cycle::OwnRows => "The game ends, each player takes the seeds on his own row (Abapa practice, OpenSpiel)",
+        }
+    }
+}
+
+impl std::str::FromStr for GrandSlam {
+    type Err = String;
+    /// The names of [`GrandSlam::name`].
+    fn from_str(s: &str) -> Result<Self, String> {
+        Self::ALL
+            .into_iter()
+            .find(|g| g.name() == s)
+            .ok_or_else(|| format!("`{s}`; expected no-capture, forbidden or awari"))
+    }
+}
+
+impl std::str::FromStr for Cycle {
+    type Err = String;
+    /// The names of [`Cycle::name`].
+    fn from_str(s: &str) -> Result<Self, String> {
+        Self::ALL.into_iter().find(|c| c.name() == s).ok_or_else(|| format!("`{s}`; expected split or own-rows"))
     }
 }
 

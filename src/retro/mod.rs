@@ -1,6 +1,7 @@
 //! Retrograde analysis: exact values of every position of a game, layer by layer.
 //!
-//! A **layer** is every position with `n` seeds on the board. Moves either keep the seed count
+//! A **layer** is every position with `n` pieces on the board (Oware seeds, Kiothi warriors).
+//! Moves either keep the count
 //! (same layer) or capture into an already solved lower layer, so layers are built in
 //! ascending order (syzygy1/tb's "conversions" are captures here).
 //!
@@ -20,24 +21,26 @@
 //! position enters once and is expanded backwards (its predecessors) once, so the work is
 //! one forward pass, one backward pass and `2n` cheap scans.
 pub mod builder;
-pub mod file;
+pub mod database;
 pub mod kiothi;
 pub mod oware;
 pub mod stats;
 pub mod verify;
 
+use crate::store::layer_file;
+
 /// A move from a position, as the builder sees it.
 #[derive(Clone, Copy, Debug)]
 pub struct Edge<P> {
-    /// Seeds the mover takes with the move (exits), 0 for same-layer moves.
+    /// Pieces the mover takes with the move (exits), 0 for same-layer moves.
     pub gain: i32,
     pub child: P,
-    /// The child has the same seeds on the board (no capture): it is in the layer being built.
+    /// The child has the same pieces on the board (no capture): it is in the layer being built.
     pub same_layer: bool,
 }
 
 /// What the layered builder needs from a game. Positions are seen from the mover's side and
-/// a position's value is the net number of board seeds the mover gets under perfect play.
+/// a position's value is the net number of board pieces the mover gets under perfect play.
 pub trait LayeredGame: Sync {
     type Pos: Copy + Send + Sync;
 
@@ -45,7 +48,7 @@ pub trait LayeredGame: Sync {
     /// depend on the order; a game whose `unmove_ranks` caches per board gains locality).
     const SORT_FRONTIER: bool = false;
 
-    /// Positions with exactly `n` seeds on the board.
+    /// Positions with exactly `n` pieces on the board.
     fn layer_size(&self, n: usize) -> u64;
     /// The position with the given rank in layer `n`.
     fn unrank(&self, n: usize, rank: u64) -> Self::Pos;
@@ -139,15 +142,15 @@ pub fn bellman<G: LayeredGame, L: Layers + ?Sized>(
 /// `on_layer(n, built, header)` is called after each layer, `built = false` when it was
 /// already there.
 pub fn build_files<G: LayeredGame>(
-    family: &file::Family,
+    family: &layer_file::Family,
     game: &G,
     dir: &std::path::Path,
     max: usize,
     progress: &dyn Fn(usize, u64) -> Box<dyn builder::Progress>,
-    on_layer: &mut dyn FnMut(usize, bool, &file::Header),
-) -> Result<Vec<file::LayerFile>, file::DbError> {
-    std::fs::create_dir_all(dir).map_err(|source| file::DbError::Io { path: dir.to_path_buf(), source })?;
-    let mut layers: Vec<file::LayerFile> = Vec::new();
+    on_layer: &mut dyn FnMut(usize, bool, &layer_file::Header),
+) -> Result<Vec<layer_file::LayerFile>, layer_file::DbError> {
+    std::fs::create_dir_all(dir).map_err(|source| layer_file::DbError::Io { path: dir.to_path_buf(), source })?;
+    let mut layers: Vec<layer_file::LayerFile> = Vec::new();
     for n in 0..=max {
         let size = game.layer_size(n);
         if (family.path)(n).exists() {

@@ -1,11 +1,15 @@
-//! Oware as a layered game, and its database directory (one file per seed count).
+//! Oware as a layered game, and its database (one file per seed count on the board).
 
-use super::builder::{self, Progress, FRONTIER_SHARE, WORK_BYTES_PER_POSITION};
-use super::file::{DbError, Family, Header, LayerFile, INDEX_ORDER};
-use super::{Edge, LayeredGame, Layers};
+use super::builder;
+use super::database::{self, TableGame};
+use super::{Edge, LayeredGame};
 use crate::games::oware::{self, Node, Rules, View, PITS};
 use crate::index::Compositions;
 use std::path::{Path, PathBuf};
+
+/// The Oware index order: lexicographic `(p0, …)`, `p0` most significant, mover's row first
+/// ([`crate::index`]); recorded in every header.
+pub const INDEX_ORDER: &str = "lex-p0-msb-mover-view";
 
 /// The largest board: every seed of the game.
 pub const MAX_STONES: usize = oware::TOTAL_SEEDS as usize;
@@ -59,6 +63,41 @@ impl LayeredGame for OwareLayers {
     }
 }
 
+impl TableGame for OwareLayers {
+    type Rules = Rules;
+    type Move = u8;
+    const GAME: &'static str = "oware";
+    const INDEX_ORDER: &'static str = INDEX_ORDER;
+    const MAX_LAYER: usize = MAX_STONES;
+
+    fn with_rules(rules: Rules) -> Result<Self, String> {
+        Ok(OwareLayers::new(rules))
+    }
+    fn rules(&self) -> &Rules {
+        &self.rules
+    }
+    fn rules_text(&self) -> String {
+        rules_text(&self.rules)
+    }
+    fn file_name(&self, n: usize) -> String {
+        format!("oware-{}-{n}.db", self.rules.db_tag())
+    }
+    #[inline]
+    fn layer_of(&self, pos: &View) -> usize {
+        oware::seeds(pos) as usize
+    }
+    fn moves(&self, pos: &View, mut f: impl FnMut(u8, i32, View)) {
+        if let Node::Moves(ms) = self.rules.node(pos) {
+            for m in ms.iter() {
+                f(m.pit, m.captured as i32, m.child);
+            }
+        }
+    }
+}
+
+/// An Oware database directory (`Database::open(dir, rules)`).
+pub type Database = database::Database<OwareLayers>;
+
 /// Solve layers `0..=max` in memory.
 pub fn tables_in_memory(rules: Rules, max_stones: usize) -> Vec<Vec<i8>> {
     builder::build_all(&OwareLayers::new(rules), max_stones)
@@ -70,77 +109,7 @@ pub fn rules_text(rules: &Rules) -> String {
     r.to_json().to_string()
 }
 
+/// The file of layer `n` under `rules` in `dir`.
 pub fn layer_path(dir: &Path, rules: &Rules, n: usize) -> PathBuf {
-    dir.join(format!("oware-{}-{n}.db", rules.db_tag()))
-}
-
-/// Bytes of memory a build up to `max` needs at its peak: the finished lower layers (mapped,
-/// touched at random) plus the working state of the largest layer and a frontier estimate.
-pub fn memory_needed(max: usize) -> u64 {
-    let idx = Compositions::new(PITS, MAX_STONES);
-    let lower: u64 = (0..max).map(|n| idx.layer_size(n)).sum();
-    let top = idx.layer_size(max);
-    // The finished layer's values reuse the working value array (same layout).
-    lower + top * WORK_BYTES_PER_POSITION + top / FRONTIER_SHARE * 4
-}
-
-/// An opened database directory: every layer `0..=max` mapped.
-pub struct Database {
-    pub rules: Rules,
-    pub game: OwareLayers,
-    pub layers: Vec<LayerFile>,
-}
-
-impl Database {
-    /// Open the consecutive layers `0..` present in `dir`; errors on a file built under other
-    /// rules, truncated or foreign. `None` layers beyond the first missing one are ignored.
-    pub fn open(dir: &Path, rules: Rules) -> Result<Self, DbError> {
-        let game = OwareLayers::new(rules);
-        let text = rules_text(&rules);
-        let mut layers = Vec::new();
-        for n in 0..=MAX_STONES {
-            let path = layer_path(dir, &rules, n);
-            if !path.exists() {
-                break;
-            }
-            layers.push(LayerFile::open(&path, "oware", &text, n as u32, game.layer_size(n))?);
-        }
-        if layers.is_empty() {
-            // Say which files would be expected, and whether files of other rules are there.
-            return Err(DbError::Missing { dir: dir.to_path_buf(), layer: 0 });
-        }
-        Ok(Database { rules, game, layers })
-    }
-
-    /// Largest seed count on the board that the database covers.
-    pub fn max_stones(&self) -> usize {
-        self.layers.len() - 1
-    }
-
-    /// Exact value of a mover's view, if its layer is present.
-    pub fn probe(&self, v: &View) -> Option<i8> {
-        let (n, r) = self.game.locate(v);
-        self.layers.get(n).map(|l| l.values()[r as usize])
-    }
-}
-
-impl Layers for Database {
-    fn value(&self, layer: usize, rank: u64) -> i8 {
-        self.layers[layer].values()[rank as usize]
-    }
-}
-
-/// Build every missing layer `0..=max` into `dir`. Finished layers are kept (resumable).
-/// `on_layer(n, built)` is called after each layer with `built = false` when it was already there.
-pub fn build(
-    dir: &Path,
-    rules: Rules,
-    max: usize,
-    progress: &dyn Fn(usize, u64) -> Box<dyn Progress>,
-    on_layer: &mut dyn FnMut(usize, bool, &Header),
-) -> Result<(), DbError> {
-    let game = OwareLayers::new(rules);
-    let path = |n: usize| layer_path(dir, &rules, n);
-    let family = Family { game: "oware", rules: rules_text(&rules), index_order: INDEX_ORDER, path: &path };
-    super::build_files(&family, &game, dir, max, progress, on_layer).map(drop)
+    database::layer_path(&OwareLayers::new(*rules), dir, n)
 }

@@ -6,25 +6,26 @@ use serde::Serialize;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct LayerStats {
-    pub stones: usize,
+    /// Pieces on the board in every position of the layer.
+    pub layer: usize,
     pub positions: u64,
     pub wins: u64,
     pub draws: u64,
     pub losses: u64,
-    /// `histogram[v + stones]` = positions of value `v`, for `v` in `-stones..=stones`.
+    /// `histogram[v + layer]` = positions of value `v`, for `v` in `-layer..=layer`.
     pub histogram: Vec<u64>,
     pub checksum: u32,
 }
 
 impl LayerStats {
-    pub fn of(stones: usize, values: &[i8], checksum: u32) -> Self {
-        let width = 2 * stones + 1;
+    pub fn of(layer: usize, values: &[i8], checksum: u32) -> Self {
+        let width = 2 * layer + 1;
         let histogram = values
             .par_chunks(1 << 20)
             .map(|c| {
                 let mut h = vec![0u64; width];
                 for &v in c {
-                    h[(v as i32 + stones as i32) as usize] += 1;
+                    h[(v as i32 + layer as i32) as usize] += 1;
                 }
                 h
             })
@@ -35,21 +36,13 @@ impl LayerStats {
                     a
                 },
             );
-        let wins = histogram[stones + 1..].iter().sum();
-        let losses = histogram[..stones].iter().sum();
-        LayerStats {
-            stones,
-            positions: values.len() as u64,
-            wins,
-            draws: histogram[stones],
-            losses,
-            histogram,
-            checksum,
-        }
+        let wins = histogram[layer + 1..].iter().sum();
+        let losses = histogram[..layer].iter().sum();
+        LayerStats { layer, positions: values.len() as u64, wins, draws: histogram[layer], losses, histogram, checksum }
     }
 
     /// The value histogram as `(value, count)` pairs.
     pub fn values(&self) -> impl Iterator<Item = (i32, u64)> + '_ {
-        self.histogram.iter().enumerate().map(move |(i, &c)| (i as i32 - self.stones as i32, c))
+        self.histogram.iter().enumerate().map(move |(i, &c)| (i as i32 - self.layer as i32, c))
     }
 }

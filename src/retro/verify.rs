@@ -1,5 +1,5 @@
 //! One-step Bellman check of a solved layer: every entry equals the best over its moves of
-//! (seeds captured − child value), with the terminal rules for ended positions.
+//! (pieces captured − child value), with the terminal rules for ended positions.
 
 use super::{bellman, LayeredGame, Layers};
 use rayon::prelude::*;

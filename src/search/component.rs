@@ -1,5 +1,5 @@
 //! Exact solving of a position by retrograde analysis of its **component**: every position
-//! reachable from it without a capture (same seeds on the board). Captures leave the
+//! reachable from it without a capture (same pieces on the board). Captures leave the
 //! component into smaller boards, solved by a table probe or recursively.
 //!
 //! Alpha-beta proves values that one side can force, but a draw by endless play (the `split`
@@ -32,7 +32,7 @@ impl<'g, G: SearchGame> ComponentSolver<'g, G> {
         ComponentSolver { game, memo: HashMap::new(), max_positions, nodes: 0 }
     }
 
-    /// The exact value of `pos` (net seeds of those on the board, for the mover).
+    /// The exact value of `pos` (net pieces of those on the board, for the mover).
     pub fn value(&mut self, pos: &G::Pos) -> Result<i32, TooBig> {
         if let Some(v) = self.game.probe(pos) {
             return Ok(v);

@@ -1,6 +1,6 @@
 //! A heuristic, not a proof: the **capture balance within a horizon** of `depth` plies. It is
 //! the negamax value of the game cut off after `depth` plies, where each move scores the
-//! warriors (seeds) it captures, a position without a move scores its ending exactly
+//! pieces it captures, a position without a move scores its ending exactly
 //! ([`SearchGame::expand`]) and the horizon scores 0. Repetitions are not looked for inside
 //! the horizon (the value is a function of (position, depth), so the table can keep it).
 //!

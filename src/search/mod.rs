@@ -8,7 +8,7 @@
 //! cut-off was needed. `lo >= β` means a fail-high, `hi <= α` a fail-low. Because intervals are
 //! always sound, the transposition table can keep them across iterations and depths.
 //!
-//! Repetition: a position repeated on the current path ends the game with the remaining seeds
+//! Repetition: a position repeated on the current path ends the game with the remaining pieces
 //! split (net 0). Such a result depends on the path, so it is never stored in the table: the
 //! table only holds facts about positions.
 pub mod component;
@@ -22,19 +22,19 @@ use tt::Table;
 #[derive(Clone, Copy, Debug)]
 pub struct Child<P, M> {
     pub mv: M,
-    /// Seeds the mover captures with the move.
+    /// Pieces the mover captures with the move.
     pub gain: i32,
     pub child: P,
 }
 
-/// What the search needs from a game. Values are net seeds of those on the board, for the mover.
+/// What the search needs from a game. Values are net pieces of those on the board, for the mover.
 pub trait SearchGame {
     type Pos: Copy;
     type Move: Copy + PartialEq + std::fmt::Debug;
 
     /// A key unique to the position (side to move included through the mover's view).
     fn key(&self, pos: &Self::Pos) -> u64;
-    /// `|value| <= bound`: the seeds on the board.
+    /// `|value| <= bound`: the pieces on the board.
     fn bound(&self, pos: &Self::Pos) -> i32;
     /// The exact value from an endgame table, when the position is covered.
     fn probe(&self, pos: &Self::Pos) -> Option<i32>;

@@ -3,7 +3,7 @@
 //! optional endgame-table probe, and when alpha-beta alone cannot close the interval the
 //! exact component retrograde (`search::component`), as for Oware.
 //!
-//! Values are net warriors of those on the board, from the mover's view (RULES.md "Common
+//! Values are net warriors of those on the board, from the mover's view (docs/rules/kiothi.md "Common
 //! conventions"): K8 (no legal move) is `-n` for the mover with `n` warriors on the board; a
 //! repetition (K9, `split`) is 0.
 //!
@@ -11,14 +11,14 @@
 //! two plies 5.5·10^17 ([`solve`] refuses them with [`SolveError::Redistribution`]); the
 //! openings analysis (`openings`) samples them instead.
 
+pub use super::pipeline::Method;
+use super::pipeline::{self, Plan, Solvable};
 use crate::games::kiothi::{self, Illegal, Position, Rules, SowMove, SowingCache, ROW};
-use crate::search::component::{ComponentSolver, TooBig};
-use crate::search::{settled, Bounds, Child, Limits, SearchGame, Searcher};
+use crate::search::{Child, Limits, SearchGame};
 use crate::side::Side;
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
-use std::time::Instant;
 
 /// An endgame-table probe: the exact value (mover's view, net of the board) of a position it
 /// covers. `retro::kiothi` tables plug in here (`--db`).
@@ -183,46 +183,9 @@ pub enum SolveError {
     TooManyWarriors { warriors: u32 },
 }
 
-/// How a value was obtained.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Method {
-    /// Read off the endgame table.
-    Db,
-    /// Alpha-beta search.
-    Search,
-    /// Alpha-beta did not close the interval within its budget; the component retrograde did.
-    Component,
-}
-
-impl Method {
-    pub fn name(self) -> &'static str {
-        match self {
-            Method::Db => "db",
-            Method::Search => "search",
-            Method::Component => "component",
-        }
-    }
-}
-
-/// The answer of `kiothi solve`.
-#[derive(Clone, Debug)]
-pub struct Solution {
-    pub bounds: Bounds,
-    /// Every best move, in ascending (boma, lift). When not exact: the moves that may be best.
-    pub best_moves: Vec<SowMove>,
-    /// Perfect play until the game ends (the lowest best move each ply; a repeated position
-    /// ends it). When not exact: only the most promising first move.
-    pub pv: Vec<SowMove>,
-    pub method: Method,
-    /// Alpha-beta nodes plus positions expanded by the component retrograde.
-    pub nodes: u64,
-    /// Deepest iteration of the root search completed.
-    pub depth: u32,
-    pub seconds: f64,
-    /// Every legal move with its interval, ascending.
-    pub moves: Vec<(SowMove, Bounds)>,
-    pub expand: ExpandStats,
-}
+/// The answer of `kiothi solve`: moves ascending (boma, lift), with the search's expansion
+/// counts.
+pub type Solution = pipeline::Solution<SowMove, ExpandStats>;
 
 /// Alpha-beta nodes before the exact mode tries the component retrograde.
 pub const SEARCH_BUDGET: u64 = 4_000_000;
@@ -261,56 +224,18 @@ pub fn solve(
     limits: Limits,
 ) -> Result<Solution, SolveError> {
     check(root)?;
-    let start = Instant::now();
     let game = KiothiSearch::new(rules, sowing, probe);
-    let mut s = Searcher::new(&game, table_bits(root));
-    let limited = limits.depth.is_some() || limits.seconds.is_some() || limits.nodes.is_some();
-    let covered = game.probe(root).is_some();
-    let first = if limited || covered { limits } else { Limits { nodes: Some(SEARCH_BUDGET), ..limits } };
-    let mut a = s.analyse(root, first);
-    let mut method = if covered { Method::Db } else { Method::Search };
-    let mut moves: Vec<(SowMove, Bounds)> = a.moves.iter().map(|m| (m.mv, m.bounds)).collect();
-    let mut bounds = a.bounds;
-    let mut comp = ComponentSolver::new(&game, MAX_COMPONENT);
-    if !limited && !settled(&a.moves) {
-        match exact_moves(&mut comp, root) {
-            Ok(exact) => {
-                method = Method::Component;
-                bounds = Bounds::exact(comp.value(root).expect("solved with its moves"));
-                moves = exact;
-            }
-            Err(TooBig { .. }) => {
-                a = s.analyse(root, Limits::default());
-                moves = a.moves.iter().map(|m| (m.mv, m.bounds)).collect();
-                bounds = a.bounds;
-            }
-        }
-    }
-    moves.sort_by_key(|(m, _)| *m);
-    let best_moves: Vec<SowMove> = if bounds.is_exact() {
-        moves.iter().filter(|(_, b)| b.is_exact() && b.lo == bounds.lo).map(|&(m, _)| m).collect()
-    } else {
-        moves.iter().filter(|(_, b)| b.hi >= bounds.lo).map(|&(m, _)| m).collect()
+    let plan = Plan {
+        table_bits: table_bits(root),
+        search_budget: SEARCH_BUDGET,
+        max_component: MAX_COMPONENT,
+        search_on_after_too_big: true,
+        covered_stays_db: false,
+        sort_moves: true,
+        promising_by_upper: true,
     };
-    let pv = if bounds.is_exact() && method == Method::Component {
-        principal_variation(&mut comp, root).unwrap_or_else(|_| proven_line(&mut s, root, bounds.lo))
-    } else if bounds.is_exact() {
-        proven_line(&mut s, root, bounds.lo)
-    } else {
-        // Most promising: best lower bound, then best upper bound, then the lowest move.
-        moves.iter().max_by_key(|(m, b)| (b.lo, b.hi, std::cmp::Reverse(*m))).map(|&(m, _)| vec![m]).unwrap_or_default()
-    };
-    Ok(Solution {
-        bounds,
-        best_moves,
-        pv,
-        method,
-        nodes: s.nodes + comp.nodes,
-        depth: a.depth,
-        seconds: start.elapsed().as_secs_f64(),
-        moves,
-        expand: game.stats(),
-    })
+    let s = pipeline::solve(&game, root, limits, &plan);
+    Ok(s.with_game_stats(game.stats()))
 }
 
 /// The legal moves of `pos` with their children, ascending.
@@ -320,87 +245,16 @@ fn legal(rules: &Rules, sowing: &SowingCache, pos: &Position) -> Vec<kiothi::Chi
     v
 }
 
-/// Exact value of every move of `pos` by the component retrograde (empty when it has ended).
-fn exact_moves(
-    comp: &mut ComponentSolver<'_, KiothiSearch<'_>>,
-    pos: &Position,
-) -> Result<Vec<(SowMove, Bounds)>, TooBig> {
-    legal(&comp.game.rules, comp.game.sowing, pos)
-        .iter()
-        .map(|c| Ok((c.mv, Bounds::exact(c.captured as i32 - comp.value(&c.position)?))))
-        .collect()
-}
+impl Solvable for KiothiSearch<'_> {
+    /// The repetition key of the common rule (board, nki, side to move; turn >= 3 throughout).
+    type RepetitionKey = ([u8; 20], u32, Side);
 
-/// The repetition key of the common rule (board, nki, side to move; turn >= 3 throughout).
-fn repetition_key(p: &Position) -> ([u8; 20], u32, Side) {
-    (p.boma, p.nki, p.to_move)
-}
-
-/// Play from `root` the move `choose` picks at each ply until the game ends: K8, a repeated
-/// position (the split rule ends the game there), or no move chosen.
-fn walk_line<E>(
-    rules: &Rules,
-    sowing: &SowingCache,
-    root: &Position,
-    mut choose: impl FnMut(&Position, &[kiothi::Child]) -> Result<Option<kiothi::Child>, E>,
-) -> Result<Vec<SowMove>, E> {
-    let mut pv = Vec::new();
-    let mut pos = *root;
-    let mut seen = vec![repetition_key(&pos)];
-    loop {
-        let ms = legal(rules, sowing, &pos);
-        if ms.is_empty() {
-            break;
-        }
-        let Some(c) = choose(&pos, &ms)? else { break };
-        pv.push(c.mv);
-        if c.captured > 0 {
-            seen.clear(); // warriors never return to the board: nothing earlier can repeat
-        }
-        pos = c.position;
-        let k = repetition_key(&pos);
-        if seen.contains(&k) {
-            break;
-        }
-        seen.push(k);
+    fn legal(&self, pos: &Position) -> Vec<(SowMove, i32, Position)> {
+        legal(&self.rules, self.sowing, pos).into_iter().map(|c| (c.mv, c.captured as i32, c.position)).collect()
     }
-    Ok(pv)
-}
-
-/// A perfect-play line from `root` (exact value `value`) by alpha-beta: each ply plays the
-/// lowest move proven to reach the value, with a node budget per ply; the line stops early
-/// only if no move is proven within the budget.
-fn proven_line(s: &mut Searcher<'_, KiothiSearch<'_>>, root: &Position, value: i32) -> Vec<SowMove> {
-    let (rules, sowing) = (s.game.rules, s.game.sowing);
-    let mut target = value;
-    let line = walk_line(&rules, sowing, root, |pos, ms| {
-        let a = s.analyse(pos, Limits { nodes: Some(SEARCH_BUDGET), ..Limits::default() });
-        let Some(mv) = a.moves.iter().filter(|m| m.bounds.lo == target).map(|m| m.mv).min() else { return Ok(None) };
-        let c = *ms.iter().find(|c| c.mv == mv).expect("a legal move");
-        target = c.captured as i32 - target; // the child's value, for its mover
-        Ok::<_, std::convert::Infallible>(Some(c))
-    });
-    match line {
-        Ok(pv) => pv,
-        Err(never) => match never {},
+    fn repetition_key(&self, p: &Position) -> Self::RepetitionKey {
+        (p.boma, p.nki, p.to_move)
     }
-}
-
-/// Follow the lowest best move from `root` with exact values from the component solver.
-fn principal_variation(
-    comp: &mut ComponentSolver<'_, KiothiSearch<'_>>,
-    root: &Position,
-) -> Result<Vec<SowMove>, TooBig> {
-    let (rules, sowing) = (comp.game.rules, comp.game.sowing);
-    walk_line(&rules, sowing, root, |pos, ms| {
-        let target = comp.value(pos)?;
-        for c in ms {
-            if c.captured as i32 - comp.value(&c.position)? == target {
-                return Ok(Some(*c));
-            }
-        }
-        unreachable!("some move reaches the value")
-    })
 }
 
 #[cfg(test)]

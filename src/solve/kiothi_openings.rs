@@ -3,7 +3,7 @@
 //! **What is drawn.** Sample `i` is a turn-1 redistribution of South drawn uniformly among all
 //! of them (a uniform index below [`Position::redistribution_count`], unranked with
 //! [`Position::nth_redistribution`]: every (emptied set, placement) move has the same chance,
-//! as RULES.md K2 counts them), and for it `replies` turn-2 redistributions of North, each
+//! as docs/rules/kiothi.md K2 counts them), and for it `replies` turn-2 redistributions of North, each
 //! uniform among North's moves in the position South left. Draw `(stream, i)` depends only on
 //! the seed (SplitMix64), so a sample can be extended or split without changing its rows.
 //!

@@ -3,3 +3,4 @@
 pub mod kiothi;
 pub mod kiothi_openings;
 pub mod oware;
+pub mod pipeline;

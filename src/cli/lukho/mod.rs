@@ -104,9 +104,9 @@ pub fn run(a: LukhoArgs) -> Result<()> {
 /// Rule variants (docs/rules/lukho.md). Written into every output.
 #[derive(Args, Clone)]
 struct RuleFlags {
-    /// What follows a capture: it (own pits onward, default), en (opponent pits onward), none.
-    #[arg(long, default_value = "it", global = true)]
-    chain: String,
+    /// What follows a capture (docs/rules/lukho.md L4).
+    #[arg(long, value_parser = super::args::variant(&Chain::ALL, Chain::name, Chain::description), default_value = "it", global = true)]
+    chain: Chain,
     /// The opening drop must leave at least one seed to sow.
     #[arg(long, global = true)]
     keep_one: bool,
@@ -114,13 +114,7 @@ struct RuleFlags {
 
 impl RuleFlags {
     fn rules(&self) -> Result<Rules> {
-        let chain = match self.chain.as_str() {
-            "it" => Chain::It,
-            "en" => Chain::En,
-            "none" => Chain::None,
-            c => return Err(input(InputError::new("chain", format!("`{c}`; expected it, en or none")))),
-        };
-        Ok(Rules { chain, keep_one: self.keep_one })
+        Ok(Rules { chain: self.chain, keep_one: self.keep_one })
     }
 }
 

@@ -95,6 +95,18 @@ impl Position {
         self.warriors_on_board() + self.prisons[0] as u32 + self.prisons[1] as u32
     }
 
+    /// Final totals (South, North) when the mover nets `value` of the board's warriors: he
+    /// ends with `(n + value) / 2` of the `n` on the board, the opponent with the rest, each
+    /// on top of his prison.
+    pub fn final_totals(&self, value: i32) -> [f64; 2] {
+        let n = self.warriors_on_board() as f64;
+        let mover = (n + value as f64) / 2.0;
+        let mut t = [self.prisons[0] as f64, self.prisons[1] as f64];
+        t[self.to_move.index()] += mover;
+        t[self.to_move.other().index()] += n - mover;
+        t
+    }
+
     /// Invariants every position of a game keeps. Warriors are counted in `u8`, so the total
     /// (board plus prisons) must stay within 255; an nki boma is always occupied (K3); the
     /// redistribution turns have a fixed mover and no nki yet.

@@ -31,6 +31,14 @@ impl Chain {
             Chain::None => "none",
         }
     }
+
+    pub fn description(self) -> &'static str {
+        match self {
+            Chain::It => "Own pits onward from the capture (Italian text; default)",
+            Chain::En => "Opponent pits onward from the captured one (English text)",
+            Chain::None => "Only the opposite pit",
+        }
+    }
 }
 
 impl std::str::FromStr for Chain {

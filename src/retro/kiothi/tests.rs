@@ -1,5 +1,7 @@
 use super::*;
+use crate::games::kiothi::BOMA;
 use crate::retro::verify::verify_layer;
+use crate::retro::LayeredGame;
 
 /// Every (child, parent) pair of capture-free moves of layer `n`, by forward generation and
 /// by `unmoves`, as sorted rank pairs.

@@ -1,11 +1,11 @@
-//! Database files: one per layer. A small header (serde + bincode) then the raw `i8` values
+//! Layer files: one per layer of an endgame database. A small header (serde + bincode) then the raw `i8` values
 //! indexed by rank. Written to a temporary name and renamed only when complete, so a file with
 //! the final name is always finished; probed through a memory map.
 //!
 //! Layout: `MAGIC` (8 bytes) · header length (u32 LE) · bincode header · zero padding to a
 //! multiple of 64 · payload (`entries` bytes).
 
-use crate::store::AtomicFile;
+use super::AtomicFile;
 use serde::{Deserialize, Serialize};
 use std::fs::File;
 use std::io::{self, Write};
@@ -13,9 +13,6 @@ use std::path::{Path, PathBuf};
 
 pub const MAGIC: &[u8; 8] = b"MNCLADB\0";
 pub const FORMAT_VERSION: u32 = 1;
-/// The Oware index order (DESIGN.md): lexicographic `(p0, …)`, `p0` most significant, mover's
-/// row first. (Kiothi tables name their own, `retro::kiothi::INDEX_ORDER`.)
-pub const INDEX_ORDER: &str = "lex-p0-msb-mover-view";
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Header {
@@ -24,8 +21,8 @@ pub struct Header {
     /// Every rule variant in force, as a JSON object (the same text outputs carry).
     pub rules: String,
     pub index_order: String,
-    /// Seeds on the board in every position of this layer.
-    pub stones: u32,
+    /// The layer: pieces on the board (Oware seeds, Kiothi warriors) in every position of it.
+    pub layer: u32,
     pub entries: u64,
     /// CRC-32 (IEEE) of the payload.
     pub checksum: u32,
@@ -106,19 +103,14 @@ pub struct LayerFile {
 
 impl LayerFile {
     /// Map a layer file and check its header against what the caller expects (`game`, `rules`,
-    /// `stones`, `entries`). The checksum is checked only by [`LayerFile::verify_checksum`],
-    /// since it reads the whole payload.
-    pub fn open(path: &Path, game: &str, rules: &str, stones: u32, entries: u64) -> Result<Self, DbError> {
-        Self::open_with_order(path, game, rules, INDEX_ORDER, stones, entries)
-    }
-
-    /// [`LayerFile::open`] for a game whose files use another index order (named in the header).
-    pub fn open_with_order(
+    /// `index_order`, `layer`, `entries`). The checksum is checked only by
+    /// [`LayerFile::verify_checksum`], since it reads the whole payload.
+    pub fn open(
         path: &Path,
         game: &str,
         rules: &str,
         index_order: &str,
-        stones: u32,
+        layer: u32,
         entries: u64,
     ) -> Result<Self, DbError> {
         let file = File::open(path).map_err(io_err(path))?;
@@ -138,11 +130,9 @@ impl LayerFile {
         if header.format_version != FORMAT_VERSION {
             return Err(DbError::Version { path: p(), found: header.format_version });
         }
-        let found = format!(
-            "game {} rules {} index {} stones {}",
-            header.game, header.rules, header.index_order, header.stones
-        );
-        let expected = format!("game {game} rules {rules} index {index_order} stones {stones}");
+        let found =
+            format!("game {} rules {} index {} layer {}", header.game, header.rules, header.index_order, header.layer);
+        let expected = format!("game {game} rules {rules} index {index_order} layer {layer}");
         if found != expected {
             return Err(DbError::Foreign { path: p(), found, expected });
         }
@@ -190,7 +180,7 @@ pub struct Family<'a> {
 impl Family<'_> {
     /// Map layer `n`, checking its header (`entries` = the layer's size).
     pub fn open(&self, n: usize, entries: u64) -> Result<LayerFile, DbError> {
-        LayerFile::open_with_order(&(self.path)(n), self.game, &self.rules, self.index_order, n as u32, entries)
+        LayerFile::open(&(self.path)(n), self.game, &self.rules, self.index_order, n as u32, entries)
     }
 
     /// Write layer `n` atomically with its header.
@@ -200,7 +190,7 @@ impl Family<'_> {
             game: self.game.into(),
             rules: self.rules.clone(),
             index_order: self.index_order.into(),
-            stones: n as u32,
+            layer: n as u32,
             entries: 0,
             checksum: 0,
         };

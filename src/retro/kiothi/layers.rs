@@ -1,90 +1,13 @@
-//! Kiothi endgame tables: every position with up to N warriors on the board, exact values.
-//!
-//! A table position is what the rules need after the opening (turn >= 3): the boma from the
-//! mover's view (his row is boma 0..9, the opponent's 10..19, sowing order) and the nki flags.
-//! Prisons do not matter (a value counts only the warriors on the board), nor the turn number,
-//! nor the setup and redistribution variants (they only shape turns 1 and 2). A value is the
-//! net number of board warriors the mover ends up with under perfect play, repetition `split`
-//! (endless play is worth 0); K8: a mover without a legal move loses every board warrior
-//! (value `-n`). Only `nki-clear=lift` with unbounded relays is supported: the predecessor
-//! generation ([`unmove`]) relies on flags changing only by lifts.
-//!
-//! Layers are built by the generic threshold builder ([`super::builder`]); the index is in
-//! [`index`], the predecessors in [`unmove`]. Both the forward moves and the predecessors of
-//! a board are the same for all its nki masks, and the layer order puts the masks of a board
-//! next to each other (lowest rank bits), so each thread keeps the last board's sowings and
-//! unmoves and applies the flags per position.
+//! Kiothi under fixed rules as a layered game: forward moves (sowings, then flags and
+//! captures per position) and predecessors (per board, then flags), each memoised per thread
+//! for the last board seen.
 
-pub mod index;
-pub mod unmove;
-
-use super::builder::{self, Progress, FRONTIER_SHARE, WORK_BYTES_PER_POSITION};
-use super::file::{DbError, Family, Header, LayerFile};
-use super::{Edge, LayeredGame, Layers};
-use crate::games::kiothi::{Board, NkiClear, Position, Rules, SowMove, SowingCache, SowingStats, ALL_BOMA, BOMA, ROW};
-use crate::side::Side;
-pub use index::{TableIndex, INDEX_ORDER};
+use super::unmove::{self, Unmove};
+use super::view::{rotate, rotate_mask, View};
+use super::TableIndex;
+use crate::games::kiothi::{Board, Rules, SowMove, SowingCache, BOMA, ROW};
+use crate::retro::{Edge, LayeredGame, Layers};
 use std::cell::RefCell;
-use std::path::{Path, PathBuf};
-use unmove::Unmove;
-
-/// Largest layer a build accepts: layer 10 has 3,339,504,032 positions, layer 11 more than
-/// the builder's u32 ranks hold.
-pub const MAX_WARRIORS: usize = 10;
-
-/// A table position: boma from the mover's view and the nki flags (bit `a` = boma `a`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct View {
-    pub boma: Board,
-    pub nki: u32,
-}
-
-impl View {
-    /// The position as the other player sees it (rows swapped).
-    #[inline]
-    pub fn flipped(&self) -> View {
-        View { boma: rotate(&self.boma), nki: rotate_mask(self.nki) }
-    }
-
-    pub fn warriors(&self) -> u32 {
-        self.boma.iter().map(|&x| x as u32).sum()
-    }
-
-    /// The table view of a position after the opening (`None` on turns 1 and 2).
-    pub fn of(p: &Position) -> Option<View> {
-        if p.is_redistribution() {
-            return None;
-        }
-        let v = View { boma: p.boma, nki: p.nki };
-        Some(if p.to_move == Side::North { v.flipped() } else { v })
-    }
-
-    /// A position for the rules module: South to move, turn 3, empty prisons.
-    pub fn position(&self) -> Position {
-        Position { boma: self.boma, prisons: [0, 0], nki: self.nki, to_move: Side::South, turn: 3 }
-    }
-}
-
-#[inline(always)]
-fn rotate(b: &Board) -> Board {
-    std::array::from_fn(|i| b[(i + ROW) % BOMA])
-}
-
-#[inline(always)]
-fn rotate_mask(m: u32) -> u32 {
-    ((m >> ROW) | (m << ROW)) & ALL_BOMA
-}
-
-/// Whether a rule set has tables: `nki-clear=lift`, no relay limit. The error names the flag.
-pub fn check_rules(rules: &Rules) -> Result<(), String> {
-    if rules.nki_clear != NkiClear::Lift {
-        return Err("--nki-clear: tables support `lift` only (under `pass` relay laps change flags, which the predecessor generation does not model)".into());
-    }
-    if rules.max_relays.is_some() {
-        return Err("--max-relays: tables need unbounded relays (exact K7); drop the flag".into());
-    }
-    Ok(())
-}
 
 /// Kiothi under fixed rules as a layered game (mover's view, nki masks included).
 pub struct KiothiLayers {
@@ -135,6 +58,13 @@ struct Cache {
     ranked: Vec<RankedUnmove>,
 }
 
+// The last board's sowings and unmoves, per thread: the builder's workers walk a layer in rank
+// order, where the nki masks of a board are adjacent, so one entry serves them all. Every entry
+// is a function of its key alone (board, rules), so no value depends on what the memo holds.
+// What does depend on it is how often a board is sown, and so the sowing counters of
+// [`KiothiLayers::sowing`] that `kiothi db build` prints per layer: a board whose masks
+// straddle two chunks taken by different threads is sown twice. Values and checksums never
+// vary.
 thread_local! {
     static CACHE: RefCell<Cache> = RefCell::new(Cache::default());
 }
@@ -373,143 +303,3 @@ impl LayeredGame for KiothiLayers {
         });
     }
 }
-
-/// Solve layers `0..=max` in memory.
-pub fn tables_in_memory(rules: Rules, max: usize) -> Vec<Vec<i8>> {
-    builder::build_all(&KiothiLayers::new(rules), max)
-}
-
-/// The rules text recorded in table headers: only what the tables depend on.
-pub fn rules_text(rules: &Rules) -> String {
-    serde_json::json!({
-        "game": "kiothi",
-        "nki_clear": rules.nki_clear.name(),
-        "max_relays": rules.max_relays,
-        "repetition": "split",
-    })
-    .to_string()
-}
-
-pub fn layer_path(dir: &Path, rules: &Rules, n: usize) -> PathBuf {
-    let relays = match rules.max_relays {
-        Some(r) => r.to_string(),
-        None => "any".into(),
-    };
-    dir.join(format!("kiothi-nki-{}-relays-{relays}-{n}.db", rules.nki_clear.name()))
-}
-
-/// Frontier entries (u32 ranks) planned per position of the top layer: Kiothi frontiers are
-/// larger than Oware's (`FRONTIER_SHARE`); layer 9 (800 M positions) peaked at 2.97 GiB RSS,
-/// 0.53 GiB over its lower layers and working arrays, about one entry per 5.6 positions.
-const KIOTHI_FRONTIER_SHARE: u64 = 4;
-
-/// Bytes of memory a build up to `max` needs at its peak (as for Oware: the lower layers,
-/// the top layer's working arrays, a frontier estimate).
-pub fn memory_needed(max: usize) -> u64 {
-    let idx = TableIndex::new();
-    let lower: u64 = (0..max).map(|n| idx.layer_size(n)).sum();
-    let top = idx.layer_size(max);
-    debug_assert!(KIOTHI_FRONTIER_SHARE <= FRONTIER_SHARE);
-    lower + top * WORK_BYTES_PER_POSITION + top / KIOTHI_FRONTIER_SHARE * 4
-}
-
-/// An opened table directory: every layer `0..=max` mapped.
-pub struct Database {
-    pub rules: Rules,
-    pub game: KiothiLayers,
-    pub layers: Vec<LayerFile>,
-}
-
-impl Database {
-    /// Open the consecutive layers `0..` present in `dir`; errors on a file built under other
-    /// rules, truncated or foreign, and on rules without tables (see [`check_rules`]).
-    pub fn open(dir: &Path, rules: Rules) -> Result<Self, DbError> {
-        check_rules(&rules).map_err(DbError::Rules)?;
-        let game = KiothiLayers::new(rules);
-        let path = |n: usize| layer_path(dir, &rules, n);
-        let family = Family { game: "kiothi", rules: rules_text(&rules), index_order: INDEX_ORDER, path: &path };
-        let layers = family.open_present(MAX_WARRIORS, |n| game.layer_size(n))?;
-        if layers.is_empty() {
-            return Err(DbError::Missing { dir: dir.to_path_buf(), layer: 0 });
-        }
-        Ok(Database { rules, game, layers })
-    }
-
-    /// Largest number of warriors on the board that the tables cover.
-    pub fn max_warriors(&self) -> usize {
-        self.layers.len() - 1
-    }
-
-    /// Exact value of a mover's view, if its layer is present.
-    pub fn probe_view(&self, v: &View) -> Option<i32> {
-        // Check the count before ranking: the index only knows boards the tables can hold.
-        if !self.covers(v) {
-            return None;
-        }
-        let (n, r) = self.game.locate(v);
-        Some(self.layers[n].values()[r as usize] as i32)
-    }
-
-    /// The view's warriors on the board are within the tables.
-    fn covers(&self, v: &View) -> bool {
-        v.boma.iter().map(|&x| x as usize).sum::<usize>() <= self.max_warriors()
-    }
-
-    /// The first best move of a covered position (own index, then lift ascending) with its
-    /// value; `None` when the mover has no legal move (or the layer is not covered).
-    pub fn best_move(&self, v: &View) -> Option<(SowMove, i32)> {
-        if !self.covers(v) {
-            return None;
-        }
-        let mut best: Option<(SowMove, i32)> = None;
-        self.game.moves(v, |mv, child, captured| {
-            let (layer, rank) = self.game.locate(&child);
-            let x = captured as i32 - self.value(layer, rank) as i32;
-            if best.is_none_or(|(_, b)| x > b) {
-                best = Some((mv, x));
-            }
-        });
-        best
-    }
-
-    /// Exact value of a position after the opening (turn >= 3) for its mover: the net number
-    /// of board warriors he ends up with under perfect play. `None` on turns 1 and 2 and when
-    /// the board holds more warriors than the tables cover.
-    pub fn probe(&self, p: &Position) -> Option<i32> {
-        self.probe_view(&View::of(p)?)
-    }
-}
-
-impl Layers for Database {
-    fn value(&self, layer: usize, rank: u64) -> i8 {
-        self.layers[layer].values()[rank as usize]
-    }
-}
-
-/// Build every missing layer `0..=max` into `dir` (resumable). `on_layer(n, built, header,
-/// sowing)` follows each layer; `sowing` counts the long and perpetual sowings met while
-/// building it (zero for a layer that was already there).
-pub fn build(
-    dir: &Path,
-    rules: Rules,
-    max: usize,
-    progress: &dyn Fn(usize, u64) -> Box<dyn Progress>,
-    on_layer: &mut dyn FnMut(usize, bool, &Header, SowingStats),
-) -> Result<(), DbError> {
-    check_rules(&rules).map_err(DbError::Rules)?;
-    let game = KiothiLayers::new(rules);
-    let path = |n: usize| layer_path(dir, &rules, n);
-    let family = Family { game: "kiothi", rules: rules_text(&rules), index_order: INDEX_ORDER, path: &path };
-    let progress = |n: usize, size: u64| {
-        game.sowing.clear();
-        progress(n, size)
-    };
-    super::build_files(&family, &game, dir, max, &progress, &mut |n, built, h| {
-        let stats = if built { game.sowing.stats() } else { SowingStats::default() };
-        on_layer(n, built, h, stats)
-    })
-    .map(drop)
-}
-
-#[cfg(test)]
-mod tests;

@@ -1,0 +1,155 @@
+//! An endgame database on disk: one layer file per count of pieces on the board, for any
+//! [`TableGame`] (Oware, Kiothi). Opening maps the consecutive layers present; probing ranks a
+//! position and reads its byte.
+
+use super::builder::{self, Progress, WORK_BYTES_PER_POSITION};
+use super::stats::LayerStats;
+use super::verify::{verify_layer, Mismatch};
+use super::{LayeredGame, Layers};
+use crate::store::layer_file::{DbError, Family, Header, LayerFile};
+use std::path::{Path, PathBuf};
+
+/// A layered game whose layers are kept as files: its rules, the names written into every
+/// header and file name, and its moves with their labels (for best moves).
+pub trait TableGame: LayeredGame + Sized {
+    type Rules: Copy;
+    /// A move as the game writes it (Oware: own pit index; Kiothi: `B:K`).
+    type Move: Copy;
+
+    /// The game's name in headers and file names.
+    const GAME: &'static str;
+    /// The rank order of a layer, recorded in every header.
+    const INDEX_ORDER: &'static str;
+    /// The largest layer a database may hold.
+    const MAX_LAYER: usize;
+    /// Memory planning allows one frontier entry (a u32 rank) per this many positions of the
+    /// layer being built.
+    const FRONTIER_SHARE: u64 = builder::FRONTIER_SHARE;
+
+    /// The game under `rules`, or why those rules have no tables (the error names the flag).
+    fn with_rules(rules: Self::Rules) -> Result<Self, String>;
+    fn rules(&self) -> &Self::Rules;
+    /// The rules text recorded in (and required of) every header: only what values depend on.
+    fn rules_text(&self) -> String;
+    /// The file name of layer `n` (it names the rules, so databases of several rule sets can
+    /// share a directory).
+    fn file_name(&self, n: usize) -> String;
+    /// The layer of a position (pieces on the board), without ranking it: a probe checks it
+    /// first, since an index knows only the boards its layers can hold.
+    fn layer_of(&self, pos: &Self::Pos) -> usize;
+    /// Every move of `pos` in the game's order, as `f(move, pieces captured, child)`; none
+    /// when the position has ended.
+    fn moves(&self, pos: &Self::Pos, f: impl FnMut(Self::Move, i32, Self::Pos));
+}
+
+/// Where layer `n` of `game` lives in `dir`.
+pub fn layer_path<G: TableGame>(game: &G, dir: &Path, n: usize) -> PathBuf {
+    dir.join(game.file_name(n))
+}
+
+/// Bytes of memory a build up to `max` needs at its peak: the finished lower layers (mapped,
+/// touched at random) plus the working state of the largest layer and a frontier estimate.
+pub fn memory_needed<G: TableGame>(game: &G, max: usize) -> u64 {
+    debug_assert!(G::FRONTIER_SHARE <= builder::FRONTIER_SHARE);
+    let lower: u64 = (0..max).map(|n| game.layer_size(n)).sum();
+    let top = game.layer_size(max);
+    // The finished layer's values reuse the working value array (same layout).
+    lower + top * WORK_BYTES_PER_POSITION + top / G::FRONTIER_SHARE * 4
+}
+
+fn with_family<G: TableGame, R>(game: &G, dir: &Path, f: impl FnOnce(&Family) -> R) -> R {
+    let path = |n: usize| layer_path(game, dir, n);
+    f(&Family { game: G::GAME, rules: game.rules_text(), index_order: G::INDEX_ORDER, path: &path })
+}
+
+/// Build every missing layer `0..=max` of `game` into `dir` (resumable: a file with its final
+/// name is complete and kept). `on_layer(n, built, header)` follows each layer, `built = false`
+/// when it was already there.
+pub fn build<G: TableGame>(
+    dir: &Path,
+    game: &G,
+    max: usize,
+    progress: &dyn Fn(usize, u64) -> Box<dyn Progress>,
+    on_layer: &mut dyn FnMut(usize, bool, &Header),
+) -> Result<(), DbError> {
+    with_family(game, dir, |family| super::build_files(family, game, dir, max, progress, on_layer)).map(drop)
+}
+
+/// An opened database directory: every layer `0..=max_layer` mapped.
+pub struct Database<G: TableGame> {
+    pub game: G,
+    layers: Vec<LayerFile>,
+}
+
+impl<G: TableGame> Database<G> {
+    /// Open the consecutive layers `0..` present in `dir`; errors on rules without tables, on
+    /// a file built under other rules, truncated or foreign, and when layer 0 is missing.
+    pub fn open(dir: &Path, rules: G::Rules) -> Result<Self, DbError> {
+        let game = G::with_rules(rules).map_err(DbError::Rules)?;
+        let layers = with_family(&game, dir, |family| family.open_present(G::MAX_LAYER, |n| game.layer_size(n)))?;
+        if layers.is_empty() {
+            return Err(DbError::Missing { dir: dir.to_path_buf(), layer: 0 });
+        }
+        Ok(Database { game, layers })
+    }
+
+    pub fn rules(&self) -> &G::Rules {
+        self.game.rules()
+    }
+
+    /// The largest layer present (pieces on the board).
+    pub fn max_layer(&self) -> usize {
+        self.layers.len() - 1
+    }
+
+    /// Every layer file, `0..=max_layer`.
+    pub fn layers(&self) -> &[LayerFile] {
+        &self.layers
+    }
+
+    /// Exact value of a position for its mover, if its layer is present.
+    #[inline]
+    pub fn probe(&self, pos: &G::Pos) -> Option<i8> {
+        if self.game.layer_of(pos) > self.max_layer() {
+            return None;
+        }
+        let (n, r) = self.game.locate(pos);
+        Some(self.layers[n].values()[r as usize])
+    }
+
+    /// The first best move of a covered position (in the game's move order) with its value;
+    /// `None` when the position has ended or its layer is not present.
+    pub fn best_move(&self, pos: &G::Pos) -> Option<(G::Move, i32)> {
+        if self.game.layer_of(pos) > self.max_layer() {
+            return None;
+        }
+        let mut best: Option<(G::Move, i32)> = None;
+        self.game.moves(pos, |mv, gain, child| {
+            let (layer, rank) = self.game.locate(&child);
+            let x = gain - self.value(layer, rank) as i32;
+            if best.is_none_or(|(_, b)| x > b) {
+                best = Some((mv, x));
+            }
+        });
+        best
+    }
+
+    /// Check layer `n`: its payload checksum, then every entry against its moves and the
+    /// layers below (Bellman). Returns at most `limit` mismatches; `tick(k)` as entries are done.
+    pub fn verify_layer(&self, n: usize, limit: usize, tick: &(dyn Fn(u64) + Sync)) -> Result<Vec<Mismatch>, DbError> {
+        self.layers[n].verify_checksum()?;
+        Ok(verify_layer(&self.game, self, n, limit, tick))
+    }
+
+    /// Positions, wins, draws, losses and the value histogram of every layer.
+    pub fn stats(&self) -> Vec<LayerStats> {
+        self.layers.iter().enumerate().map(|(n, l)| LayerStats::of(n, l.values(), l.header.checksum)).collect()
+    }
+}
+
+impl<G: TableGame> Layers for Database<G> {
+    #[inline]
+    fn value(&self, layer: usize, rank: u64) -> i8 {
+        self.layers[layer].values()[rank as usize]
+    }
+}
