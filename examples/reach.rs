@@ -1,4 +1,5 @@
-// Experiment: size of the set reachable from a position, per seed count (above a cap).
+//! How many positions of each seed count (above a cap) are reachable from a position by play:
+//! `cargo run --release --example reach -- 4,4,4,4,4,4,4,4,4,4,4,4 30`.
 use mancala::games::oware::{self, Node, Rules, PITS};
 use mancala::index::Compositions;
 fn main() {
@@ -10,8 +11,9 @@ fn main() {
     let idx = Compositions::new(PITS, 48);
     let rules = Rules::default();
     let top = oware::seeds(&root) as usize;
-    let mut bits: Vec<Vec<u64>> =
-        (0..=top).map(|n| if n > cap { vec![0u64; (idx.layer_size(n) as usize + 63) / 64] } else { vec![] }).collect();
+    let mut bits: Vec<Vec<u64>> = (0..=top)
+        .map(|n| if n > cap { vec![0u64; (idx.layer_size(n) as usize).div_ceil(64)] } else { vec![] })
+        .collect();
     let mut stack = vec![root];
     let mut count = vec![0u64; top + 1];
     let r = idx.rank(&root);
@@ -35,12 +37,12 @@ fn main() {
             }
         }
     }
-    for n in cap + 1..=top {
+    for (n, &reached) in count.iter().enumerate().skip(cap + 1) {
         println!(
             "layer {n}: reachable {} of {} ({:.2}%)",
-            count[n],
+            reached,
             idx.layer_size(n),
-            100.0 * count[n] as f64 / idx.layer_size(n) as f64
+            100.0 * reached as f64 / idx.layer_size(n) as f64
         );
     }
     println!("{:.1}s", t.elapsed().as_secs_f64());

@@ -116,7 +116,7 @@ impl Compositions {
         assert!(rank < self.c(n, self.pits - 1), "rank {rank} outside layer {n}");
         let mut r = n;
         let last = self.pits - 1;
-        for i in 0..last {
+        for (i, slot) in out[..last].iter_mut().enumerate() {
             let k = last - i;
             // Each value v of pit i covers C(r-v + k-1, k-1) distributions of the rest.
             let mut v = 0;
@@ -128,7 +128,7 @@ impl Compositions {
                 rank -= block;
                 v += 1;
             }
-            out[i] = v as u8;
+            *slot = v as u8;
             r -= v;
         }
         out[last] = r as u8;

@@ -441,7 +441,7 @@ fn openings_sample(
     let limits = Limits { depth, seconds: time, nodes: None };
     let mut file = match &out {
         Some(path) => {
-            let mut f = mancala::store::AtomicFile::create(&path)
+            let mut f = mancala::store::AtomicFile::create(path)
                 .map_err(|e| anyhow::anyhow!("--out: {}: {e}", path.display()))?;
             use std::io::Write;
             writeln!(

@@ -33,7 +33,8 @@ pub struct LpError(pub String);
 /// Weights clamped to non-negative and scaled to sum 1.
 fn normalise(mut w: Vec<f64>) -> Vec<f64> {
     for v in w.iter_mut() {
-        if !(*v > 0.0) {
+        // NaN, zero and negatives all become 0.
+        if v.is_nan() || *v <= 0.0 {
             *v = 0.0;
         }
     }

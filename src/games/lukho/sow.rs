@@ -164,6 +164,8 @@ impl Board {
     /// enough to inline into the game loop.
     #[cold]
     #[inline(never)]
+    // The sowing's whole state is passed in registers, as the short loop held it.
+    #[allow(clippy::too_many_arguments)]
     fn sow_long(
         &mut self,
         rules: &Rules,

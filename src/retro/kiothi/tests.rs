@@ -3,9 +3,12 @@ use crate::games::kiothi::BOMA;
 use crate::retro::verify::verify_layer;
 use crate::retro::LayeredGame;
 
+/// (child, parent) rank pairs.
+type Edges = Vec<(u64, u64)>;
+
 /// Every (child, parent) pair of capture-free moves of layer `n`, by forward generation and
 /// by `unmoves`, as sorted rank pairs.
-fn pairs(game: &KiothiLayers, n: usize) -> (Vec<(u64, u64)>, Vec<(u64, u64)>) {
+fn pairs(game: &KiothiLayers, n: usize) -> (Edges, Edges) {
     let size = game.layer_size(n);
     let mut fwd = Vec::new();
     let mut bwd = Vec::new();
