@@ -1,4 +1,4 @@
-//! Seeded samples of Kiothi openings and their search-based evaluation (issue 4, analysis).
+//! Seeded samples of Kiothi openings and their search-based evaluation.
 //!
 //! **What is drawn.** Sample `i` is a turn-1 redistribution of South drawn uniformly among all
 //! of them (a uniform index below [`Position::redistribution_count`], unranked with
