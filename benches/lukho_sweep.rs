@@ -145,7 +145,10 @@ fn normal_games_one_core_batched(bencher: divan::Bencher) {
                         starts.push(Position { board: o.board, to_move: o.first_player });
                     }
                 }
-                outs.resize(starts.len(), GameOutcome::new(Side::South, [0, 0], Class::Normal, 0));
+                outs.resize(
+                    starts.len(),
+                    GameOutcome::new(Side::South, [mancala::games::lukho::HalfSeeds(0); 2], Class::Normal, 0),
+                );
                 play_batch(&RULES, &proven, &starts, &mut outs);
                 for o in &outs {
                     t.0 += 1;

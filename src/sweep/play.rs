@@ -112,7 +112,7 @@ pub(super) fn agg_pairs_batched<'a, P>(
     pair: impl Fn(&'a P) -> (&'a Choice, &'a Choice),
 ) -> Agg {
     let mut a = Agg::default();
-    let blank = GameOutcome::new(Side::South, [0, 0], Class::Normal, 0);
+    let blank = GameOutcome::new(Side::South, [crate::games::lukho::HalfSeeds(0); 2], Class::Normal, 0);
     let mut starts: Vec<Position> = Vec::with_capacity(BATCH * races.len());
     let mut counts: Vec<u8> = Vec::with_capacity(BATCH * races.len());
     let mut outs = vec![blank; BATCH * races.len()];

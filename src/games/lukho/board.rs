@@ -8,6 +8,7 @@
 //! the 10^7-lap perpetual checks affordable.
 
 use super::tables::{byte_mask, byte_sum, get, set, BYTES, CLEAR, ONES};
+use super::units::HalfSeeds;
 use crate::side::Side;
 use std::fmt;
 
@@ -187,20 +188,20 @@ impl Board {
         (movable != 0).then(|| (movable.trailing_zeros() / 8) as usize)
     }
 
-    /// Final totals ×2 (half-seeds) when the game ends because `mover` cannot move: the other
-    /// player takes every non-knife seed, each knife goes to its owner.
-    pub fn sweep_totals2(&self, mover: Side) -> [u16; 2] {
+    /// Final totals when the game ends because `mover` cannot move: the other player takes
+    /// every non-knife seed, each knife goes to its owner.
+    pub fn sweep_totals(&self, mover: Side) -> [HalfSeeds<u16>; 2] {
         let mut t = self.knife_totals();
         t[mover.other().index()] += self.free_seeds();
-        [2 * t[0] as u16, 2 * t[1] as u16]
+        [HalfSeeds(2 * t[0] as u16), HalfSeeds(2 * t[1] as u16)]
     }
 
-    /// Final totals ×2 under `split`: store and own knives to each, every other seed (plus
+    /// Final totals under `split`: store and own knives to each, every other seed (plus
     /// `hands`, seeds still in the sowers' hands) halved.
-    pub fn split_totals2(&self, hands: u32) -> [u16; 2] {
+    pub fn split_totals(&self, hands: u32) -> [HalfSeeds<u16>; 2] {
         let t = self.knife_totals();
         let rest = self.free_seeds() + hands;
-        [(2 * t[0] + rest) as u16, (2 * t[1] + rest) as u16]
+        [HalfSeeds((2 * t[0] + rest) as u16), HalfSeeds((2 * t[1] + rest) as u16)]
     }
 
     /// Store plus own knives, per side.

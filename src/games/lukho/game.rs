@@ -107,8 +107,8 @@ impl Position {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameOutcome {
     pub first_player: Side,
-    /// Final totals ×2 `[south, north]`: store + knives + sweep or split share.
-    pub totals2: [u16; 2],
+    /// Final totals `[south, north]`: store + knives + sweep or split share.
+    pub final_totals: [HalfSeeds<u16>; 2],
     pub winner: Option<Side>,
     /// South − North.
     pub margin: HalfSeeds,
@@ -122,8 +122,8 @@ pub struct GameOutcome {
 }
 
 impl GameOutcome {
-    pub fn new(first_player: Side, totals2: [u16; 2], class: Class, turns: u32) -> Self {
-        let margin = HalfSeeds(totals2[0] as i16 - totals2[1] as i16);
+    pub fn new(first_player: Side, final_totals: [HalfSeeds<u16>; 2], class: Class, turns: u32) -> Self {
+        let margin = HalfSeeds(final_totals[0].0 as i16 - final_totals[1].0 as i16);
         let winner = match margin.0 {
             m if m > 0 => Some(Side::South),
             m if m < 0 => Some(Side::North),
@@ -131,19 +131,19 @@ impl GameOutcome {
         };
         GameOutcome {
             first_player,
-            totals2,
+            final_totals,
             winner,
             margin,
             class,
             turns,
-            points_first_game: match_points(totals2, true),
-            points_later_game: match_points(totals2, false),
+            points_first_game: match_points(final_totals, true),
+            points_later_game: match_points(final_totals, false),
         }
     }
 
     /// Final totals in seeds (halves possible).
     pub fn totals(&self) -> [f64; 2] {
-        [self.totals2[0] as f64 / 2.0, self.totals2[1] as f64 / 2.0]
+        [self.final_totals[0].seeds(), self.final_totals[1].seeds()]
     }
 
     /// South − North in seeds (halves possible).
@@ -152,11 +152,12 @@ impl GameOutcome {
     }
 }
 
-/// Match points of the winner (docs/rules/lukho.md "L13. Match scoring"), totals in half-seeds: 2; 4 if the
+/// Match points of the winner (docs/rules/lukho.md "L13. Match scoring"): 2; 4 if the
 /// loser's total is 0; 4 for a bull (margin exactly 2 seeds), 12 if it is the first game of a
 /// series; a draw scores 0. (A loser at 0 loses by 48, never a bull, so the cases never meet.)
-pub fn match_points(totals2: [u16; 2], first_game: bool) -> u8 {
-    let (w, l) = (totals2[0].max(totals2[1]), totals2[0].min(totals2[1]));
+pub fn match_points(totals: [HalfSeeds<u16>; 2], first_game: bool) -> u8 {
+    let [s, n] = totals.map(|h| h.0);
+    let (w, l) = (s.max(n), s.min(n));
     if w == l {
         0
     } else if w - l == 4 {
@@ -180,7 +181,7 @@ pub fn play_game(rules: &Rules, proven: &ProvenCycles, south: &Choice, north: &C
 /// The game after a given opening (e.g. one of [`super::speed_races`]).
 pub fn play_after(rules: &Rules, proven: &ProvenCycles, o: &Opening) -> GameOutcome {
     if o.perpetual {
-        return GameOutcome::new(o.first_player, o.board.split_totals2(o.hands()), Class::PerpetualOpening, 0);
+        return GameOutcome::new(o.first_player, o.board.split_totals(o.hands()), Class::PerpetualOpening, 0);
     }
     play_from(rules, proven, Position { board: o.board, to_move: o.first_player })
 }
@@ -209,11 +210,11 @@ pub fn play_from(rules: &Rules, proven: &ProvenCycles, start: Position) -> GameO
         match pos.turn(rules, proven) {
             TurnEnd::Played { .. } => {}
             TurnEnd::NoMove => {
-                return GameOutcome::new(first, pos.board.sweep_totals2(pos.to_move), Class::Normal, turns);
+                return GameOutcome::new(first, pos.board.sweep_totals(pos.to_move), Class::Normal, turns);
             }
             TurnEnd::Perpetual => {
                 // `turn` left the position as it was before that turn.
-                return GameOutcome::new(first, pos.board.split_totals2(0), Class::PerpetualTurn, turns);
+                return GameOutcome::new(first, pos.board.split_totals(0), Class::PerpetualTurn, turns);
             }
         }
         turns += 1;
@@ -229,7 +230,7 @@ pub fn play_from(rules: &Rules, proven: &ProvenCycles, start: Position) -> GameO
                     // irreversible happens on it), so the split can be taken here; `turns`
                     // is when the first repetition happened: μ + λ.
                     let repeat = first_repeat(start, lambda, |p| _ = p.turn(rules, proven), Position::key) as u32;
-                    return GameOutcome::new(first, pos.board.split_totals2(0), Class::Cycle, repeat);
+                    return GameOutcome::new(first, pos.board.split_totals(0), Class::Cycle, repeat);
                 }
             }
         }

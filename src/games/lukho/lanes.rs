@@ -228,7 +228,7 @@ mod avx512 {
         let stores = [(caught[0][2 * l] + caught[0][2 * l + 1]) as u8, (caught[1][2 * l] + caught[1][2 * l + 1]) as u8];
         let board = Board { pits, knives, stores };
         let mover = if s.south_moves & lane(l) != 0 { Side::South } else { Side::North };
-        GameOutcome::new(first, board.sweep_totals2(mover), Class::Normal, turns[16 * l] as u32)
+        GameOutcome::new(first, board.sweep_totals(mover), Class::Normal, turns[16 * l] as u32)
     }
 
     /// The 64 bytes of a register.

@@ -23,9 +23,13 @@ fn engine_agrees_with_reference_on_random_openings() {
             for race in [Race::SouthFirst, Race::NorthFirst, Race::LockstepSouth, Race::LockstepNorth] {
                 let g = play_game(&rules, &proven, &s, &n, race);
                 match reference::game(&rules, &s, &n, race) {
-                    Ok((class, totals2, turns, first)) => {
-                        let want = (class, totals2, turns, first);
-                        assert_eq!((g.class, g.totals2, g.turns, g.first_player), want, "{s} / {n} {race:?} {rules:?}");
+                    Ok((class, totals, turns, first)) => {
+                        let want = (class, totals, turns, first);
+                        assert_eq!(
+                            (g.class, g.final_totals.map(|h| h.0), g.turns, g.first_player),
+                            want,
+                            "{s} / {n} {race:?} {rules:?}"
+                        );
                         compared += 1;
                         perpetual += (class != Class::Normal) as u32;
                     }
@@ -182,17 +186,17 @@ fn game_cycles_match_a_brute_force() {
         let mut turns = 0u32;
         let want = loop {
             if !seen.insert((p.board.packed(), p.board.knives, p.to_move)) {
-                break (Class::Cycle, p.board.split_totals2(0), turns);
+                break (Class::Cycle, p.board.split_totals(0), turns);
             }
             let before = p.board;
             match p.turn(&IT, &proven) {
                 TurnEnd::Played { .. } => turns += 1,
-                TurnEnd::NoMove => break (Class::Normal, p.board.sweep_totals2(p.to_move), turns),
-                TurnEnd::Perpetual => break (Class::PerpetualTurn, before.split_totals2(0), turns),
+                TurnEnd::NoMove => break (Class::Normal, p.board.sweep_totals(p.to_move), turns),
+                TurnEnd::Perpetual => break (Class::PerpetualTurn, before.split_totals(0), turns),
             }
         };
         let got = play_from(&IT, &proven, start);
-        assert_eq!((got.class, got.totals2, got.turns), want, "{start:?}");
+        assert_eq!((got.class, got.final_totals, got.turns), want, "{start:?}");
         cycles += (want.0 == Class::Cycle) as u32;
     }
     assert!(cycles >= 3000, "{cycles} cycles");
@@ -244,13 +248,13 @@ fn batch_matches_one_game_at_a_time() {
         assert!(want.iter().any(|o| o.class == Class::Normal && o.turns >= 32), "long normal games met");
         for &engine in &engines {
             let mut got = want.clone();
-            got.fill(GameOutcome::new(Side::North, [1, 1], Class::Cycle, 999));
+            got.fill(GameOutcome::new(Side::North, [HalfSeeds(1), HalfSeeds(1)], Class::Cycle, 999));
             engine.play(&rules, &proven, &starts, &mut got);
             for (i, (g, w)) in got.iter().zip(&want).enumerate() {
                 assert_eq!(g, w, "{engine:?} {chain:?} game {i}: {:?}", starts[i]);
             }
             for len in 0..10 {
-                let mut got = vec![GameOutcome::new(Side::North, [1, 1], Class::Cycle, 999); len];
+                let mut got = vec![GameOutcome::new(Side::North, [HalfSeeds(1), HalfSeeds(1)], Class::Cycle, 999); len];
                 engine.play(&rules, &proven, &starts[..len], &mut got);
                 assert_eq!(got, want[..len], "{engine:?} {chain:?}");
             }
@@ -277,7 +281,7 @@ fn engine_switch_is_honoured() {
         .filter(|o| !o.perpetual)
         .map(|o| Position { board: o.board, to_move: o.first_player })
         .collect();
-    let blank = GameOutcome::new(Side::North, [1, 1], Class::Cycle, 999);
+    let blank = GameOutcome::new(Side::North, [HalfSeeds(1), HalfSeeds(1)], Class::Cycle, 999);
     let (mut forced, mut free) = (vec![blank; starts.len()], vec![blank; starts.len()]);
     Engine::choose(Some(OsStr::new("1"))).play(&IT, &proven, &starts, &mut forced);
     Engine::choose(None).play(&IT, &proven, &starts, &mut free);

@@ -87,6 +87,6 @@ fn perpetual_opening_game_is_split_with_hands() {
     let g = play_game(&r, &proven, &s, &n, Race::NorthFirst);
     assert_eq!(g.class, Class::PerpetualOpening);
     assert_eq!(g.turns, 0);
-    assert_eq!(g.totals2[0] + g.totals2[1], 96);
+    assert_eq!(g.final_totals[0].0 + g.final_totals[1].0, 96);
     assert_eq!(g.first_player, Side::North);
 }

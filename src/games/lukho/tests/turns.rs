@@ -96,7 +96,7 @@ fn knife_created_on_opponent_row() {
     // takes his knife and nothing else is left.
     let mut q = p;
     assert_eq!(q.turn(&IT, &proven), TurnEnd::NoMove);
-    assert_eq!(q.board.sweep_totals2(Side::North), [4, 0]);
+    assert_eq!(q.board.sweep_totals(Side::North), [HalfSeeds(4), HalfSeeds(0)]);
 }
 
 #[test]
@@ -181,16 +181,16 @@ fn forced_game_runs_to_a_sweep() {
 #[test]
 fn match_points_cases() {
     // Totals are in half-seeds.
-    assert_eq!(match_points([60, 36], false), 2); // 30–18: plain win
-    assert_eq!(match_points([60, 36], true), 2);
-    assert_eq!(match_points([0, 96], false), 4); // 0–48: loser has nothing
-    assert_eq!(match_points([0, 96], true), 4);
-    assert_eq!(match_points([50, 46], false), 4); // 25–23: bull
-    assert_eq!(match_points([50, 46], true), 12); // first-game bull
-    assert_eq!(match_points([46, 50], true), 12); // North's bull
-    assert_eq!(match_points([49, 47], true), 2); // 24.5–23.5: margin 1, no bull
-    assert_eq!(match_points([51, 45], true), 2); // 25.5–22.5: margin 3
-    assert_eq!(match_points([48, 48], true), 0); // draw
-    let o = GameOutcome::new(Side::South, [1, 95], Class::Cycle, 3);
+    assert_eq!(match_points([HalfSeeds(60), HalfSeeds(36)], false), 2); // 30–18: plain win
+    assert_eq!(match_points([HalfSeeds(60), HalfSeeds(36)], true), 2);
+    assert_eq!(match_points([HalfSeeds(0), HalfSeeds(96)], false), 4); // 0–48: loser has nothing
+    assert_eq!(match_points([HalfSeeds(0), HalfSeeds(96)], true), 4);
+    assert_eq!(match_points([HalfSeeds(50), HalfSeeds(46)], false), 4); // 25–23: bull
+    assert_eq!(match_points([HalfSeeds(50), HalfSeeds(46)], true), 12); // first-game bull
+    assert_eq!(match_points([HalfSeeds(46), HalfSeeds(50)], true), 12); // North's bull
+    assert_eq!(match_points([HalfSeeds(49), HalfSeeds(47)], true), 2); // 24.5–23.5: margin 1, no bull
+    assert_eq!(match_points([HalfSeeds(51), HalfSeeds(45)], true), 2); // 25.5–22.5: margin 3
+    assert_eq!(match_points([HalfSeeds(48), HalfSeeds(48)], true), 0); // draw
+    let o = GameOutcome::new(Side::South, [HalfSeeds(1), HalfSeeds(95)], Class::Cycle, 3);
     assert_eq!((o.winner, o.points_later_game), (Some(Side::North), 2)); // 0.5 is not 0
 }
