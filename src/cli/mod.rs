@@ -4,7 +4,6 @@
 
 mod args;
 mod kiothi;
-mod kiothi_db;
 mod layer_db;
 mod lukho;
 mod oware;

@@ -170,6 +170,56 @@ pub fn summarise(rows: &[ReplyRow]) -> Vec<(u64, i32, f64, usize)> {
     out
 }
 
+/// One South opening of a sample: the minimum and the mean of its replies' horizon values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpeningSummary {
+    pub sample: u64,
+    pub south_move: Redistribution,
+    pub min: i32,
+    pub mean: f64,
+    pub replies: usize,
+}
+
+/// What a whole sample shows: its openings best first, and totals over every row.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SampleSummary {
+    /// Highest minimum first, then highest mean, then lowest sample number.
+    pub openings: Vec<OpeningSummary>,
+    /// Alpha-beta and horizon nodes of every row.
+    pub nodes: u64,
+    /// Shallowest and deepest horizon reached (0, 0 without rows).
+    pub horizon_depth: (u32, u32),
+    /// Lowest proven lower bound and highest proven upper bound (`None` without rows).
+    pub proven_lower_min: Option<i32>,
+    pub proven_upper_max: Option<i32>,
+}
+
+/// Summarise the rows of [`evaluate`]: each opening by [`summarise`], ranked, with totals.
+pub fn summary(rows: &[ReplyRow]) -> SampleSummary {
+    let mut per = summarise(rows);
+    per.sort_by(|a, b| b.1.cmp(&a.1).then(b.2.total_cmp(&a.2)).then(a.0.cmp(&b.0)));
+    let south_move = |s: u64| rows.iter().find(|r| r.sample == s).map(|r| r.south_move).expect("a row of the sample");
+    SampleSummary {
+        openings: per
+            .into_iter()
+            .map(|(sample, min, mean, replies)| OpeningSummary {
+                sample,
+                south_move: south_move(sample),
+                min,
+                mean,
+                replies,
+            })
+            .collect(),
+        nodes: rows.iter().map(|r| r.nodes).sum(),
+        horizon_depth: (
+            rows.iter().map(|r| r.horizon_depth).min().unwrap_or(0),
+            rows.iter().map(|r| r.horizon_depth).max().unwrap_or(0),
+        ),
+        proven_lower_min: rows.iter().map(|r| r.lower).min(),
+        proven_upper_max: rows.iter().map(|r| r.upper).max(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

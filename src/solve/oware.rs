@@ -86,6 +86,14 @@ pub const PLAN: Plan = Plan {
     promising_by_upper: false,
 };
 
+/// How `oware solve` names a method: the component retrograde is part of its search.
+pub fn method_name(method: Method) -> &'static str {
+    match method {
+        Method::Db => "db",
+        Method::Search | Method::Component => "search",
+    }
+}
+
 /// Solve a mover's view. With a depth or time limit only alpha-beta runs and the answer may
 /// be bounds; without limits the answer is exact (unless the component is too big).
 pub fn solve(rules: Rules, db: Option<&Database>, root: &View, limits: Limits) -> Solution {

@@ -1,15 +1,25 @@
-//! `mancala kiothi db …`: endgame tables (build, verify, stats, export).
+//! `kiothi db …`: endgame tables (build, verify, stats, export) through the shared `db`
+//! commands (`cli::layer_db`), with the Kiothi words, flags and columns.
 
-use super::layer_db::{self, DbRequest, DbSpec};
+use super::RuleFlags;
+use crate::cli::layer_db::{self, DbRequest, DbSpec};
 use anyhow::Result;
-use clap::Subcommand;
+use clap::{Args, Subcommand};
 use mancala::export::{Column, Format, Value};
 use mancala::games::kiothi::{Rules, BOMA};
 use mancala::retro::kiothi::{self as db, Database, KiothiLayers};
 use std::path::{Path, PathBuf};
 
+#[derive(Args)]
+pub struct DbArgs {
+    #[command(subcommand)]
+    cmd: DbCmd,
+    #[command(flatten)]
+    rules: RuleFlags,
+}
+
 #[derive(Subcommand)]
-pub enum DbCmd {
+enum DbCmd {
     /// Build every layer 0..=N into DIR (resumable: finished layers are kept).
     ///
     /// A layer holds every position with that many warriors on the board, after the opening
@@ -23,8 +33,8 @@ pub enum DbCmd {
         #[arg(long)]
         dir: PathBuf,
         /// Worker threads (default: all cores).
-        #[arg(long, value_parser = super::args::threads)]
-        threads: Option<super::args::Threads>,
+        #[arg(long, value_parser = crate::cli::args::threads)]
+        threads: Option<crate::cli::args::Threads>,
     },
     /// Check every layer: checksums, and each entry against its moves (Bellman).
     Verify {
@@ -59,15 +69,16 @@ pub enum DbCmd {
         /// Warrior counts, `A..=B`, `A..B` or `N`.
         #[arg(long)]
         warriors: String,
-        #[arg(long, value_parser = super::args::format())]
+        #[arg(long, value_parser = crate::cli::args::format())]
         format: Format,
         #[arg(long)]
         out: PathBuf,
     },
 }
 
-pub fn run(cmd: DbCmd, rules: Rules) -> Result<()> {
-    let req = match cmd {
+pub fn run(a: DbArgs) -> Result<()> {
+    let rules = a.rules.rules();
+    let req = match a.cmd {
         DbCmd::Build { max_warriors, dir, threads } => DbRequest::Build { max: max_warriors, dir, threads },
         DbCmd::Verify { dir } => DbRequest::Verify { dir },
         DbCmd::Stats { dir, json, svg, csv, histogram_csv } => DbRequest::Stats { dir, json, svg, csv, histogram_csv },

@@ -1,0 +1,126 @@
+//! `kiothi solve`: value, best moves and a perfect-play line of a position (turn >= 3).
+
+use super::{load, RuleFlags};
+use crate::cli::usage;
+use anyhow::Result;
+use clap::Args;
+use mancala::games::kiothi::{self, Position, SowingCache};
+use mancala::search::Limits;
+use mancala::side::Side;
+use mancala::solve::kiothi as ksolve;
+use serde_json::json;
+use std::path::PathBuf;
+
+#[derive(Args)]
+pub struct SolveArgs {
+    /// State JSON file (`-` = stdin), turn >= 3.
+    #[arg(long)]
+    position: String,
+    /// Deepest iteration of the search (plies).
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Time budget in seconds.
+    #[arg(long, value_parser = crate::cli::args::seconds)]
+    time: Option<f64>,
+    /// Node budget.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Endgame tables (`kiothi db build`) probed wherever they cover the warriors on the board.
+    #[arg(long)]
+    db: Option<PathBuf>,
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    rules: RuleFlags,
+}
+
+pub fn solve(a: SolveArgs) -> Result<()> {
+    let rules = a.rules.rules();
+    if a.depth == Some(0) || a.nodes == Some(0) {
+        return usage("--depth / --nodes: expected at least 1");
+    }
+    let p = load(Some(a.position), &rules)?;
+    if let Err(e) = ksolve::check(&p) {
+        return usage(format!("--position: {e}"));
+    }
+    let tables = a.db.as_deref().map(|dir| super::db::open_tables(dir, rules, "--db")).transpose()?;
+    let probe = |q: &Position| tables.as_ref().and_then(|t| t.probe_position(q));
+    let sowing = SowingCache::new();
+    let s = ksolve::solve(
+        rules,
+        &sowing,
+        tables.is_some().then_some(&probe as &dyn Fn(&Position) -> Option<i32>),
+        &p,
+        Limits { depth: a.depth, seconds: a.time, nodes: a.nodes },
+    )
+    .or_else(|e| usage(format!("--position: {e}")))?;
+    let sow = sowing.stats();
+    let exact = s.bounds.is_exact();
+    let nps = s.nodes as f64 / s.seconds.max(1e-9);
+    let names = |v: &[kiothi::SowMove]| v.iter().map(|m| m.to_string()).collect::<Vec<_>>();
+    let sowings = json!({
+        "perpetual_rejected": s.game_stats.perpetual_moves,
+        "long_legal": s.game_stats.long_moves,
+        "costly_positions": s.game_stats.costly_positions,
+        "expansions": s.game_stats.expansions,
+        "expansion_cache_hits": s.game_stats.cache_hits,
+        "long_threshold_relays": kiothi::LONG_SOWING_RELAYS,
+        "long_simulated": sow.long_simulated,
+        "relays_in_long": sow.relays_in_long,
+        "max_relays_simulated": sow.max_relays_simulated,
+        "distinguished_point_hits": sow.dp_hits,
+    });
+    let score = exact.then(|| p.final_totals(s.bounds.lo));
+    let winner = score.map(|t| Side::ahead(t).map(|w| w.name()).unwrap_or("draw"));
+    if a.json {
+        let o = json!({
+            "rules": rules.to_json(),
+            "position": p.to_json(),
+            "score": score,
+            "winner": winner,
+            "value": if exact { json!(s.bounds.lo) } else { serde_json::Value::Null },
+            "exact": exact,
+            "lower": s.bounds.lo,
+            "upper": s.bounds.hi,
+            "best_moves": names(&s.best_moves),
+            "pv": names(&s.pv),
+            "method": s.method.name(),
+            "depth": s.depth,
+            "nodes": s.nodes,
+            "seconds": s.seconds,
+            "nodes_per_second": nps.round(),
+            "moves": s.moves.iter().map(|(m, b)| json!({"move": m.to_string(), "lower": b.lo, "upper": b.hi})).collect::<Vec<_>>(),
+            "sowings": sowings,
+        });
+        println!("{o}");
+    } else {
+        println!("rules: {}", rules.to_json());
+        println!("{p}");
+        if let (Some(t), Some(w)) = (score, winner) {
+            println!(
+                "value: {} (exact, {}); final totals south {} north {} ({w})",
+                s.bounds.lo,
+                s.method.name(),
+                t[0],
+                t[1]
+            );
+        } else {
+            println!(
+                "value: {} <= value <= {} (not exact: limits reached; depth {} completed)",
+                s.bounds.lo, s.bounds.hi, s.depth
+            );
+        }
+        println!("best moves: {}", names(&s.best_moves).join(" "));
+        println!("pv: {}", names(&s.pv).join(" "));
+        for (m, b) in &s.moves {
+            if b.is_exact() {
+                println!("  {m}: {}", b.lo);
+            } else {
+                println!("  {m}: {}..={}", b.lo, b.hi);
+            }
+        }
+        println!("depth {}, nodes {} in {:.3} s ({:.0} nodes/s)", s.depth, s.nodes, s.seconds, nps);
+        println!("sowings: {sowings}");
+    }
+    Ok(())
+}

@@ -1,0 +1,129 @@
+//! `oware db …`: endgame databases (build, verify, stats, export) through the shared `db`
+//! commands (`cli::layer_db`), with the Oware words, flags and columns.
+
+use super::RuleFlags;
+use crate::cli::layer_db::{self, DbRequest, DbSpec};
+use crate::cli::usage;
+use anyhow::Result;
+use clap::{Args, Subcommand};
+use mancala::export::{Column, Format, Value};
+use mancala::games::oware::{Cycle, Rules, PITS};
+use mancala::retro::oware::{Database, OwareLayers};
+use std::path::{Path, PathBuf};
+
+#[derive(Args)]
+pub struct DbArgs {
+    #[command(subcommand)]
+    cmd: DbCmd,
+}
+
+#[derive(Subcommand)]
+enum DbCmd {
+    /// Build every layer 0..=N into DIR (resumable: finished layers are kept).
+    #[command(after_help = "Example: mancala oware db build --max-stones 12 --dir /tmp/db")]
+    Build {
+        /// Largest number of seeds on the board (0..=48).
+        #[arg(long)]
+        max_stones: usize,
+        #[arg(long)]
+        dir: PathBuf,
+        /// Worker threads (default: all cores).
+        #[arg(long, value_parser = crate::cli::args::threads)]
+        threads: Option<crate::cli::args::Threads>,
+        #[command(flatten)]
+        rules: RuleFlags,
+    },
+    /// Check every layer: checksums, and each entry against its moves (Bellman).
+    Verify {
+        #[arg(long)]
+        dir: PathBuf,
+        #[command(flatten)]
+        rules: RuleFlags,
+    },
+    /// Per layer: positions, wins / draws / losses for the mover, value histogram.
+    Stats {
+        #[arg(long)]
+        dir: PathBuf,
+        #[arg(long)]
+        json: bool,
+        /// Also write an SVG chart of the W/D/L share per layer.
+        #[arg(long)]
+        svg: Option<PathBuf>,
+        /// Also write the per-layer rows as CSV (stones, positions, wins, draws, losses, crc32).
+        #[arg(long)]
+        csv: Option<PathBuf>,
+        /// Also write the value histograms as CSV (stones, value, positions).
+        #[arg(long)]
+        histogram_csv: Option<PathBuf>,
+        #[command(flatten)]
+        rules: RuleFlags,
+    },
+    /// Write database entries as a dataset: stones, p0..p11 (mover's row first), value,
+    /// best_move (lowest best own index; empty when the position has ended).
+    #[command(after_help = "Example: mancala oware db export --dir /tmp/db --stones 0..=6 --format csv --out t.csv")]
+    Export {
+        #[arg(long)]
+        dir: PathBuf,
+        /// Seed counts, `A..=B` or `N`.
+        #[arg(long)]
+        stones: String,
+        #[arg(long, value_parser = crate::cli::args::format())]
+        format: Format,
+        #[arg(long)]
+        out: PathBuf,
+        #[command(flatten)]
+        rules: RuleFlags,
+    },
+}
+
+pub fn run(a: DbArgs) -> Result<()> {
+    let (req, rules) = match a.cmd {
+        DbCmd::Build { max_stones, dir, threads, rules } => (DbRequest::Build { max: max_stones, dir, threads }, rules),
+        DbCmd::Verify { dir, rules } => (DbRequest::Verify { dir }, rules),
+        DbCmd::Stats { dir, json, svg, csv, histogram_csv, rules } => {
+            (DbRequest::Stats { dir, json, svg, csv, histogram_csv }, rules)
+        }
+        DbCmd::Export { dir, stones, format, out, rules } => {
+            (DbRequest::Export { dir, layers: stones, format, out }, rules)
+        }
+    };
+    let rules = db_rules(&rules)?;
+    layer_db::run(req, &spec(&rules), rules)
+}
+
+/// Databases are built and read under `split` only: `own-rows` depends on history.
+fn db_rules(flags: &RuleFlags) -> Result<Rules> {
+    if flags.cycle == Cycle::OwnRows {
+        return usage("--cycle: databases need `split` (own-rows depends on the game's history, so a position has no value of its own)");
+    }
+    Ok(flags.rules())
+}
+
+/// The database in `dir` for `rules` (errors name `--dir`).
+pub(super) fn open_db(dir: &Path, rules: Rules) -> Result<Database> {
+    layer_db::open(&spec(&rules), dir, rules, "--dir")
+}
+
+const NAMES: [&str; PITS] = ["p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "p9", "p10", "p11"];
+
+/// The Oware words, flags and columns of the `db` commands.
+fn spec(rules: &Rules) -> DbSpec<OwareLayers> {
+    DbSpec {
+        pieces: "stones",
+        max_flag: "--max-stones",
+        range_flag: "--stones",
+        max_reason: "",
+        build_tag: rules.db_tag(),
+        none_found: format!("no Oware database for {} (build one with `mancala oware db build`)", rules.db_tag()),
+        other_rules_hint: " (set --grand-slam to match)",
+        svg_title: format!("Oware ({}): mover's result per layer", rules.db_tag()),
+        svg_unit: "seeds",
+        before_layer: |_| {},
+        after_layer: |_| String::new(),
+        describe: |v| format!("{v:?}"),
+        position_columns: NAMES.iter().map(|n| Column::Int(n)).collect(),
+        position_cells: |v, row| row.extend(v.iter().map(|&x| Value::Int(x as i64))),
+        move_column: Column::Int("best_move"),
+        move_cell: |m| Value::Int(m as i64),
+    }
+}

@@ -1,0 +1,83 @@
+//! `mancala oware …`: replay, databases (build, verify, stats, export), solve. Parsing and
+//! printing only: the work is in `mancala::games::oware`, `mancala::solve::oware` and
+//! `mancala::retro::oware`.
+
+mod db;
+mod replay;
+mod solve;
+
+use super::usage;
+use anyhow::Result;
+use clap::{Args, Subcommand};
+use mancala::games::oware::{self, Cycle, GrandSlam, Rules, View, PITS};
+
+#[derive(Args)]
+pub struct OwareArgs {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+/// Rule variants (docs/rules/oware.md O4, O8). Written into every output.
+#[derive(Args, Clone, Copy)]
+struct RuleFlags {
+    /// O4: a move whose captures would take all the opponent's seeds.
+    #[arg(long, value_parser = super::args::variant(&GrandSlam::ALL, GrandSlam::name, GrandSlam::description), default_value = "no-capture", global = true)]
+    grand_slam: GrandSlam,
+    /// O8: what a repeated position does (databases need `split`).
+    #[arg(long, value_parser = super::args::variant(&Cycle::ALL, Cycle::name, Cycle::description), default_value = "split", global = true)]
+    cycle: Cycle,
+}
+
+impl RuleFlags {
+    fn rules(&self) -> Rules {
+        Rules { grand_slam: self.grand_slam, cycle: self.cycle }
+    }
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Play a sequence of moves and print the game ply by ply.
+    ///
+    /// Each line (with --jsonl) is the state before a move: ply, to_move, pits (absolute:
+    /// South 0..5 then North 0..5), stores, legal (own indices), terminal, move.
+    #[command(after_help = "Example: mancala oware replay --moves 5,0,3 --jsonl")]
+    Replay(replay::ReplayArgs),
+    /// Endgame databases: every position with up to N seeds on the board, exact values.
+    Db(db::DbArgs),
+    /// Exact value, every best move and a perfect-play line of a position.
+    ///
+    /// The value is the net number of the seeds on the board that the mover captures under
+    /// perfect play (captured counts do not matter). Positions the database covers are read
+    /// off it; others are searched (alpha-beta) with the database probed at captures into it.
+    #[command(after_help = "Example: mancala oware solve --pits 0,0,0,0,1,2,1,0,0,0,0,3 --db /tmp/db --json")]
+    Solve(solve::SolveArgs),
+}
+
+pub fn run(a: OwareArgs) -> Result<()> {
+    match a.cmd {
+        Cmd::Replay(a) => replay::replay(a),
+        Cmd::Solve(a) => solve::solve(a),
+        Cmd::Db(a) => db::run(a),
+    }
+}
+
+/// Parse 12 counts; `field` names the flag in errors.
+fn parse_pits(field: &str, s: &str) -> Result<View> {
+    let parts: Vec<&str> = s.split(',').map(str::trim).collect();
+    let form = "12 comma-separated counts 0..=48 with a total of at most 48";
+    if parts.len() != PITS {
+        return usage(format!("{field}: expected {form}, got {} values", parts.len()));
+    }
+    let mut v = [0u8; PITS];
+    for (i, p) in parts.iter().enumerate() {
+        v[i] = match p.parse::<u8>() {
+            Ok(x) if x <= 48 => x,
+            _ => return usage(format!("{field}: value {} is `{p}`; expected {form}", i)),
+        };
+    }
+    let total = oware::seeds(&v);
+    if total > oware::TOTAL_SEEDS {
+        return usage(format!("{field}: {total} seeds in all; expected {form}"));
+    }
+    Ok(v)
+}

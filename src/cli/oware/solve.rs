@@ -1,0 +1,90 @@
+//! `oware solve`: exact value (or bounds), best moves and a perfect-play line of a position.
+
+use super::{parse_pits, RuleFlags};
+use crate::cli::usage;
+use anyhow::Result;
+use clap::Args;
+use mancala::games::oware::Cycle;
+use mancala::search::Limits;
+use mancala::solve::oware::{method_name, solve as solve_view};
+use serde_json::json;
+use std::path::PathBuf;
+
+#[derive(Args)]
+pub struct SolveArgs {
+    /// 12 seed counts, the mover's row first (his indices 0..5), then the opponent's.
+    #[arg(long)]
+    pits: String,
+    /// Database directory (built with `db build`).
+    #[arg(long)]
+    db: Option<PathBuf>,
+    /// Deepest iteration of the search (plies); the answer says when it is not exact.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Time budget in seconds; without limits the search runs until exact.
+    #[arg(long, value_parser = crate::cli::args::seconds)]
+    time: Option<f64>,
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    rules: RuleFlags,
+}
+
+pub fn solve(a: SolveArgs) -> Result<()> {
+    let rules = a.rules.rules();
+    let v = parse_pits("--pits", &a.pits)?;
+    let database = match &a.db {
+        Some(dir) => {
+            if rules.cycle == Cycle::OwnRows {
+                return usage("--cycle: databases need `split`; solve with --db uses split");
+            }
+            Some(super::db::open_db(dir, rules)?)
+        }
+        None => None,
+    };
+    let s = solve_view(rules, database.as_ref(), &v, Limits { depth: a.depth, seconds: a.time, nodes: None });
+    let exact = s.bounds.is_exact();
+    let method = method_name(s.method);
+    let nps = s.nodes as f64 / s.seconds.max(1e-9);
+    if a.json {
+        let mut o = json!({
+            "rules": rules.to_json(),
+            "pits": v,
+            "value": if exact { json!(s.bounds.lo) } else { serde_json::Value::Null },
+            "exact": exact,
+            "lower": s.bounds.lo,
+            "upper": s.bounds.hi,
+            "best_moves": s.best_moves,
+            "pv": s.pv,
+            "method": method,
+            "nodes": s.nodes,
+            "depth": s.depth,
+            "seconds": s.seconds,
+            "nodes_per_second": nps.round(),
+        });
+        o["moves"] =
+            json!(s.moves.iter().map(|(m, b)| json!({"move": m, "lower": b.lo, "upper": b.hi})).collect::<Vec<_>>());
+        println!("{o}");
+    } else {
+        println!("rules: {}", rules.to_json());
+        if exact {
+            println!("value: {} (exact, {method})", s.bounds.lo);
+        } else {
+            println!(
+                "value: {} <= value <= {} (not exact: limits reached at depth {})",
+                s.bounds.lo, s.bounds.hi, s.depth
+            );
+        }
+        println!("best moves: {:?}", s.best_moves);
+        println!("pv: {:?}", s.pv);
+        for (m, b) in &s.moves {
+            if b.lo == b.hi {
+                println!("  move {m}: {}", b.lo);
+            } else {
+                println!("  move {m}: {}..={}", b.lo, b.hi);
+            }
+        }
+        println!("nodes: {} in {:.3} s ({:.0} nodes/s)", s.nodes, s.seconds, nps);
+    }
+    Ok(())
+}
