@@ -86,6 +86,27 @@ fn bad_pits_are_refused() {
     mancala().args(["oware", "replay", "--moves", "1", "--grand-slam", "sometimes"]).assert().code(2);
 }
 
+/// The search, the component retrograde and the databases score a repetition as `split`
+/// only, so `solve` refuses `own-rows` rather than answer under one rule and label it another.
+#[test]
+fn solve_refuses_the_own_rows_cycle_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    mancala().args(["oware", "db", "build", "--max-stones", "2", "--dir", d]).assert().success();
+    let pits = "0,0,0,0,1,2,1,0,0,0,0,3";
+    for db in [None, Some(d)] {
+        let mut cmd = mancala();
+        cmd.args(["oware", "solve", "--pits", pits, "--cycle", "own-rows", "--json"]);
+        if let Some(d) = db {
+            cmd.args(["--db", d]);
+        }
+        let err = usage_error(&mut cmd);
+        assert!(err.starts_with("error: --cycle: "), "{err}");
+        assert!(err.contains("`split` only") && err.contains("history"), "{err}");
+    }
+    mancala().args(["oware", "solve", "--pits", pits, "--cycle", "split", "--json"]).assert().success();
+}
+
 #[test]
 fn database_build_verify_stats_export_solve() {
     let dir = tempfile::tempdir().unwrap();

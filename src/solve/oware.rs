@@ -5,7 +5,7 @@
 
 pub use super::pipeline::Method;
 use super::pipeline::{self, Plan, Solvable};
-use crate::games::oware::{self, Node, Rules, View, PITS};
+use crate::games::oware::{self, Cycle, Node, Rules, View, PITS};
 use crate::index::Compositions;
 use crate::retro::oware::{Database, MAX_STONES};
 use crate::search::{Child, Limits, SearchGame};
@@ -86,6 +86,17 @@ pub const PLAN: Plan = Plan {
     promising_by_upper: false,
 };
 
+/// Whether [`solve`] answers under a rule set: the search, the component retrograde and the
+/// databases score a repetition as `split` (net 0) only, so a position has a value of its own;
+/// under `own-rows` what a repetition is worth depends on the game's history. The error names
+/// the flag.
+pub fn check_rules(rules: &Rules) -> Result<(), String> {
+    if rules.cycle == Cycle::OwnRows {
+        return Err("--cycle: solve scores repetitions as `split` only; under own-rows what a repetition is worth depends on the game's history (which position repeats), so a position has no value of its own".into());
+    }
+    Ok(())
+}
+
 /// How `oware solve` names a method: the component retrograde is part of its search.
 pub fn method_name(method: Method) -> &'static str {
     match method {
@@ -94,7 +105,7 @@ pub fn method_name(method: Method) -> &'static str {
     }
 }
 
-/// Solve a mover's view. With a depth or time limit only alpha-beta runs and the answer may
+/// Solve a mover's view (repetitions `split`: see [`check_rules`]). With a depth or time limit only alpha-beta runs and the answer may
 /// be bounds; without limits the answer is exact (unless the component is too big).
 pub fn solve(rules: Rules, db: Option<&Database>, root: &View, limits: Limits) -> Solution {
     pipeline::solve(&OwareSearch::new(rules, db), root, limits, &PLAN)

@@ -4,9 +4,8 @@ use super::{parse_pits, RuleFlags};
 use crate::cli::usage;
 use anyhow::Result;
 use clap::Args;
-use mancala::games::oware::Cycle;
 use mancala::search::Limits;
-use mancala::solve::oware::{method_name, solve as solve_view};
+use mancala::solve::oware::{check_rules, method_name, solve as solve_view};
 use serde_json::json;
 use std::path::PathBuf;
 
@@ -33,15 +32,10 @@ pub struct SolveArgs {
 pub fn solve(a: SolveArgs) -> Result<()> {
     let rules = a.rules.rules();
     let v = parse_pits("--pits", &a.pits)?;
-    let database = match &a.db {
-        Some(dir) => {
-            if rules.cycle == Cycle::OwnRows {
-                return usage("--cycle: databases need `split`; solve with --db uses split");
-            }
-            Some(super::db::open_db(dir, rules)?)
-        }
-        None => None,
-    };
+    if let Err(e) = check_rules(&rules) {
+        return usage(e);
+    }
+    let database = a.db.as_deref().map(|dir| super::db::open_db(dir, rules)).transpose()?;
     let s = solve_view(rules, database.as_ref(), &v, Limits { depth: a.depth, seconds: a.time, nodes: None });
     let exact = s.bounds.is_exact();
     let method = method_name(s.method);
