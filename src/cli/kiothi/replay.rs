@@ -60,8 +60,7 @@ pub fn replay(a: ReplayArgs) -> Result<()> {
     last["legal"] = legal_json(&g);
     last["terminal"] = json!(g.result.is_some());
     if let Some(r) = &g.result {
-        last["result"] = json!({"winner": r.winner().map(|s| s.name()).unwrap_or("draw"), "score": r.score,
-                                "win_by_exactly_two": r.win_by_exactly_two()});
+        last["result"] = r.to_json();
     }
     lines.push(last);
     if a.jsonl {

@@ -2,7 +2,7 @@
 //! (emptied own indices ascending, then absolute boma ascending and unique, each count >= 1),
 //! and the state JSON of a position. Syntax only here; legality is the rules' business.
 
-use super::{Board, KiothiError, Move, Position, Redistribution, SowMove, ALL_BOMA, BOMA, ROW};
+use super::{Board, GameResult, KiothiError, Move, Position, Redistribution, SowMove, ALL_BOMA, BOMA, ROW};
 use crate::side::Side;
 use std::fmt;
 use std::str::FromStr;
@@ -119,6 +119,18 @@ impl FromStr for Move {
         } else {
             s.parse().map(Move::Sow)
         }
+    }
+}
+
+impl GameResult {
+    /// The result JSON of a replay: `winner` (`south`, `north` or `draw`), `score` (final
+    /// totals `[south, north]`) and `win_by_exactly_two` (K8's flagged win).
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "winner": self.winner().map(|s| s.name()).unwrap_or("draw"),
+            "score": self.score,
+            "win_by_exactly_two": self.win_by_exactly_two(),
+        })
     }
 }
 
