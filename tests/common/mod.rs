@@ -16,3 +16,18 @@ pub fn usage_error(cmd: &mut Command) -> String {
     assert_eq!(err.trim_end().lines().count(), 1, "not one line: {err}");
     err
 }
+
+/// Run a command that must succeed; its stdout.
+pub fn stdout(args: &[&str]) -> String {
+    let out = mancala().args(args).assert().success().get_output().stdout.clone();
+    String::from_utf8(out).unwrap()
+}
+
+/// Run a command that must succeed and print one JSON value.
+pub fn json_out(args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(stdout(args).trim()).unwrap()
+}
+
+/// The Lukho rules without variant flags: chain `it`, no keep-one.
+pub const LUKHO_RULES: mancala::games::lukho::Rules =
+    mancala::games::lukho::Rules { chain: mancala::games::lukho::Chain::It, keep_one: false };

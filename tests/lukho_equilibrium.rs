@@ -1,0 +1,186 @@
+//! Lukho equilibria on the command line (README.md, `mancala lukho equilibrium|replies`): small
+//! families against their certificates and direct games, resumption and bad input.
+
+use mancala::games::lukho::{play_game, Choice, ProvenCycles, Race};
+use predicates::prelude::*;
+use serde_json::Value;
+
+mod common;
+use common::{json_out, mancala, LUKHO_RULES as R};
+
+/// `lukho equilibrium` on a small family: the JSON answer (README.md fields), the value
+/// inside the certificate's bounds, weights summing to 1, and the file in DIR; a rerun of a
+/// finished run plays no game; --max-iterations then a resume gives the same sets.
+#[test]
+fn equilibrium_small_family_answer_and_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("eq");
+    let o = out.to_str().unwrap();
+    let fam = "all:remove=0000000*";
+    let base = ["lukho", "equilibrium", "--race", "south-first", "--payoff", "margin", "--family", fam, "--json"];
+    let a = json_out(&[&base[..], &["--out", o, "--exploit", "0"]].concat());
+    for f in ["value", "lower", "upper", "exact", "south", "north", "iterations", "games", "seconds"] {
+        assert!(a.get(f).is_some(), "{f} missing: {a}");
+    }
+    assert_eq!(a["exact"], true);
+    let (v, lo, hi) = (a["value"].as_f64().unwrap(), a["lower"].as_f64().unwrap(), a["upper"].as_f64().unwrap());
+    assert!(lo - 1e-9 <= v && v <= hi + 1e-9 && hi - lo <= 1e-6, "{a}");
+    for side in ["south", "north"] {
+        let s = a[side].as_array().unwrap();
+        let total: f64 = s.iter().map(|e| e["weight"].as_f64().unwrap()).sum();
+        assert!((total - 1.0).abs() < 1e-9);
+        assert!(s.iter().all(|e| e["id"].is_u64() && e["choice"].is_string()));
+    }
+    // Keeping everything can be exploited at least as much as the value says.
+    assert!(a["exploit"][0]["as_south"].as_f64().unwrap() <= lo + 1e-9);
+    let file: Value = serde_json::from_str(&std::fs::read_to_string(out.join("equilibrium.json")).unwrap()).unwrap();
+    assert_eq!(file["value"], a["value"]);
+    assert_eq!(file["log"].as_array().unwrap().len() as u64, a["iterations"].as_u64().unwrap());
+    // Rerun: nothing more to do, same answer.
+    let b = json_out(&[&base[..], &["--out", o]].concat());
+    assert_eq!(
+        (b["iterations"].clone(), b["games"].clone(), b["value"].clone()),
+        (a["iterations"].clone(), a["games"].clone(), a["value"].clone())
+    );
+
+    // Two iterations, then resume: same number of iterations and games as one run.
+    let out2 = dir.path().join("eq2");
+    let o2 = out2.to_str().unwrap();
+    let p = json_out(&[&base[..], &["--out", o2, "--max-iterations", "2"]].concat());
+    assert_eq!((p["iterations"].as_u64(), p["exact"].as_bool()), (Some(2), Some(false)));
+    let r = json_out(&[&base[..], &["--out", o2]].concat());
+    assert_eq!((r["iterations"].clone(), r["games"].clone()), (a["iterations"].clone(), a["games"].clone()));
+    assert!((r["value"].as_f64().unwrap() - v).abs() < 1e-9);
+}
+
+/// The symmetric models have value 0 and the same mix for both players.
+#[test]
+fn equilibrium_symmetric_model_has_value_zero() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = dir.path().join("eq");
+    let a = json_out(&[
+        "lukho",
+        "equilibrium",
+        "--race",
+        "sequential",
+        "--payoff",
+        "result",
+        "--family",
+        "0..60",
+        "--out",
+        o.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(a["value"].as_f64(), Some(0.0));
+    assert_eq!(a["symmetric"], true);
+    assert_eq!(a["south"], a["north"]);
+    assert!(a["lower"].as_f64().unwrap() <= 1e-9 && a["upper"].as_f64().unwrap() >= -1e-9);
+}
+
+/// Unknown payoff or race model, an empty family, a corrupt or foreign state: one line naming
+/// the field, exit 2, nothing written or overwritten.
+#[test]
+fn equilibrium_bad_input_is_one_line_exit_2_and_overwrites_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("eq");
+    let o = out.to_str().unwrap();
+    let run =
+        |args: &[&str], field: &str| {
+            let mut all = vec!["lukho", "equilibrium", "--out", o];
+            all.extend_from_slice(args);
+            mancala().args(&all).assert().code(2).stdout("").stderr(
+                predicate::str::contains(field).and(predicate::function(|s: &str| s.trim().lines().count() == 1)),
+            );
+        };
+    run(&["--race", "sequential", "--payoff", "score"], "--payoff");
+    run(&["--race", "speeds", "--payoff", "margin"], "--race");
+    run(&["--race", "random", "--payoff", "margin"], "--race");
+    run(&["--race", "sequential", "--payoff", "margin", "--family", "0..10:drop=5"], "--family");
+    run(&["--race", "sequential", "--payoff", "margin", "--family", "0..10", "--exploit", "99"], "--exploit");
+    assert!(!out.exists(), "bad input wrote {o}");
+    // A finished small run, then a foreign and a corrupt state.
+    json_out(&[
+        "lukho",
+        "equilibrium",
+        "--race",
+        "north-first",
+        "--payoff",
+        "points",
+        "--family",
+        "0..30",
+        "--out",
+        o,
+        "--json",
+    ]);
+    let state = out.join("state.lukho-eq");
+    let before = std::fs::read(&state).unwrap();
+    let answer = std::fs::read(out.join("equilibrium.json")).unwrap();
+    run(&["--race", "north-first", "--payoff", "margin", "--family", "0..30"], "payoff");
+    run(&["--race", "north-first", "--payoff", "points", "--family", "0..31"], "family");
+    let mut bad = before.clone();
+    let k = bad.len() - 3;
+    bad[k] ^= 4;
+    std::fs::write(&state, &bad).unwrap();
+    run(&["--race", "north-first", "--payoff", "points", "--family", "0..30"], "crc32");
+    assert_eq!(std::fs::read(&state).unwrap(), bad);
+    assert_eq!(std::fs::read(out.join("equilibrium.json")).unwrap(), answer);
+}
+
+/// `lukho replies` on a small family: every South choice's best value equals the minimum of
+/// its games against every family member (played here one by one), the most common reply is a
+/// best reply to as many South choices as it claims, a rerun plays no game, and bad input is
+/// one line naming the flag, exit 2, nothing written.
+#[test]
+fn replies_small_family_against_direct_games() {
+    let proven = ProvenCycles::new();
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("rep");
+    let o = out.to_str().unwrap();
+    let fam = "all:remove=000000**";
+    let south = "0,5,40,77";
+    let args = ["lukho", "replies", "--south", south, "--race", "sequential", "--family", fam, "--out", o, "--json"];
+    let a = json_out(&args);
+    let ids: Vec<u32> = mancala::sweep::Spec::parse(fam).unwrap().ids(&R).unwrap();
+    let payoff = |s: u32, n: u32| -> f64 {
+        let (s, n) = (Choice::from_id(s as u64, &R).unwrap(), Choice::from_id(n as u64, &R).unwrap());
+        [Race::SouthFirst, Race::NorthFirst]
+            .iter()
+            .map(|&r| play_game(&R, &proven, &s, &n, r).margin.0 as f64)
+            .sum::<f64>()
+            / 4.0
+    };
+    let rows = a["south"].as_array().unwrap();
+    assert_eq!(rows.len(), 4);
+    let mc = a["most_common"]["id"].as_u64().unwrap() as u32;
+    let mut hits = 0;
+    for r in rows {
+        let s = r["id"].as_u64().unwrap() as u32;
+        let vals: Vec<f64> = ids.iter().map(|&n| payoff(s, n)).collect();
+        let min = vals.iter().cloned().fold(f64::INFINITY, f64::min);
+        assert_eq!(r["value"].as_f64().unwrap(), min, "South {s}");
+        assert_eq!(r["best_replies"].as_u64().unwrap(), vals.iter().filter(|&&v| v == min).count() as u64);
+        hits += (payoff(s, mc) == min) as u64;
+    }
+    assert_eq!(a["most_common"]["best_reply_to"].as_u64(), Some(hits));
+    for f in ["replies.json", "replies-top.csv", "replies-south.csv"] {
+        assert!(out.join(f).exists(), "{f}");
+    }
+    let b = json_out(&args);
+    assert_eq!((b["games"].as_u64(), &b["top"]), (Some(0), &a["top"]));
+
+    let bad = dir.path().join("bad");
+    let run =
+        |extra: &[&str], field: &str| {
+            let mut all = vec!["lukho", "replies", "--out", bad.to_str().unwrap()];
+            all.extend_from_slice(extra);
+            mancala().args(&all).assert().code(2).stdout("").stderr(
+                predicate::str::contains(field).and(predicate::function(|s: &str| s.trim().lines().count() == 1)),
+            );
+        };
+    run(&["--south", "0", "--race", "speeds"], "--race");
+    run(&["--south", "0", "--race", "sequential", "--payoff", "score"], "--payoff");
+    run(&["--south", "x", "--race", "sequential"], "--south");
+    run(&["--south", "9", "--race", "sequential", "--family", "0..5"], "--south");
+    run(&["--south", "0", "--race", "sequential", "--top", "0"], "--top");
+    assert!(!bad.exists());
+}
