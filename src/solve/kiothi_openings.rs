@@ -225,6 +225,30 @@ mod tests {
     use super::*;
 
     #[test]
+    fn summary_ranks_openings_and_totals_rows() {
+        let rules = Rules::default();
+        let sowing = SowingCache::new();
+        let limits = Limits { depth: Some(1), ..Limits::default() };
+        let rows = evaluate(&rules, &sowing, 4, 2, 5, limits, &mut |_| {});
+        let s = summary(&rows);
+        assert_eq!(s.openings.len(), 4);
+        // Highest minimum first, then highest mean, then lowest sample.
+        for w in s.openings.windows(2) {
+            let (a, b) = (&w[0], &w[1]);
+            assert!(a.min > b.min || (a.min == b.min && (a.mean > b.mean || a.mean == b.mean && a.sample < b.sample)));
+        }
+        for o in &s.openings {
+            let mine: Vec<_> = rows.iter().filter(|r| r.sample == o.sample).collect();
+            assert_eq!(o.replies, mine.len());
+            assert_eq!(o.south_move, mine[0].south_move);
+            assert_eq!(o.min, mine.iter().map(|r| r.horizon_value).min().unwrap());
+        }
+        assert_eq!(s.nodes, rows.iter().map(|r| r.nodes).sum::<u64>());
+        assert_eq!(s.proven_lower_min, rows.iter().map(|r| r.lower).min());
+        assert_eq!(summary(&[]).horizon_depth, (0, 0));
+    }
+
+    #[test]
     fn draws_are_reproducible_and_in_range() {
         let rules = Rules::default();
         let p = rules.start();
