@@ -276,7 +276,7 @@ for gs in awari forbidden; do
   cj "oware_solve_p6_db_${gs}" oware solve --pits 0,0,0,1,2,1,0,0,1,0,0,1 --db "ow-$gs" --grand-slam "$gs" --json
   cj "oware_solve_p7_search_${gs}" oware solve --pits 0,0,0,0,1,2,1,0,0,0,0,3 --grand-slam "$gs" --json
 done
-cj oware_solve_p7_search_own-rows oware solve --pits 0,0,0,0,1,2,1,0,0,0,0,3 --cycle own-rows --json
+ce oware_solve_p7_search_own-rows oware solve --pits 0,0,0,0,1,2,1,0,0,0,0,3 --cycle own-rows --json
 
 # ======================================================================================
 # Kiothi

@@ -78,9 +78,17 @@ pub fn flag(field: &'static str) -> &'static str {
         "north_remove" => "--north-remove",
         "north_drop" => "--north-drop",
         "chain" => "--chain",
+        "cycle" => "--cycle",
+        "nki_clear" => "--nki-clear",
+        "max_relays" => "--max-relays",
         "parts" => "PARTS",
         other => other,
     }
+}
+
+/// A library input error as the command line reports it: its flag, then what is wrong.
+pub fn input(e: mancala::input::InputError) -> anyhow::Error {
+    super::Usage(format!("{}: {}", flag(e.field), e.message)).into()
 }
 
 #[cfg(test)]

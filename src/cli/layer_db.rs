@@ -58,10 +58,7 @@ pub struct DbSpec<G: TableGame> {
 
 /// Run one `db` subcommand of a game under `rules`.
 pub fn run<G: TableGame>(req: DbRequest, spec: &DbSpec<G>, rules: G::Rules) -> Result<()> {
-    let game = match G::with_rules(rules) {
-        Ok(g) => g,
-        Err(e) => return usage(e),
-    };
+    let game = G::with_rules(rules).map_err(super::args::input)?;
     match req {
         DbRequest::Build { max, dir, threads } => build(spec, &game, max, &dir, threads),
         DbRequest::Verify { dir } => verify(spec, &open(spec, &dir, rules, "--dir")?, &dir),
@@ -99,6 +96,7 @@ pub fn open<G: TableGame>(spec: &DbSpec<G>, dir: &Path, rules: G::Rules, flag: &
                 ))
             }
         }
+        Err(DbError::Rules(e)) => Err(super::args::input(e)),
         Err(e) => Err(e.into()),
     }
 }

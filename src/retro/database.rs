@@ -6,6 +6,7 @@ use super::builder::{self, Progress, WORK_BYTES_PER_POSITION};
 use super::stats::LayerStats;
 use super::verify::{verify_layer, Mismatch};
 use super::{LayeredGame, Layers};
+use crate::input::InputError;
 use crate::store::layer_file::{DbError, Family, Header, LayerFile};
 use std::path::{Path, PathBuf};
 
@@ -27,7 +28,7 @@ pub trait TableGame: LayeredGame + Sized {
     const FRONTIER_SHARE: u64 = builder::FRONTIER_SHARE;
 
     /// The game under `rules`, or why those rules have no tables (the error names the flag).
-    fn with_rules(rules: Self::Rules) -> Result<Self, String>;
+    fn with_rules(rules: Self::Rules) -> Result<Self, InputError>;
     fn rules(&self) -> &Self::Rules;
     /// The rules text recorded in (and required of) every header: only what values depend on.
     fn rules_text(&self) -> String;

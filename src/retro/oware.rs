@@ -5,6 +5,7 @@ use super::database::{self, TableGame};
 use super::{Edge, LayeredGame};
 use crate::games::oware::{self, Node, Rules, View, PITS};
 use crate::index::Compositions;
+use crate::input::InputError;
 use std::path::{Path, PathBuf};
 
 /// The Oware index order: lexicographic `(p0, …)`, `p0` most significant, mover's row first
@@ -70,7 +71,15 @@ impl TableGame for OwareLayers {
     const INDEX_ORDER: &'static str = INDEX_ORDER;
     const MAX_LAYER: usize = MAX_STONES;
 
-    fn with_rules(rules: Rules) -> Result<Self, String> {
+    /// Databases hold a value per position, which `own-rows` does not give: what a repetition
+    /// is worth under it depends on the game's history.
+    fn with_rules(rules: Rules) -> Result<Self, InputError> {
+        if rules.cycle == oware::Cycle::OwnRows {
+            return Err(InputError::new(
+                "cycle",
+                "databases need `split` (own-rows depends on the game's history, so a position has no value of its own)",
+            ));
+        }
         Ok(OwareLayers::new(rules))
     }
     fn rules(&self) -> &Rules {

@@ -7,6 +7,7 @@ pub use super::pipeline::Method;
 use super::pipeline::{self, Plan, Solvable};
 use crate::games::oware::{self, Cycle, Node, Rules, View, PITS};
 use crate::index::Compositions;
+use crate::input::InputError;
 use crate::retro::oware::{Database, MAX_STONES};
 use crate::search::{Child, Limits, SearchGame};
 
@@ -90,9 +91,9 @@ pub const PLAN: Plan = Plan {
 /// databases score a repetition as `split` (net 0) only, so a position has a value of its own;
 /// under `own-rows` what a repetition is worth depends on the game's history. The error names
 /// the flag.
-pub fn check_rules(rules: &Rules) -> Result<(), String> {
+pub fn check_rules(rules: &Rules) -> Result<(), InputError> {
     if rules.cycle == Cycle::OwnRows {
-        return Err("--cycle: solve scores repetitions as `split` only; under own-rows what a repetition is worth depends on the game's history (which position repeats), so a position has no value of its own".into());
+        return Err(InputError::new("cycle", "solve scores repetitions as `split` only; under own-rows what a repetition is worth depends on the game's history (which position repeats), so a position has no value of its own"));
     }
     Ok(())
 }

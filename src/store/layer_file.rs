@@ -44,8 +44,9 @@ pub enum DbError {
     Size { path: PathBuf, found: u64, expected: u64 },
     #[error("{path}: checksum mismatch: payload crc32 {found:08x}, header says {expected:08x}")]
     Checksum { path: PathBuf, found: u32, expected: u32 },
+    /// Rules the tables do not exist for (the field names the variant).
     #[error("{0}")]
-    Rules(String),
+    Rules(crate::input::InputError),
     #[error("{dir}: layer {layer} is missing (build it with `db build`)")]
     Missing { dir: PathBuf, layer: usize },
 }

@@ -13,7 +13,6 @@
 //!
 //! The opening as a matrix game (double oracle over these sweeps) is [`crate::opening_game`].
 
-pub mod input;
 pub mod output;
 pub mod part;
 pub mod plan;
@@ -25,7 +24,7 @@ pub mod spec;
 pub mod summary;
 pub mod trace;
 
-pub use input::InputError;
+pub use crate::input::InputError;
 pub use plan::{Plan, SweepDef};
 pub use shard::Shard;
 pub use spec::{Spec, SpecError};

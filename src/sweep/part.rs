@@ -7,12 +7,12 @@
 //! row count and the CRC-32 of the payload bytes. Written to a temporary name, synced, then
 //! renamed, so a part that exists is complete.
 
-use super::input::{check_out_dir, InputError};
 use super::output::write_summaries;
 use super::plan::{RunError, SweepDef};
 use super::shard::Shard;
 use super::summary::{Agg, AGG_INTS};
 use crate::games::lukho::Rules;
+use crate::input::{check_out_dir, InputError};
 use serde_json::{json, Value as Json};
 use std::fs;
 use std::io::{self, Write};

@@ -1,7 +1,6 @@
 //! A sweep from its definition to its files: the resolved sets, this run's shard, the
 //! per-game table limit, resuming a finished shard, the run and its report.
 
-use super::input::InputError;
 use super::output::{write_games, write_summaries};
 use super::part::{self, part_name, read_part, write_part, PartError};
 use super::play;
@@ -11,6 +10,7 @@ use super::summary::Agg;
 use crate::export::Format;
 use crate::games::lukho::{Choice, Races, Rules};
 use crate::games::lukho::{PerpetualStats, ProvenCycles};
+use crate::input::InputError;
 use serde_json::{json, Value as Json};
 use std::io;
 use std::path::{Path, PathBuf};
@@ -222,7 +222,7 @@ impl Plan {
     /// Check `out` and find what is there: a complete part of this shard means nothing to do;
     /// a part of another sweep is refused. Creates `out` for a fresh run.
     pub fn start(&self, out: &Path) -> Result<Start, RunError> {
-        super::input::check_out_dir(out)?;
+        crate::input::check_out_dir(out)?;
         if let Some(p) = self.part_path(out).filter(|p| p.exists()) {
             match read_part(&p) {
                 Ok(old) if old.identity() == self.identity() && old.range == self.range => return Ok(Start::Done(p)),

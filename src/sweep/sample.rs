@@ -2,12 +2,12 @@
 //! intervals. Pair `i` of a sample depends only on `(seed, i)` (SplitMix64), so a sample is
 //! the same whatever the thread count or chunking, and can be extended or split.
 
-use super::input::InputError;
 use super::output::header_rules;
 use super::play::play_pair;
 use super::summary::Agg;
 use crate::export::{Column, Format, TableWriter, Value};
 use crate::games::lukho::{Choice, GameOutcome, ProvenCycles, Races, Rules};
+use crate::input::InputError;
 use crate::rng::{below, splitmix64};
 use rayon::prelude::*;
 use serde_json::{json, Value as Json};

@@ -115,7 +115,7 @@ pub fn equilibrium(a: EquilibriumArgs) -> Result<()> {
     // Everything is checked before anything is written.
     let rules = a.rules.rules()?;
     set_threads(a.threads);
-    mancala::sweep::input::check_out_dir(&a.out).map_err(input)?;
+    mancala::input::check_out_dir(&a.out).map_err(input)?;
     let exploit_ids = match &a.exploit {
         Some(s) => s.ids(&rules).map_err(|e| input(InputError::new("exploit", e.to_string())))?,
         None => vec![],

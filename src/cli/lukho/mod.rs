@@ -14,7 +14,6 @@ use super::usage;
 use anyhow::Result;
 use clap::{Args, Subcommand};
 use mancala::games::lukho::{Chain, Choice, ChoiceError, Rules};
-use mancala::sweep::InputError;
 
 #[derive(Args)]
 pub struct LukhoArgs {
@@ -119,9 +118,7 @@ impl RuleFlags {
 }
 
 /// Bad input found by the library, as the one line naming the flag (exit 2).
-fn input(e: InputError) -> anyhow::Error {
-    super::Usage(format!("{}: {}", flag(e.field), e.message)).into()
-}
+use super::args::input;
 
 /// Both players' opening choices.
 #[derive(Args, Clone)]

@@ -52,7 +52,7 @@ pub fn replies(a: RepliesArgs) -> Result<()> {
     if a.top == 0 {
         return Err(input(InputError::new("top", "0; expected at least 1")));
     }
-    mancala::sweep::input::check_out_dir(&a.out).map_err(input)?;
+    mancala::input::check_out_dir(&a.out).map_err(input)?;
     let def = OpeningGame { rules, model: a.race, payoff: a.payoff, family: a.family };
     let mut solver = Solver::open(def, &a.out).map_err(eq_error)?;
     let obs = EqProgress::new(true);

@@ -3,11 +3,10 @@
 
 use super::RuleFlags;
 use crate::cli::layer_db::{self, DbRequest, DbSpec};
-use crate::cli::usage;
 use anyhow::Result;
 use clap::{Args, Subcommand};
 use mancala::export::{Column, Format, Value};
-use mancala::games::oware::{Cycle, Rules, PITS};
+use mancala::games::oware::{Rules, PITS};
 use mancala::retro::oware::{Database, OwareLayers};
 use std::path::{Path, PathBuf};
 
@@ -87,16 +86,8 @@ pub fn run(a: DbArgs) -> Result<()> {
             (DbRequest::Export { dir, layers: stones, format, out }, rules)
         }
     };
-    let rules = db_rules(&rules)?;
+    let rules = rules.rules();
     layer_db::run(req, &spec(&rules), rules)
-}
-
-/// Databases are built and read under `split` only: `own-rows` depends on history.
-fn db_rules(flags: &RuleFlags) -> Result<Rules> {
-    if flags.cycle == Cycle::OwnRows {
-        return usage("--cycle: databases need `split` (own-rows depends on the game's history, so a position has no value of its own)");
-    }
-    Ok(flags.rules())
 }
 
 /// The database in `dir` for `rules` (errors name `--dir`).

@@ -1,7 +1,6 @@
 //! `oware solve`: exact value (or bounds), best moves and a perfect-play line of a position.
 
 use super::{parse_pits, RuleFlags};
-use crate::cli::usage;
 use anyhow::Result;
 use clap::Args;
 use mancala::search::Limits;
@@ -32,9 +31,7 @@ pub struct SolveArgs {
 pub fn solve(a: SolveArgs) -> Result<()> {
     let rules = a.rules.rules();
     let v = parse_pits("--pits", &a.pits)?;
-    if let Err(e) = check_rules(&rules) {
-        return usage(e);
-    }
+    check_rules(&rules).map_err(super::super::args::input)?;
     let database = a.db.as_deref().map(|dir| super::db::open_db(dir, rules)).transpose()?;
     let s = solve_view(rules, database.as_ref(), &v, Limits { depth: a.depth, seconds: a.time, nodes: None });
     let exact = s.bounds.is_exact();

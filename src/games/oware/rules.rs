@@ -21,7 +21,7 @@ pub enum GrandSlam {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 #[serde(rename_all = "kebab-case")]
 pub enum Cycle {
-    /// The game ends, the seeds left are divided evenly (net 0). Default; databases need it.
+    /// The game ends, the seeds left are divided evenly (net 0). Default; databases and solve need it.
     #[default]
     Split,
     /// The game ends, each player takes the seeds on his own row (Abapa practice, OpenSpiel).
@@ -67,7 +67,9 @@ impl Cycle {
 
     pub fn description(self) -> &'static str {
         match self {
-            Cycle::Split => "The game ends, the seeds left are divided evenly (net 0). Default; databases need it",
+            Cycle::Split => {
+                "The game ends, the seeds left are divided evenly (net 0). Default; databases and solve need it"
+            }
             Cycle::OwnRows => "The game ends, each player takes the seeds on his own row (Abapa practice, OpenSpiel)",
         }
     }

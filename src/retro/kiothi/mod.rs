@@ -23,6 +23,7 @@ mod view;
 use super::builder;
 use super::database::{self, TableGame};
 use crate::games::kiothi::{NkiClear, Position, Rules, SowMove};
+use crate::input::InputError;
 pub use index::{TableIndex, INDEX_ORDER};
 pub use layers::KiothiLayers;
 use std::path::{Path, PathBuf};
@@ -33,12 +34,12 @@ pub use view::View;
 pub const MAX_WARRIORS: usize = 10;
 
 /// Whether a rule set has tables: `nki-clear=lift`, no relay limit. The error names the flag.
-pub fn check_rules(rules: &Rules) -> Result<(), String> {
+pub fn check_rules(rules: &Rules) -> Result<(), InputError> {
     if rules.nki_clear != NkiClear::Lift {
-        return Err("--nki-clear: tables support `lift` only (under `pass` relay laps change flags, which the predecessor generation does not model)".into());
+        return Err(InputError::new("nki_clear", "tables support `lift` only (under `pass` relay laps change flags, which the predecessor generation does not model)"));
     }
     if rules.max_relays.is_some() {
-        return Err("--max-relays: tables need unbounded relays (exact K7); drop the flag".into());
+        return Err(InputError::new("max_relays", "tables need unbounded relays (exact K7); drop the flag"));
     }
     Ok(())
 }
@@ -76,7 +77,7 @@ impl TableGame for KiothiLayers {
     const MAX_LAYER: usize = MAX_WARRIORS;
     const FRONTIER_SHARE: u64 = KIOTHI_FRONTIER_SHARE;
 
-    fn with_rules(rules: Rules) -> Result<Self, String> {
+    fn with_rules(rules: Rules) -> Result<Self, InputError> {
         check_rules(&rules)?;
         Ok(KiothiLayers::new(rules))
     }

@@ -1,5 +1,6 @@
-//! Bad input found by the library: the field it concerns (`race`, `south`, `out`, …) and what is
-//! wrong with it. The command line turns the field into its flag; the message reads after it.
+//! Bad input found by the library: the field it concerns (`race`, `south`, `cycle`, …) and what
+//! is wrong with it. The library never writes a flag; the command line turns the field into
+//! its flag (one table, `cli/args.rs`) and the message reads after it.
 
 use std::fmt;
 
