@@ -109,11 +109,14 @@ impl Compositions {
     ///
     /// # Panics
     /// If `n` exceeds the table, `out` is not one entry per pit or `rank >= layer_size(n)`.
+    #[inline]
     pub fn unrank(&self, n: usize, mut rank: u64, out: &mut [u8]) {
-        assert!(n <= self.max_seeds && out.len() == self.pits, "distribution outside the table");
-        // Callers unrank once per chunk and then step with `next`, so this check is off the hot
-        // path; without it the loop below walks past the layer and reads outside the table.
-        assert!(rank < self.c(n, self.pits - 1), "rank {rank} outside layer {n}");
+        // Without these checks the loop below walks past the layer and reads outside the
+        // table. The retrograde unranks every position it propagates, so the checks stay two
+        // compares and the panic is out of line: the function must stay small enough to inline.
+        if n > self.max_seeds || out.len() != self.pits || rank >= self.c(n, self.pits - 1) {
+            outside_the_table(n, rank);
+        }
         let mut r = n;
         let last = self.pits - 1;
         for (i, slot) in out[..last].iter_mut().enumerate() {
@@ -156,6 +159,13 @@ impl Compositions {
     }
 }
 
+/// The panic of [`Compositions::unrank`], kept out of its body.
+#[cold]
+#[inline(never)]
+fn outside_the_table(n: usize, rank: u64) -> ! {
+    panic!("rank {rank} of {n} seeds is outside the table (or the output is not one entry per pit)")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -188,7 +198,7 @@ mod tests {
     }
 
     #[test]
-    #[should_panic(expected = "outside layer")]
+    #[should_panic(expected = "outside the table")]
     fn unrank_refuses_a_rank_past_the_layer() {
         let c = Compositions::new(12, 48);
         let mut u = [0u8; 12];
