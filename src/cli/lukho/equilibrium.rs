@@ -113,7 +113,7 @@ pub(super) fn eq_error(e: EqError) -> anyhow::Error {
 
 pub fn equilibrium(a: EquilibriumArgs) -> Result<()> {
     // Everything is checked before anything is written.
-    let rules = a.rules.rules()?;
+    let rules = a.rules.rules();
     set_threads(a.threads);
     mancala::input::check_out_dir(&a.out).map_err(input)?;
     let exploit_ids = match &a.exploit {

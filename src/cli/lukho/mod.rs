@@ -112,8 +112,8 @@ struct RuleFlags {
 }
 
 impl RuleFlags {
-    fn rules(&self) -> Result<Rules> {
-        Ok(Rules { chain: self.chain, keep_one: self.keep_one })
+    fn rules(&self) -> Rules {
+        Rules { chain: self.chain, keep_one: self.keep_one }
     }
 }
 

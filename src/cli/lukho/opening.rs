@@ -26,7 +26,7 @@ pub struct OpeningArgs {
 }
 
 pub fn opening(a: OpeningArgs) -> Result<()> {
-    let rules = &a.rules.rules()?;
+    let rules = &a.rules.rules();
     let c = match (a.id, a.remove, a.drop) {
         (Some(id), _, _) => Choice::from_id(id, rules).or_else(|e| match e {
             ChoiceError::Id { id, count } => {

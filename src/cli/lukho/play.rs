@@ -28,7 +28,7 @@ pub struct PlayArgs {
 }
 
 pub fn play(a: PlayArgs) -> Result<()> {
-    let rules = &a.rules.rules()?;
+    let rules = &a.rules.rules();
     let (s, n) = a.pair.choices(rules)?;
     let race = a.race;
     let t = trace(rules, &s, &n, race).map_err(|e| input(InputError::new("race", e.to_string())))?;
@@ -102,7 +102,7 @@ pub struct RacesArgs {
 }
 
 pub fn races(a: RacesArgs) -> Result<()> {
-    let rules = &a.rules.rules()?;
+    let rules = &a.rules.rules();
     let (s, n) = a.pair.choices(rules)?;
     let rows = speeds_rows(rules, &s, &n);
     if a.json {

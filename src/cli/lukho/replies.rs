@@ -42,7 +42,7 @@ pub struct RepliesArgs {
 
 pub fn replies(a: RepliesArgs) -> Result<()> {
     // Everything is checked before anything is written.
-    let rules = a.rules.rules()?;
+    let rules = a.rules.rules();
     set_threads(a.threads);
     let south_ids = a.south.ids(&rules).map_err(|e| input(InputError::new("south", e.to_string())))?;
     if south_ids.is_empty() {

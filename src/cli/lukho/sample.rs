@@ -30,7 +30,7 @@ pub struct SampleArgs {
 }
 
 pub fn sample(a: SampleArgs) -> Result<()> {
-    let rules = &a.rules.rules()?;
+    let rules = &a.rules.rules();
     if a.pairs == 0 {
         return Err(input(InputError::new("pairs", "0; expected at least 1")));
     }

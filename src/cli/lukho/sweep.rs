@@ -80,7 +80,7 @@ fn run_error(e: RunError) -> anyhow::Error {
 
 pub fn sweep(a: SweepArgs) -> Result<()> {
     // Everything is checked before anything is written.
-    let rules = a.rules.rules()?;
+    let rules = a.rules.rules();
     set_threads(a.threads);
     let def = SweepDef::new(rules, a.race, a.south, a.north, a.symmetric).map_err(input)?;
     let shard = match a.shard {
