@@ -91,8 +91,9 @@ pub fn step(st: &mut St, s: &mut Sower, me: usize, chain: Chain, turn: bool) {
     }
 }
 
-/// `Err(())` when it gave up (a sowing ran past `GIVE_UP` steps without repeating).
-pub fn opening(rules: &Rules, south: &Choice, north: &Choice, race: Race) -> Result<(St, Side, bool), ()> {
+/// Both removals and drops applied, and each sower with his hand, about to sow from the
+/// pit before the opponent's index 0.
+fn setup(south: &Choice, north: &Choice) -> (St, [Sower; 2]) {
     let mut st = St { pits: [3; 16], knife: [-1; 16], stores: [0; 2] };
     for (me, c) in [(0usize, south), (1, north)] {
         for i in 0..8 {
@@ -100,10 +101,16 @@ pub fn opening(rules: &Rules, south: &Choice, north: &Choice, race: Race) -> Res
         }
         st.pits[8 * (1 - me) + c.pit as usize] += c.drop;
     }
-    let mut s = [
+    let s = [
         Sower { pos: 7, hand: south.sow_count() as u32, done: south.sow_count() == 0 },
         Sower { pos: 15, hand: north.sow_count() as u32, done: north.sow_count() == 0 },
     ];
+    (st, s)
+}
+
+/// `Err(())` when it gave up (a sowing ran past `GIVE_UP` steps without repeating).
+pub fn opening(rules: &Rules, south: &Choice, north: &Choice, race: Race) -> Result<(St, Side, bool), ()> {
+    let (mut st, mut s) = setup(south, north);
     let lead = race.leader().index();
     let order = [lead, 1 - lead];
     let mut first = order.into_iter().find(|&m| s[m].done);
@@ -135,17 +142,7 @@ pub fn opening(rules: &Rules, south: &Choice, north: &Choice, race: Race) -> Res
 /// The opening at speed ratio ρ = p/q (q = 0: ∞), one step at a time: South's step k+1
 /// (time (k+1)/ρ) goes before North's m+1 (time m+1) iff (k+1)·q <= (m+1)·p.
 pub fn opening_at(rules: &Rules, south: &Choice, north: &Choice, p: u64, q: u64) -> Result<(St, Side, bool), ()> {
-    let mut st = St { pits: [3; 16], knife: [-1; 16], stores: [0; 2] };
-    for (me, c) in [(0usize, south), (1, north)] {
-        for i in 0..8 {
-            st.pits[8 * me + i] -= c.remove[i];
-        }
-        st.pits[8 * (1 - me) + c.pit as usize] += c.drop;
-    }
-    let mut s = [
-        Sower { pos: 7, hand: south.sow_count() as u32, done: south.sow_count() == 0 },
-        Sower { pos: 15, hand: north.sow_count() as u32, done: north.sow_count() == 0 },
-    ];
+    let (mut st, mut s) = setup(south, north);
     let mut first = [0, 1].into_iter().find(|&m| s[m].done);
     let mut steps = [0u64; 2];
     let mut seen = HashSet::new();
