@@ -28,13 +28,9 @@ fn fixture() -> &'static Fixture {
     F.get_or_init(|| {
         let rules = Rules::default();
         let dir = tempfile::tempdir().unwrap();
-        mancala::retro::database::build(
-            dir.path(),
-            &OwareLayers::new(rules),
-            DB_MAX,
-            &|_, _| Box::new(mancala::retro::builder::Silent),
-            &mut |_, _, _| {},
-        )
+        mancala::retro::database::build(dir.path(), &OwareLayers::new(rules), DB_MAX, &|_, _| {
+            Box::new(mancala::retro::builder::Silent)
+        })
         .unwrap();
         let full = db::tables_in_memory(rules, TOP);
         let g = OwareLayers::new(rules);

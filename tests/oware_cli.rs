@@ -225,6 +225,38 @@ fn foreign_truncated_or_corrupt_databases_are_refused() {
         .stderr(predicate::str::contains("GiB"));
 }
 
+/// One flipped payload byte of layer 3: every command that would read a value of it (solve,
+/// stats, export, a resumed build) refuses with one line naming the file, and nothing is
+/// written; a solve that cannot reach layer 3 (two seeds) still answers from layers 0..=2.
+#[test]
+fn a_damaged_layer_is_never_served() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    mancala().args(["oware", "db", "build", "--max-stones", "4", "--dir", d]).assert().success();
+    let f = dir.path().join("oware-gs-no-capture-3.db");
+    let mut bytes = std::fs::read(&f).unwrap();
+    let k = bytes.len() - 100;
+    bytes[k] ^= 0x40;
+    std::fs::write(&f, &bytes).unwrap();
+    let name = "oware-gs-no-capture-3.db: damaged: checksum mismatch";
+    let out = dir.path().join("x.csv");
+    let three_seeds = ["oware", "solve", "--pits", "0,1,0,0,1,0,0,0,1,0,0,0", "--db", d];
+    for args in [
+        &three_seeds[..],
+        &["oware", "db", "stats", "--dir", d],
+        &["oware", "db", "export", "--dir", d, "--stones", "0..=4", "--format", "csv", "--out", out.to_str().unwrap()],
+        &["oware", "db", "build", "--max-stones", "5", "--dir", d],
+    ] {
+        let err = usage_error(mancala().args(args));
+        assert!(err.contains(name) && err.starts_with("error: --"), "{args:?}: {err}");
+    }
+    assert!(!out.exists());
+    assert!(!dir.path().join("oware-gs-no-capture-5.db").exists());
+    // Two seeds (South 0 and North 0): the value comes from layer 2, which is intact.
+    let v = common::json_out(&["oware", "solve", "--pits", "1,0,0,0,0,0,1,0,0,0,0,0", "--db", d, "--json"]);
+    assert_eq!(v["method"], "db");
+}
+
 /// Without the `parquet` feature, `db export --format parquet` is bad input: one line naming
 /// the flag, exit 2, no output file (nor its temporary).
 #[cfg(not(feature = "parquet"))]

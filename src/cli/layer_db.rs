@@ -61,17 +61,47 @@ pub fn run<G: TableGame>(req: DbRequest, spec: &DbSpec<G>, rules: G::Rules) -> R
     let game = G::with_rules(rules).map_err(super::args::input)?;
     match req {
         DbRequest::Build { max, dir, threads } => build(spec, &game, max, &dir, threads),
-        DbRequest::Verify { dir } => verify(spec, &open(spec, &dir, rules, "--dir")?, &dir),
+        DbRequest::Verify { dir } => verify(spec, &open(spec, &dir, rules, "--dir", None)?, &dir),
         DbRequest::Stats { dir, json, svg, csv, histogram_csv } => {
-            stats(spec, &open(spec, &dir, rules, "--dir")?, json, svg, csv, histogram_csv)
+            stats(spec, &open(spec, &dir, rules, "--dir", None)?, json, svg, csv, histogram_csv)
         }
         DbRequest::Export { dir, layers, format, out } => export(spec, &dir, &layers, format, &out, rules),
     }
 }
 
-/// Open a database named by the command-line flag `flag` (its name starts every error line).
-pub fn open<G: TableGame>(spec: &DbSpec<G>, dir: &Path, rules: G::Rules, flag: &str) -> Result<Database<G>> {
-    match Database::<G>::open(dir, rules) {
+/// A database error as the command line reports it: a damaged, foreign or missing file is
+/// bad input (exit 2, the line names the flag and the file), a failed read or write exit 1.
+pub fn db_error(flag: &str, e: DbError) -> anyhow::Error {
+    match e {
+        DbError::Rules(e) => super::args::input(e),
+        DbError::Io { path, source } if mancala::store::space::is_disk_full(&source) => anyhow::anyhow!(
+            "{flag}: {}: the disk is full ({source}); the partial file was removed, the layers before it are kept",
+            path.display()
+        ),
+        e if e.is_io() => e.into(),
+        e => super::Usage(format!("{flag}: {e}")).into(),
+    }
+}
+
+/// A directory another run is writing: exit 2, naming the holder.
+pub fn lock_error(flag: &str, e: mancala::store::LockError) -> anyhow::Error {
+    match e {
+        e @ mancala::store::LockError::Held { .. } => super::Usage(format!("{flag}: {e}")).into(),
+        e => e.into(),
+    }
+}
+
+/// Open a database named by the command-line flag `flag` (its name starts every error line):
+/// its layers `0..=through` (all that are present when `None`), each checked against its
+/// checksum.
+pub fn open<G: TableGame>(
+    spec: &DbSpec<G>,
+    dir: &Path,
+    rules: G::Rules,
+    flag: &str,
+    through: Option<usize>,
+) -> Result<Database<G>> {
+    match Database::<G>::open_through(dir, rules, through.unwrap_or(G::MAX_LAYER)) {
         Ok(d) => Ok(d),
         Err(DbError::Missing { .. }) => {
             let prefix = format!("{}-", G::GAME);
@@ -96,8 +126,7 @@ pub fn open<G: TableGame>(spec: &DbSpec<G>, dir: &Path, rules: G::Rules, flag: &
                 ))
             }
         }
-        Err(DbError::Rules(e)) => Err(super::args::input(e)),
-        Err(e) => Err(e.into()),
+        Err(e) => Err(db_error(flag, e)),
     }
 }
 
@@ -142,6 +171,14 @@ fn build<G: TableGame>(
             ));
         }
     }
+    // One writer per directory, then the layers already built are checked (a damaged one is
+    // an error before anything is built on it), then the disk must hold the rest.
+    let _lock = mancala::store::DirLock::acquire(dir, "db-build").map_err(|e| lock_error("--dir", e))?;
+    let resume = database::Resume::open(game, dir, max).map_err(|e| db_error("--dir", e))?;
+    let disk = resume.disk_needed(game);
+    if let Some(short) = mancala::store::space::shortfall(dir, disk) {
+        return usage(format!("--dir: {short} (layers {:?})", resume.missing()));
+    }
     super::args::set_threads(threads);
     eprintln!(
         "building {} layers 0..={max} in {} ({}; about {:.2} GiB of memory at the peak, {} threads)",
@@ -151,6 +188,9 @@ fn build<G: TableGame>(
         gib(need),
         rayon::current_num_threads()
     );
+    for h in resume.built() {
+        eprintln!("layer {:>2}: {:>13} positions already built, crc32 {:08x}", h.layer, h.entries, h.checksum);
+    }
     let t0 = std::time::Instant::now();
     let mut layer_start = std::time::Instant::now();
     let progress = |n: usize, size: u64| -> Box<dyn mancala::retro::builder::Progress> {
@@ -158,9 +198,9 @@ fn build<G: TableGame>(
         let pb = bar(size, &format!("layer {n}"));
         Box::new(LayerBar { pb, n })
     };
-    database::build(dir, game, max, &progress, &mut |n, built, h| {
-        let secs = layer_start.elapsed().as_secs_f64();
-        if built {
+    resume
+        .build(game, &progress, &mut |n, h| {
+            let secs = layer_start.elapsed().as_secs_f64();
             eprintln!(
                 "layer {n:>2}: {:>13} positions in {:>8.2} s ({:>6.2} M/s), crc32 {:08x}{}",
                 h.entries,
@@ -169,11 +209,9 @@ fn build<G: TableGame>(
                 h.checksum,
                 (spec.after_layer)(game)
             );
-        } else {
-            eprintln!("layer {n:>2}: {:>13} positions already built, crc32 {:08x}", h.entries, h.checksum);
-        }
-        layer_start = std::time::Instant::now();
-    })?;
+            layer_start = std::time::Instant::now();
+        })
+        .map_err(|e| db_error("--dir", e))?;
     eprintln!("done in {:.2} s", t0.elapsed().as_secs_f64());
     Ok(())
 }
@@ -185,7 +223,7 @@ fn verify<G: TableGame>(spec: &DbSpec<G>, d: &Database<G>, dir: &Path) -> Result
         let pb = bar(l.header.entries, &format!("layer {n}"));
         let bad = d.verify_layer(n, 5, &|k| pb.inc(k));
         pb.finish_and_clear();
-        let bad = bad?;
+        let bad = bad.map_err(|e| db_error("--dir", e))?;
         if let Some(m) = bad.first() {
             return usage(format!(
                 "{}: entry {} ({}) holds {} but its moves give {} ({} mismatches shown at most 5)",
@@ -215,7 +253,7 @@ fn stats<G: TableGame>(
     csv: Option<PathBuf>,
     hist: Option<PathBuf>,
 ) -> Result<()> {
-    let all: Vec<LayerStats> = d.stats();
+    let all: Vec<LayerStats> = d.stats().map_err(|e| db_error("--dir", e))?;
     let rj = rules_json(&d.game);
     let word = spec.pieces;
     if json_out {
@@ -308,7 +346,7 @@ fn export<G: TableGame>(
     rules: G::Rules,
 ) -> Result<()> {
     let (a, b) = parse_range(spec, range)?;
-    let d = open(spec, dir, rules, "--dir")?;
+    let d = open(spec, dir, rules, "--dir", Some(b))?;
     if b > d.max_layer() {
         return usage(format!(
             "{}: {} holds layers 0..={}, asked for up to {b}",
@@ -317,12 +355,13 @@ fn export<G: TableGame>(
             d.max_layer()
         ));
     }
+    d.verify_through(b).map_err(|e| db_error("--dir", e))?;
     let mut schema = vec![Column::Int(spec.pieces)];
     schema.extend(spec.position_columns.iter().copied());
     schema.push(Column::Int("value"));
     schema.push(spec.move_column);
     export_layers(&d.game, a..=b, out, format, schema, &rules_json(&d.game), |n, r, v, row| {
-        let value = d.layers()[n].values()[r as usize];
+        let value = d.layers()[n].value(r);
         row.push(Value::Int(n as i64));
         (spec.position_cells)(v, row);
         row.push(Value::Int(value as i64));
@@ -350,13 +389,23 @@ fn export_layers<G: LayeredGame>(
     mut fill: impl FnMut(usize, u64, &G::Pos, &mut Vec<Value>),
 ) -> Result<()> {
     let width = schema.len();
+    let total: u64 = layers.clone().map(|n| game.layer_size(n)).sum();
+    // A row's bytes at most, roughly: short integers in CSV, keyed in JSON lines; Parquet
+    // compresses below the CSV figure.
+    let row_bytes = match format {
+        Format::Jsonl => 16 * width as u64,
+        _ => 4 * width as u64,
+    };
+    let parent = out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    if let Some(short) = mancala::store::space::shortfall(parent, total * row_bytes) {
+        return usage(format!("--out: {short} ({total} rows)"));
+    }
     let mut w = match TableWriter::create(out, format, schema, header) {
         Ok(w) => w,
         // The writer names the field without its dashes (`format: …`).
         Err(e) if e.kind() == std::io::ErrorKind::Unsupported => return usage(format!("--{e}")),
         Err(e) => return Err(e).with_context(|| format!("--out: {}", out.display())),
     };
-    let total: u64 = layers.clone().map(|n| game.layer_size(n)).sum();
     let pb = bar(total, "export");
     let mut row = Vec::with_capacity(width);
     let res: Result<()> = (|| {
@@ -377,15 +426,21 @@ fn export_layers<G: LayeredGame>(
         Ok(())
     })();
     pb.finish_and_clear();
+    let failed = |e: anyhow::Error| match e.downcast_ref::<std::io::Error>() {
+        Some(io) if mancala::store::space::is_disk_full(io) => {
+            anyhow::anyhow!("--out: {}: the disk is full ({io}); the partial file was removed", out.display())
+        }
+        _ => e.context(format!("--out: {}", out.display())),
+    };
     match res {
         Ok(()) => {
-            w.finish().with_context(|| format!("--out: {}", out.display()))?;
+            w.finish().map_err(|e| failed(e.into()))?;
             eprintln!("wrote {total} rows to {}", out.display());
             Ok(())
         }
         Err(e) => {
             w.abandon();
-            Err(e)
+            Err(failed(e))
         }
     }
 }

@@ -77,6 +77,9 @@ struct Refined {
     first_reply: u32,
 }
 
+/// The lock file of a run's directory (`.equilibrium.lock`).
+const LOCK: &str = "equilibrium";
+
 /// A double-oracle run over one family, its vectors and its state in `dir`.
 pub struct Solver {
     pub def: OpeningGame,
@@ -92,11 +95,15 @@ pub struct Solver {
     pub cuts: usize,
     /// Perpetual cycles proven by this run's sweeps, shared by all of them.
     pub(super) proven: ProvenCycles,
+    /// The directory's one-writer lock, held from before the state is read until the run
+    /// ends (taken when the run starts writing if the directory did not exist at `open`).
+    lock: Option<crate::store::DirLock>,
 }
 
 impl Solver {
-    /// Check the definition, resolve the family, and load the state of `dir` if it has one
-    /// (refusing a corrupt or foreign one). Writes nothing.
+    /// Check the definition, resolve the family, lock `dir` if it exists (refused while another
+    /// run holds it) and load its state if it has one (refusing a corrupt or foreign one).
+    /// Writes nothing.
     pub fn open(def: OpeningGame, dir: &Path) -> Result<Solver, EqError> {
         if def.model.outcomes().is_none() {
             let message = format!(
@@ -112,6 +119,7 @@ impl Solver {
         }
         let choices = crate::sweep::spec::choices(&ids, &def.rules);
         let identity = def.identity(ids.len());
+        let lock = if dir.is_dir() { Some(crate::store::DirLock::acquire(dir, LOCK)?) } else { None };
         let mut solver = Solver {
             def,
             ids,
@@ -122,6 +130,7 @@ impl Solver {
             identity,
             cuts: 0,
             proven: ProvenCycles::new(),
+            lock,
         };
         let path = dir.join(STATE_FILE);
         if path.exists() {
@@ -215,10 +224,25 @@ impl Solver {
         Ok(best.expect("at least one step"))
     }
 
+    /// Create the directory and take its lock (once), then reread the state another run may
+    /// have written there since [`Solver::open`] found no directory.
+    pub(super) fn hold(&mut self) -> Result<(), EqError> {
+        if self.lock.is_some() {
+            return Ok(());
+        }
+        fs::create_dir_all(&self.dir).map_err(io_err(&self.dir))?;
+        self.lock = Some(crate::store::DirLock::acquire(&self.dir, LOCK)?);
+        let path = self.dir.join(STATE_FILE);
+        if path.exists() {
+            self.state = read_state(&path, &self.identity)?;
+        }
+        Ok(())
+    }
+
     /// Run iterations until converged or a limit is reached; the state is saved after each.
     pub fn run(&mut self, stop: StopAt, obs: &dyn Observer) -> Result<(), EqError> {
         let start = Instant::now();
-        fs::create_dir_all(&self.dir).map_err(io_err(&self.dir))?;
+        self.hold()?;
         while !self.state.done {
             if stop.max_iterations.is_some_and(|m| self.state.log.len() as u32 >= m)
                 || stop.seconds.is_some_and(|s| start.elapsed().as_secs_f64() >= s)

@@ -57,6 +57,9 @@ pub enum EqError {
     Io { path: PathBuf, source: io::Error },
     #[error("{0}")]
     Lp(#[from] LpError),
+    /// Another run is writing the directory.
+    #[error("{0}")]
+    Lock(#[from] crate::store::LockError),
 }
 
 impl EqError {

@@ -61,7 +61,7 @@ impl Solver {
                 return Err(InputError::new("south", format!("choice {id} is not in the family `{family}`")).into());
             }
         }
-        std::fs::create_dir_all(&self.dir).map_err(super::io_err(&self.dir))?;
+        self.hold()?;
         let n = self.ids.len();
         let mut best_for = vec![0u32; n];
         let mut sums = vec![0i64; n];
@@ -143,11 +143,18 @@ impl Replies {
     }
 
     /// Writes `replies.json`, `replies-top.csv` and `replies-south.csv` in the run's
-    /// directory, each atomically (the tables carry the run's identity); returns their paths.
+    /// directory, as one set (the tables carry the run's identity); returns their paths.
     pub fn write(&self, solver: &Solver) -> Result<Vec<PathBuf>, EqError> {
+        let set = crate::store::OutputSet::begin(&solver.dir).map_err(super::io_err(&solver.dir))?;
+        self.write_into(solver, set.staging())?;
+        set.commit().map_err(super::io_err(&solver.dir))?;
+        Ok(["replies.json", "replies-top.csv", "replies-south.csv"].map(|n| solver.dir.join(n)).to_vec())
+    }
+
+    fn write_into(&self, solver: &Solver, dir: &std::path::Path) -> Result<(), EqError> {
         let text = |id: u32| Value::Str(choice_text(solver, id));
         let int = |x: u64| Value::Int(x as i64);
-        let top_path = solver.dir.join("replies-top.csv");
+        let top_path = dir.join("replies-top.csv");
         let top_columns = vec![
             Column::Int("north_id"),
             Column::Str("north_choice"),
@@ -155,7 +162,7 @@ impl Replies {
             Column::Int("of_south_choices"),
             Column::Float("mean_south_payoff"),
         ];
-        let south_path = solver.dir.join("replies-south.csv");
+        let south_path = dir.join("replies-south.csv");
         let south_columns = vec![
             Column::Int("south_id"),
             Column::Str("south_choice"),
@@ -189,11 +196,11 @@ impl Replies {
             ];
             south.row(&row).map_err(super::io_err(&south_path))?;
         }
-        let json_path = solver.dir.join("replies.json");
+        let json_path = dir.join("replies.json");
         super::write_bytes_atomic(&json_path, format!("{:#}\n", self.to_json(solver)).as_bytes())?;
         top.finish().map_err(super::io_err(&top_path))?;
         south.finish().map_err(super::io_err(&south_path))?;
-        Ok(vec![json_path, top_path, south_path])
+        Ok(())
     }
 }
 
@@ -238,7 +245,9 @@ mod tests {
             let max = *count.iter().max().unwrap();
             assert_eq!(r.top[0].best_for, max, "{race}");
             assert_eq!(r.distinct, count.iter().filter(|&&c| c > 0).count() as u64);
-            // A rerun reads the saved vectors and plays no game.
+            // A rerun (once the first run has let go of the directory) reads the saved vectors
+            // and plays no game.
+            drop(solver);
             let mut again = Solver::open(def, dir.path()).unwrap();
             let r2 = again.replies(&south, ids.len(), &Quiet).unwrap();
             assert_eq!(r2.games, 0);

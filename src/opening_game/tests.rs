@@ -137,6 +137,8 @@ fn resume_equals_an_uninterrupted_run() {
     let part = solve(&d, b.path(), StopAt { max_iterations: Some(2), seconds: None });
     assert_eq!(part.state.log.len(), 2);
     assert!(!part.state.done);
+    // The directory has one writer: the stopped run ends before the resumed one opens it.
+    drop(part);
     let resumed = solve(&d, b.path(), StopAt::default());
     // The same sets, best responses and counts; the floats agree to rounding (the LP
     // solver's pivoting order is not bit-reproducible across solver instances).
@@ -159,9 +161,11 @@ fn resume_equals_an_uninterrupted_run() {
         assert_eq!(a.len(), b.len());
         assert!(a.iter().zip(b).all(|(p, q)| p.0 == q.0 && (p.1 - q.1).abs() < 1e-9));
     }
-    // A finished run reopened does nothing more.
+    // A finished run reopened (after it has ended) does nothing more.
+    let finished = resumed.state.clone();
+    drop(resumed);
     let again = solve(&d, b.path(), StopAt::default());
-    assert_eq!(again.state, resumed.state);
+    assert_eq!(again.state, finished);
 }
 
 #[test]

@@ -63,17 +63,60 @@ fn with_family<G: TableGame, R>(game: &G, dir: &Path, f: impl FnOnce(&Family) ->
     f(&Family { game: G::GAME, rules: game.rules_text(), index_order: G::INDEX_ORDER, path: &path })
 }
 
+/// The finished layers a build resumes from: the consecutive layers `0..` present in a
+/// directory (at most `0..=max`), each checked against its checksum, so a damaged layer is an
+/// error before anything is built on it (it would otherwise be the base of a wrong layer with
+/// a valid checksum).
+pub struct Resume {
+    dir: PathBuf,
+    max: usize,
+    layers: Vec<LayerFile>,
+}
+
+impl Resume {
+    /// Create `dir` if needed and check the layers already built in it.
+    pub fn open<G: TableGame>(game: &G, dir: &Path, max: usize) -> Result<Resume, DbError> {
+        std::fs::create_dir_all(dir).map_err(|source| DbError::Io { path: dir.to_path_buf(), source })?;
+        let layers = with_family(game, dir, |family| family.open_present(max, |n| game.layer_size(n), true))?;
+        Ok(Resume { dir: dir.to_path_buf(), max, layers })
+    }
+
+    /// The headers of the layers already built, `0..present`.
+    pub fn built(&self) -> impl Iterator<Item = &Header> {
+        self.layers.iter().map(|l| &l.header)
+    }
+
+    /// The layers still to build.
+    pub fn missing(&self) -> std::ops::RangeInclusive<usize> {
+        self.layers.len()..=self.max
+    }
+
+    /// Bytes the missing layers take on disk (payloads; each header adds under a kilobyte).
+    pub fn disk_needed<G: TableGame>(&self, game: &G) -> u64 {
+        self.missing().map(|n| game.layer_size(n) + 1024).sum()
+    }
+
+    /// Build the missing layers; `on_layer(n, header)` follows each.
+    pub fn build<G: TableGame>(
+        self,
+        game: &G,
+        progress: &dyn Fn(usize, u64) -> Box<dyn Progress>,
+        on_layer: &mut dyn FnMut(usize, &Header),
+    ) -> Result<(), DbError> {
+        let Resume { dir, max, layers } = self;
+        with_family(game, &dir, |family| super::build_files(family, game, layers, max, progress, on_layer)).map(drop)
+    }
+}
+
 /// Build every missing layer `0..=max` of `game` into `dir` (resumable: a file with its final
-/// name is complete and kept). `on_layer(n, built, header)` follows each layer, `built = false`
-/// when it was already there.
+/// name is complete, checked and kept).
 pub fn build<G: TableGame>(
     dir: &Path,
     game: &G,
     max: usize,
     progress: &dyn Fn(usize, u64) -> Box<dyn Progress>,
-    on_layer: &mut dyn FnMut(usize, bool, &Header),
 ) -> Result<(), DbError> {
-    with_family(game, dir, |family| super::build_files(family, game, dir, max, progress, on_layer)).map(drop)
+    Resume::open(game, dir, max)?.build(game, progress, &mut |_, _| {})
 }
 
 /// An opened database directory: every layer `0..=max_layer` mapped.
@@ -83,11 +126,19 @@ pub struct Database<G: TableGame> {
 }
 
 impl<G: TableGame> Database<G> {
-    /// Open the consecutive layers `0..` present in `dir`; errors on rules without tables, on
-    /// a file built under other rules, truncated or foreign, and when layer 0 is missing.
+    /// Open the consecutive layers `0..` present in `dir`; errors on rules without tables, on a
+    /// file built under other rules, truncated or foreign, and when layer 0 is missing. Values
+    /// are checked as they are read: a query ends with [`Database::damage`].
     pub fn open(dir: &Path, rules: G::Rules) -> Result<Self, DbError> {
+        Self::open_through(dir, rules, G::MAX_LAYER)
+    }
+
+    /// [`Database::open`] of the layers `0..=max` only: what a query from a position of layer
+    /// `max` can reach (pieces never return to the board).
+    pub fn open_through(dir: &Path, rules: G::Rules, max: usize) -> Result<Self, DbError> {
         let game = G::with_rules(rules).map_err(DbError::Rules)?;
-        let layers = with_family(&game, dir, |family| family.open_present(G::MAX_LAYER, |n| game.layer_size(n)))?;
+        let max = max.min(G::MAX_LAYER);
+        let layers = with_family(&game, dir, |family| family.open_present(max, |n| game.layer_size(n), false))?;
         if layers.is_empty() {
             return Err(DbError::Missing { dir: dir.to_path_buf(), layer: 0 });
         }
@@ -115,7 +166,18 @@ impl<G: TableGame> Database<G> {
             return None;
         }
         let (n, r) = self.game.locate(pos);
-        Some(self.layers[n].values()[r as usize])
+        Some(self.layers[n].value(r))
+    }
+
+    /// `Err` naming the file and block when a value read so far came from a damaged block
+    /// (it read as 0): whatever was computed from the database must then not be reported.
+    pub fn damage(&self) -> Result<(), DbError> {
+        self.layers.iter().try_for_each(LayerFile::damage)
+    }
+
+    /// Check every block of every layer `0..=max` now (for a command that reads them all).
+    pub fn verify_through(&self, max: usize) -> Result<(), DbError> {
+        self.layers.iter().take(max + 1).try_for_each(LayerFile::verify)
     }
 
     /// The first best move of a covered position (in the game's move order) with its value;
@@ -135,22 +197,34 @@ impl<G: TableGame> Database<G> {
         best
     }
 
-    /// Check layer `n`: its payload checksum, then every entry against its moves and the
-    /// layers below (Bellman). Returns at most `limit` mismatches; `tick(k)` as entries are done.
+    /// Check layer `n`: its blocks against their checksums (and those of the layers below,
+    /// which its moves read), then every entry against its moves and the layers below
+    /// (Bellman). Returns at most `limit` mismatches; `tick(k)` as entries are done.
     pub fn verify_layer(&self, n: usize, limit: usize, tick: &(dyn Fn(u64) + Sync)) -> Result<Vec<Mismatch>, DbError> {
-        self.layers[n].verify_checksum()?;
+        self.verify_through(n)?;
         Ok(verify_layer(&self.game, self, n, limit, tick))
     }
 
-    /// Positions, wins, draws, losses and the value histogram of every layer.
-    pub fn stats(&self) -> Vec<LayerStats> {
-        self.layers.iter().enumerate().map(|(n, l)| LayerStats::of(n, l.values(), l.header.checksum)).collect()
+    /// Positions, wins, draws, losses and the value histogram of every layer; an entry outside
+    /// `-n..=n` (a file whose checksum matches what a faulty writer wrote) is an error.
+    pub fn stats(&self) -> Result<Vec<LayerStats>, DbError> {
+        (self.layers.iter().enumerate())
+            .map(|(n, l)| {
+                let values = l.values()?;
+                LayerStats::of(n, values, l.header.checksum).map_err(|rank| DbError::Value {
+                    path: l.path.clone(),
+                    rank,
+                    value: values[rank as usize],
+                    layer: n as u32,
+                })
+            })
+            .collect()
     }
 }
 
 impl<G: TableGame> Layers for Database<G> {
     #[inline]
     fn value(&self, layer: usize, rank: u64) -> i8 {
-        self.layers[layer].values()[rank as usize]
+        self.layers[layer].value(rank)
     }
 }

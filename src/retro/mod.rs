@@ -137,34 +137,26 @@ pub fn bellman<G: LayeredGame, L: Layers + ?Sized>(
         .expect("a position that has not ended has a move")
 }
 
-/// Build every missing layer `0..=max` of a table family into `dir` and return them all,
-/// mapped. Finished layers are kept (resumable: a file with its final name is complete);
-/// `on_layer(n, built, header)` is called after each layer, `built = false` when it was
-/// already there.
+/// Build the layers `layers.len()..=max` of a table family into `dir` on top of the finished
+/// (and checked) `layers` below them, and return them all, mapped. `on_layer(n, header)` is
+/// called after each layer is written.
 pub fn build_files<G: LayeredGame>(
     family: &layer_file::Family,
     game: &G,
-    dir: &std::path::Path,
+    mut layers: Vec<layer_file::LayerFile>,
     max: usize,
     progress: &dyn Fn(usize, u64) -> Box<dyn builder::Progress>,
-    on_layer: &mut dyn FnMut(usize, bool, &layer_file::Header),
+    on_layer: &mut dyn FnMut(usize, &layer_file::Header),
 ) -> Result<Vec<layer_file::LayerFile>, layer_file::DbError> {
-    std::fs::create_dir_all(dir).map_err(|source| layer_file::DbError::Io { path: dir.to_path_buf(), source })?;
-    let mut layers: Vec<layer_file::LayerFile> = Vec::new();
-    for n in 0..=max {
+    for n in layers.len()..=max {
         let size = game.layer_size(n);
-        if (family.path)(n).exists() {
-            let f = family.open(n, size)?;
-            on_layer(n, false, &f.header);
-            layers.push(f);
-            continue;
-        }
         let p = progress(n, size);
         let values = builder::build_layer(game, layers.as_slice(), n, p.as_ref());
         let header = family.write(n, &values)?;
         drop(values);
-        on_layer(n, true, &header);
-        layers.push(family.open(n, size)?);
+        on_layer(n, &header);
+        // Read back and checked: the next layer is built on it.
+        layers.push(family.open_verified(n, size)?);
     }
     Ok(layers)
 }

@@ -18,27 +18,42 @@ pub struct LayerStats {
 }
 
 impl LayerStats {
-    pub fn of(layer: usize, values: &[i8], checksum: u32) -> Self {
+    /// The statistics of layer `layer` from its values, or the rank of the first value outside
+    /// `-layer..=layer` (no position of the layer can be worth more than its pieces).
+    pub fn of(layer: usize, values: &[i8], checksum: u32) -> Result<Self, u64> {
+        const CHUNK: usize = 1 << 20;
         let width = 2 * layer + 1;
         let histogram = values
-            .par_chunks(1 << 20)
-            .map(|c| {
+            .par_chunks(CHUNK)
+            .enumerate()
+            .map(|(c, chunk)| {
                 let mut h = vec![0u64; width];
-                for &v in c {
-                    h[(v as i32 + layer as i32) as usize] += 1;
+                for (i, &v) in chunk.iter().enumerate() {
+                    match h.get_mut((v as i32 + layer as i32) as usize) {
+                        Some(x) => *x += 1,
+                        None => return Err((c * CHUNK + i) as u64),
+                    }
                 }
-                h
+                Ok(h)
             })
-            .reduce(
+            .try_reduce(
                 || vec![0u64; width],
                 |mut a, b| {
                     a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
-                    a
+                    Ok(a)
                 },
-            );
+            )?;
         let wins = histogram[layer + 1..].iter().sum();
         let losses = histogram[..layer].iter().sum();
-        LayerStats { layer, positions: values.len() as u64, wins, draws: histogram[layer], losses, histogram, checksum }
+        Ok(LayerStats {
+            layer,
+            positions: values.len() as u64,
+            wins,
+            draws: histogram[layer],
+            losses,
+            histogram,
+            checksum,
+        })
     }
 
     /// The value histogram as `(value, count)` pairs.

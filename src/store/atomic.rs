@@ -38,13 +38,15 @@ impl AtomicFile {
         &self.tmp
     }
 
-    /// Flush, fsync, rename over the final name, fsync the directory.
+    /// Flush, fsync, rename over the final name, fsync the directory. A failure before the
+    /// rename (a full disk shows at the flush) removes the temporary.
     pub fn commit(mut self) -> io::Result<()> {
         let out = self.out.take().expect("an AtomicFile is committed once");
-        let file = out.into_inner().map_err(|e| e.into_error())?;
-        file.sync_all()?;
-        drop(file);
-        fs::rename(&self.tmp, &self.path)?;
+        let written = out.into_inner().map_err(|e| e.into_error()).and_then(|file| file.sync_all());
+        if let Err(e) = written.and_then(|()| fs::rename(&self.tmp, &self.path)) {
+            let _ = fs::remove_file(&self.tmp);
+            return Err(e);
+        }
         sync_dir(&self.path)
     }
 }

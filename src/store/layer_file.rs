@@ -2,17 +2,32 @@
 //! indexed by rank. Written to a temporary name and renamed only when complete, so a file with
 //! the final name is always finished; probed through a memory map.
 //!
-//! Layout: `MAGIC` (8 bytes) · header length (u32 LE) · bincode header · zero padding to a
-//! multiple of 64 · payload (`entries` bytes).
+//! Layout (version 2): `MAGIC` (8 bytes) · header length (u32 LE) · bincode header · one CRC-32
+//! (u32 LE) per block of [`BLOCK`] payload bytes · zero padding to a multiple of 64 · payload
+//! (`entries` bytes). Version 1 files (no block table) are still read.
+//!
+//! No value of a damaged file is ever used: a block is checked against its CRC the first time
+//! any of its values is read, so a query reads and checks only the blocks it touches (a
+//! whole-file check would read a 30-seed Oware database, 11 GB, to answer one probe). A value
+//! of a damaged block reads as 0 and the file remembers the damage ([`LayerFile::damage`]); a
+//! caller checks it before it reports anything. A version 1 file is checked whole on open.
 
 use super::AtomicFile;
 use serde::{Deserialize, Serialize};
 use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
 
 pub const MAGIC: &[u8; 8] = b"MNCLADB\0";
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
+/// The version without the block table, read and checked whole on open.
+const VERSION_WHOLE_CRC: u32 = 1;
+/// Bytes per checked block (64 KiB: the table costs 4 bytes per 64 KiB, and a cold probe
+/// reads one block).
+pub const BLOCK_SHIFT: u32 = 16;
+pub const BLOCK: usize = 1 << BLOCK_SHIFT;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Header {
@@ -36,19 +51,31 @@ pub enum DbError {
     Magic { path: PathBuf },
     #[error("{path}: unreadable header: {why}")]
     Header { path: PathBuf, why: String },
-    #[error("{path}: format version {found}, this build reads version {FORMAT_VERSION}")]
+    #[error("{path}: format version {found}, this build reads versions 1 and {FORMAT_VERSION}")]
     Version { path: PathBuf, found: u32 },
     #[error("{path}: built for {found}, expected {expected}")]
     Foreign { path: PathBuf, found: String, expected: String },
     #[error("{path}: truncated or padded: {found} payload bytes, header says {expected}")]
     Size { path: PathBuf, found: u64, expected: u64 },
-    #[error("{path}: checksum mismatch: payload crc32 {found:08x}, header says {expected:08x}")]
+    #[error("{path}: damaged: checksum mismatch, payload crc32 {found:08x}, header says {expected:08x} (delete the file and rebuild it with `db build`)")]
     Checksum { path: PathBuf, found: u32, expected: u32 },
+    #[error("{path}: damaged: checksum mismatch in block {block} (bytes from {}), crc32 {found:08x}, the block table says {expected:08x} (delete the file and rebuild it with `db build`)", *block as u64 * BLOCK as u64)]
+    Block { path: PathBuf, block: usize, found: u32, expected: u32 },
+    #[error("{path}: damaged: entry {rank} holds {value}, outside -{layer}..={layer} (delete the file and rebuild it with `db build`)")]
+    Value { path: PathBuf, rank: u64, value: i8, layer: u32 },
     /// Rules the tables do not exist for (the field names the variant).
     #[error("{0}")]
     Rules(crate::input::InputError),
     #[error("{dir}: layer {layer} is missing (build it with `db build`)")]
     Missing { dir: PathBuf, layer: usize },
+}
+
+impl DbError {
+    /// A failure of the machine (a read or write the system refused), as against a file or a
+    /// request that is wrong: the command line exits 1 for these and 2 for the rest.
+    pub fn is_io(&self) -> bool {
+        matches!(self, DbError::Io { .. })
+    }
 }
 
 fn io_err(path: &Path) -> impl FnOnce(io::Error) -> DbError + '_ {
@@ -63,27 +90,53 @@ pub fn checksum(payload: &[u8]) -> u32 {
 }
 
 fn bincode_config() -> impl bincode::config::Config {
-    bincode::config::standard().with_little_endian().with_fixed_int_encoding()
+    // The limit keeps a damaged length field from asking for gigabytes (a header is < 1 KiB).
+    bincode::config::standard().with_little_endian().with_fixed_int_encoding().with_limit::<{ 1 << 20 }>()
 }
 
-fn payload_offset(header_len: usize) -> usize {
-    (MAGIC.len() + 4 + header_len).div_ceil(64) * 64
+/// Where the payload starts after a header of `header_len` bytes and a table of `blocks` CRCs.
+fn payload_offset(header_len: usize, blocks: usize) -> usize {
+    (MAGIC.len() + 4 + header_len + 4 * blocks).div_ceil(64) * 64
+}
+
+/// Blocks of a payload of `entries` bytes.
+fn block_count(entries: u64) -> usize {
+    entries.div_ceil(BLOCK as u64) as usize
+}
+
+/// The CRC-32 of every block of `payload`, and of the whole (combined from the blocks').
+fn block_checksums(payload: &[u8]) -> (Vec<u32>, u32) {
+    let mut whole = crc32fast::Hasher::new();
+    let crcs = payload
+        .chunks(BLOCK)
+        .map(|b| {
+            let mut h = crc32fast::Hasher::new();
+            h.update(b);
+            whole.combine(&h);
+            h.finalize()
+        })
+        .collect();
+    (crcs, whole.finalize())
 }
 
 /// Write `payload` under `path` atomically ([`crate::store::AtomicFile`]).
 pub fn write_layer(path: &Path, mut header: Header, payload: &[i8]) -> Result<Header, DbError> {
     let bytes: &[u8] = as_bytes(payload);
+    let (blocks, whole) = block_checksums(bytes);
+    header.format_version = FORMAT_VERSION;
     header.entries = bytes.len() as u64;
-    header.checksum = checksum(bytes);
+    header.checksum = whole;
     let head = bincode::serde::encode_to_vec(&header, bincode_config())
         .map_err(|e| DbError::Header { path: path.to_path_buf(), why: e.to_string() })?;
-    let off = payload_offset(head.len());
+    let off = payload_offset(head.len(), blocks.len());
+    let table: Vec<u8> = blocks.iter().flat_map(|c| c.to_le_bytes()).collect();
     let mut f = AtomicFile::create(path).map_err(io_err(path))?;
     let tmp = f.temp().to_path_buf();
     f.write_all(MAGIC).map_err(io_err(&tmp))?;
     f.write_all(&(head.len() as u32).to_le_bytes()).map_err(io_err(&tmp))?;
     f.write_all(&head).map_err(io_err(&tmp))?;
-    f.write_all(&vec![0u8; off - MAGIC.len() - 4 - head.len()]).map_err(io_err(&tmp))?;
+    f.write_all(&table).map_err(io_err(&tmp))?;
+    f.write_all(&vec![0u8; off - MAGIC.len() - 4 - head.len() - table.len()]).map_err(io_err(&tmp))?;
     f.write_all(bytes).map_err(io_err(&tmp))?;
     f.commit().map_err(io_err(path))?;
     Ok(header)
@@ -94,18 +147,24 @@ pub fn as_bytes(v: &[i8]) -> &[u8] {
     unsafe { std::slice::from_raw_parts(v.as_ptr() as *const u8, v.len()) }
 }
 
-/// A memory-mapped layer file.
+/// A memory-mapped layer file whose blocks are checked as they are first read.
 pub struct LayerFile {
     pub header: Header,
     pub path: PathBuf,
     map: memmap2::Mmap,
     offset: usize,
+    /// The CRC of every block (version 2; empty for version 1, checked whole on open).
+    crcs: Vec<u32>,
+    /// One bit per block: checked and found intact.
+    checked: Box<[AtomicU64]>,
+    /// The first damaged block found: (block, crc found).
+    damage: OnceLock<(usize, u32)>,
 }
 
 impl LayerFile {
-    /// Map a layer file and check its header against what the caller expects (`game`, `rules`,
-    /// `index_order`, `layer`, `entries`). The checksum is checked only by
-    /// [`LayerFile::verify_checksum`], since it reads the whole payload.
+    /// Map a layer file and check its header against what the caller expects (`game`,
+    /// `rules`, `index_order`, `layer`, `entries`). The payload is checked block by block as it
+    /// is read ([`LayerFile::value`]) or all at once ([`LayerFile::verify`]).
     pub fn open(
         path: &Path,
         game: &str,
@@ -128,7 +187,7 @@ impl LayerFile {
         }
         let (header, _): (Header, usize) = bincode::serde::decode_from_slice(&map[12..12 + hl], bincode_config())
             .map_err(|e| DbError::Header { path: p(), why: e.to_string() })?;
-        if header.format_version != FORMAT_VERSION {
+        if header.format_version != FORMAT_VERSION && header.format_version != VERSION_WHOLE_CRC {
             return Err(DbError::Version { path: p(), found: header.format_version });
         }
         let found =
@@ -137,34 +196,102 @@ impl LayerFile {
         if found != expected {
             return Err(DbError::Foreign { path: p(), found, expected });
         }
-        let offset = payload_offset(hl);
+        if header.entries != entries {
+            return Err(DbError::Size { path: p(), found: header.entries, expected: entries });
+        }
+        let blocks = block_count(entries);
+        let table = if header.format_version == FORMAT_VERSION { blocks } else { 0 };
+        let offset = payload_offset(hl, table);
         let have = map.len().saturating_sub(offset) as u64;
-        if header.entries != entries || have != entries {
+        if map.len() < offset || have != entries {
             return Err(DbError::Size { path: p(), found: have, expected: entries });
         }
+        let crcs = map[12 + hl..12 + hl + 4 * table]
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+            .collect();
         #[cfg(unix)]
         let _ = map.advise(memmap2::Advice::Random);
-        Ok(LayerFile { header, path: path.to_path_buf(), map, offset })
+        let checked = (0..blocks.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
+        let f = LayerFile { header, path: p(), map, offset, crcs, checked, damage: OnceLock::new() };
+        if f.crcs.is_empty() {
+            f.verify()?;
+        }
+        Ok(f)
     }
 
-    pub fn values(&self) -> &[i8] {
+    /// The value of rank `rank`, its block checked on first touch; 0 (and the damage recorded,
+    /// see [`LayerFile::damage`]) when the block is damaged.
+    #[inline]
+    pub fn value(&self, rank: u64) -> i8 {
+        let b = (rank >> BLOCK_SHIFT) as usize;
+        if self.checked[b / 64].load(Ordering::Relaxed) & (1 << (b % 64)) == 0 && !self.check_block(b) {
+            return 0;
+        }
+        self.raw()[rank as usize]
+    }
+
+    /// Check block `b` against its CRC; false (and the damage recorded) when it differs.
+    #[cold]
+    fn check_block(&self, b: usize) -> bool {
+        let bytes = &self.map[self.offset..];
+        let block = &bytes[b * BLOCK..((b + 1) * BLOCK).min(bytes.len())];
+        let found = checksum(block);
+        if found != self.crcs[b] {
+            let _ = self.damage.set((b, found));
+            return false;
+        }
+        self.checked[b / 64].fetch_or(1 << (b % 64), Ordering::Relaxed);
+        true
+    }
+
+    /// The first damaged block a read met, as the error to report.
+    pub fn damage(&self) -> Result<(), DbError> {
+        match self.damage.get() {
+            Some(&(block, found)) => {
+                Err(DbError::Block { path: self.path.clone(), block, found, expected: self.crcs[block] })
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// Check every block not checked yet (and, for version 1, the whole payload).
+    pub fn verify(&self) -> Result<(), DbError> {
+        if self.crcs.is_empty() {
+            let found = checksum(&self.map[self.offset..]);
+            if found != self.header.checksum {
+                return Err(DbError::Checksum { path: self.path.clone(), found, expected: self.header.checksum });
+            }
+            self.checked.iter().for_each(|w| w.store(u64::MAX, Ordering::Relaxed));
+            return Ok(());
+        }
+        for b in 0..self.crcs.len() {
+            if self.checked[b / 64].load(Ordering::Relaxed) & (1 << (b % 64)) == 0 {
+                self.check_block(b);
+            }
+        }
+        self.damage()
+    }
+
+    /// Every value, after checking every block: `Err` for a damaged file.
+    pub fn values(&self) -> Result<&[i8], DbError> {
+        self.verify()?;
+        Ok(self.raw())
+    }
+
+    fn raw(&self) -> &[i8] {
         let b = &self.map[self.offset..];
         // SAFETY: as in `as_bytes`.
         unsafe { std::slice::from_raw_parts(b.as_ptr() as *const i8, b.len()) }
     }
-
-    pub fn verify_checksum(&self) -> Result<(), DbError> {
-        let found = checksum(&self.map[self.offset..]);
-        if found != self.header.checksum {
-            return Err(DbError::Checksum { path: self.path.clone(), found, expected: self.header.checksum });
-        }
-        Ok(())
-    }
 }
 
+/// The values of a verified layer ([`LayerFile::verify`]), for the builder, which reads the
+/// layers below the one it builds after checking them all.
 impl AsRef<[i8]> for LayerFile {
     fn as_ref(&self) -> &[i8] {
-        self.values()
+        debug_assert!(self.damage.get().is_none());
+        self.raw()
     }
 }
 
@@ -179,9 +306,17 @@ pub struct Family<'a> {
 }
 
 impl Family<'_> {
-    /// Map layer `n`, checking its header (`entries` = the layer's size).
+    /// Map layer `n`, checking its header (`entries` = the layer's size); its blocks are
+    /// checked as they are read.
     pub fn open(&self, n: usize, entries: u64) -> Result<LayerFile, DbError> {
         LayerFile::open(&(self.path)(n), self.game, &self.rules, self.index_order, n as u32, entries)
+    }
+
+    /// [`Family::open`] and check every block now.
+    pub fn open_verified(&self, n: usize, entries: u64) -> Result<LayerFile, DbError> {
+        let f = self.open(n, entries)?;
+        f.verify()?;
+        Ok(f)
     }
 
     /// Write layer `n` atomically with its header.
@@ -198,16 +333,111 @@ impl Family<'_> {
         write_layer(&(self.path)(n), header, values)
     }
 
-    /// Open the consecutive layers `0..` present (at most `0..=max`); an empty list when
-    /// layer 0 is missing.
-    pub fn open_present(&self, max: usize, size: impl Fn(usize) -> u64) -> Result<Vec<LayerFile>, DbError> {
+    /// Open the consecutive layers `0..` present (at most `0..=max`), checking every block now
+    /// when `verify`; an empty list when layer 0 is missing.
+    pub fn open_present(
+        &self,
+        max: usize,
+        size: impl Fn(usize) -> u64,
+        verify: bool,
+    ) -> Result<Vec<LayerFile>, DbError> {
         let mut layers = Vec::new();
         for n in 0..=max {
             if !(self.path)(n).exists() {
                 break;
             }
-            layers.push(self.open(n, size(n))?);
+            layers.push(if verify { self.open_verified(n, size(n))? } else { self.open(n, size(n))? });
         }
         Ok(layers)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header(version: u32) -> Header {
+        Header {
+            format_version: version,
+            game: "g".into(),
+            rules: "{}".into(),
+            index_order: "lex".into(),
+            layer: 3,
+            entries: 0,
+            checksum: 0,
+        }
+    }
+
+    fn open(path: &Path, entries: u64) -> Result<LayerFile, DbError> {
+        LayerFile::open(path, "g", "{}", "lex", 3, entries)
+    }
+
+    /// Three blocks (the last one short), one byte of the middle one flipped: values of the
+    /// intact blocks read normally, the damaged block reads as 0 and is reported with its
+    /// number; a whole check says the same.
+    #[test]
+    fn a_damaged_block_is_found_on_first_touch_and_never_served() {
+        let d = tempfile::tempdir().unwrap();
+        let path = d.path().join("l.db");
+        let n = 2 * BLOCK + 100;
+        let values: Vec<i8> = (0..n).map(|i| (i % 7) as i8 - 3).collect();
+        let h = write_layer(&path, header(FORMAT_VERSION), &values).unwrap();
+        assert_eq!(h.checksum, checksum(as_bytes(&values)));
+        let f = open(&path, n as u64).unwrap();
+        assert!((0..n as u64).step_by(997).all(|r| f.value(r) == values[r as usize]));
+        assert!(f.damage().is_ok() && f.values().unwrap() == &values[..]);
+
+        let mut bytes = std::fs::read(&path).unwrap();
+        let at = bytes.len() - n + BLOCK + 5;
+        bytes[at] ^= 0x20;
+        std::fs::write(&path, &bytes).unwrap();
+        let f = open(&path, n as u64).unwrap();
+        assert_eq!(f.value(3), values[3]);
+        assert_eq!(f.value(2 * BLOCK as u64 + 1), values[2 * BLOCK + 1]);
+        assert!(f.damage().is_ok(), "block 1 not touched yet");
+        assert_eq!(f.value(BLOCK as u64 + 5), 0);
+        let e = f.damage().unwrap_err().to_string();
+        assert!(e.contains("damaged: checksum mismatch in block 1"), "{e}");
+        let e = open(&path, n as u64).unwrap().verify().unwrap_err().to_string();
+        assert!(e.contains("block 1"), "{e}");
+    }
+
+    /// A version 1 file (no block table) is read, and checked whole when it is opened.
+    #[test]
+    fn version_1_files_are_checked_whole_on_open() {
+        let d = tempfile::tempdir().unwrap();
+        let path = d.path().join("l.db");
+        let values: Vec<i8> = (0..1000).map(|i| (i % 5) as i8 - 2).collect();
+        let mut h = header(VERSION_WHOLE_CRC);
+        h.entries = values.len() as u64;
+        h.checksum = checksum(as_bytes(&values));
+        let head = bincode::serde::encode_to_vec(&h, bincode_config()).unwrap();
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend((head.len() as u32).to_le_bytes());
+        bytes.extend(&head);
+        bytes.resize(payload_offset(head.len(), 0), 0);
+        bytes.extend(as_bytes(&values));
+        std::fs::write(&path, &bytes).unwrap();
+        let f = open(&path, 1000).unwrap();
+        assert_eq!(f.values().unwrap(), &values[..]);
+        assert_eq!(f.value(999), values[999]);
+        let last = bytes.len() - 1;
+        bytes[last] ^= 1;
+        std::fs::write(&path, &bytes).unwrap();
+        let e = open(&path, 1000).err().unwrap().to_string();
+        assert!(e.contains("damaged: checksum mismatch"), "{e}");
+    }
+
+    /// A header length field that claims gigabytes is an error, not an allocation.
+    #[test]
+    fn a_huge_header_length_is_refused() {
+        let d = tempfile::tempdir().unwrap();
+        let path = d.path().join("l.db");
+        write_layer(&path, header(FORMAT_VERSION), &[1, 0, -1]).unwrap();
+        let mut bytes = std::fs::read(&path).unwrap();
+        // The game name's length (u64, first field after format_version) set to 2^40.
+        bytes[12 + 4..12 + 12].copy_from_slice(&(1u64 << 40).to_le_bytes());
+        std::fs::write(&path, &bytes).unwrap();
+        assert!(matches!(open(&path, 3), Err(DbError::Header { .. })));
     }
 }

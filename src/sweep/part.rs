@@ -244,10 +244,12 @@ pub fn merge(out: &Path, paths: &[PathBuf]) -> Result<Merged, RunError> {
     let rules: Rules = serde_json::from_value(identity["rules"].clone())
         .map_err(|_| InputError::new("parts", "rules: not Lukho rules"))?;
     check_out_dir(out)?;
-    std::fs::create_dir_all(out)
-        .map_err(|source| RunError::Io { what: format!("cannot create {}", out.display()), source })?;
-    let summary = write_summaries(out, &identity, &rules, &rows)
-        .map_err(|source| RunError::Io { what: format!("writing {}", out.display()), source })?;
+    // Alone in the directory: the summaries replace an unsharded run's, as one set.
+    let _lock = crate::store::DirLock::acquire(out, super::plan::SWEEP_LOCK)?;
+    let io = |source| RunError::Io { what: format!("writing {}", out.display()), source };
+    let set = crate::store::OutputSet::begin(out).map_err(io)?;
+    let summary = write_summaries(set.staging(), &identity, &rules, &rows).map_err(io)?;
+    set.commit().map_err(io)?;
     Ok(Merged { summary, south_choices: rows.len() })
 }
 

@@ -11,6 +11,7 @@ use crate::export::Format;
 use crate::games::lukho::{Choice, Races, Rules};
 use crate::games::lukho::{PerpetualStats, ProvenCycles};
 use crate::input::InputError;
+use crate::store::{DirLock, OutputSet};
 use serde_json::{json, Value as Json};
 use std::io;
 use std::path::{Path, PathBuf};
@@ -108,15 +109,30 @@ pub enum RunError {
     /// Writing in the output directory failed; `what` names the file.
     #[error("{what}: {source}")]
     Io { what: String, source: io::Error },
+    /// Another run is writing the output directory.
+    #[error("{0}")]
+    Lock(#[from] crate::store::LockError),
 }
 
 /// How a run starts in its output directory.
 pub enum Start {
-    /// Nothing of this run is there yet (or a damaged part, redone).
-    Fresh,
+    /// Nothing of this run is there yet (or a damaged part, redone): the run holds the
+    /// directory's lock until it has written its files (alone for an unsharded run, beside
+    /// the other shards for a shard).
+    Fresh(Locks),
     /// This shard's part is there and complete.
     Done(PathBuf),
 }
+
+/// The locks a fresh run holds on its output directory (released when dropped).
+pub struct Locks {
+    _sweep: DirLock,
+    _part: Option<DirLock>,
+}
+
+/// The lock every sweep writer of a directory takes: shards shared, an unsharded run or a
+/// merge alone (they republish the directory's summary set).
+pub const SWEEP_LOCK: &str = "sweep";
 
 /// What a finished run did.
 pub struct Report {
@@ -220,9 +236,18 @@ impl Plan {
     }
 
     /// Check `out` and find what is there: a complete part of this shard means nothing to do;
-    /// a part of another sweep is refused. Creates `out` for a fresh run.
-    pub fn start(&self, out: &Path) -> Result<Start, RunError> {
+    /// a part of another sweep is refused. For a fresh run: creates `out`, takes its lock
+    /// (refused while another run writes there) and checks the disk holds the output.
+    pub fn start(&self, out: &Path, games: Option<Format>) -> Result<Start, RunError> {
         crate::input::check_out_dir(out)?;
+        let lock = match self.shard {
+            // Shards write side by side (one part each); a merge or an unsharded run alone.
+            Some(s) => Locks {
+                _sweep: DirLock::acquire_shared(out, SWEEP_LOCK)?,
+                _part: Some(DirLock::acquire(out, &part_name(s))?),
+            },
+            None => Locks { _sweep: DirLock::acquire(out, SWEEP_LOCK)?, _part: None },
+        };
         if let Some(p) = self.part_path(out).filter(|p| p.exists()) {
             match read_part(&p) {
                 Ok(old) if old.identity() == self.identity() && old.range == self.range => return Ok(Start::Done(p)),
@@ -234,9 +259,19 @@ impl Plan {
                 Err(_) => {}
             }
         }
-        std::fs::create_dir_all(out)
-            .map_err(|source| RunError::Io { what: format!("cannot create {}", out.display()), source })?;
-        Ok(Start::Fresh)
+        if let Some(short) = crate::store::space::shortfall(out, self.disk_needed(games)) {
+            return Err(InputError::new("out", short).into());
+        }
+        Ok(Start::Fresh(lock))
+    }
+
+    /// Bytes the run's files take at most: a summary row in each of three formats (or a part
+    /// row) per South choice and, with `games`, a row per game.
+    pub fn disk_needed(&self, games: Option<Format>) -> u64 {
+        const ROW: u64 = 1024;
+        const GAME_ROW: u64 = 128;
+        let game_rows = games.map_or(0, |_| self.games().unwrap_or(self.pairs()));
+        64 * 1024 + self.south_ids().len() as u64 * ROW + game_rows * GAME_ROW
     }
 
     /// Play the sweep and write its files in `out` (after [`Plan::start`]): the part of a
@@ -258,27 +293,35 @@ impl Plan {
         let played: u64 = aggs.iter().map(|a| a.games).sum();
         let rows: Vec<(u32, Agg)> = south_ids.iter().copied().zip(aggs).collect();
         let identity = self.identity();
-        let (part, summary) = match (self.shard, self.part_path(out)) {
-            (Some(s), Some(p)) => {
-                write_part(&p, &identity, s, self.range, &rows)?;
-                (Some((p, s)), None)
-            }
-            _ => {
-                let g = write_summaries(out, &identity, rules, &rows)
-                    .map_err(|source| RunError::Io { what: format!("writing {}", out.display()), source })?;
-                (None, Some(g))
-            }
-        };
-        if let Some(format) = games {
+        let io = |what: String| move |source| RunError::Io { what, source };
+        let games_table = |dir: &Path| -> Result<(), RunError> {
+            let Some(format) = games else { return Ok(()) };
             let stem = self.shard.map_or("games".to_string(), |s| format!("games-{:05}-of-{:05}", s.k, s.n));
             let all = if sets.symmetric {
                 play::games_mirror(rules, &proven, model, south_ids)
             } else {
                 play::games(rules, &proven, model, south_ids, &sets.north, &sets.north_ids)
             };
-            write_games(out, &stem, format, rules, model.name(), &all)
-                .map_err(|source| RunError::Io { what: format!("writing {stem}"), source })?;
-        }
+            write_games(dir, &stem, format, rules, model.name(), &all).map_err(io(format!("writing {stem}")))
+        };
+        let (part, summary) = match (self.shard, self.part_path(out)) {
+            // A shard's part is written last: its presence says the shard (and its games
+            // table) is complete.
+            (Some(s), Some(p)) => {
+                games_table(out)?;
+                write_part(&p, &identity, s, self.range, &rows)?;
+                (Some((p, s)), None)
+            }
+            // The summaries and the games table are one set: they appear together.
+            _ => {
+                let writing = || format!("writing {}", out.display());
+                let set = OutputSet::begin(out).map_err(io(writing()))?;
+                let g = write_summaries(set.staging(), &identity, rules, &rows).map_err(io(writing()))?;
+                games_table(set.staging())?;
+                set.commit().map_err(io(writing()))?;
+                (None, Some(g))
+            }
+        };
         Ok(Report {
             out: out.to_path_buf(),
             part,

@@ -163,13 +163,12 @@ pub fn check_out(out: &Path) -> Result<(), InputError> {
     Ok(())
 }
 
-/// Write `out/sample.json`, `out/margins.csv` and `out/margins.svg`: into a hidden sibling
-/// directory first, renamed into place at the end, so `out` appears complete or not at all.
+/// Write `out/sample.json`, `out/margins.csv` and `out/margins.svg` as one set
+/// ([`crate::store::OutputSet`]): `out` appears complete or not at all.
 pub fn write_files(out: &Path, st: &SampleStats, summary: &Json, rules: &Rules, model: Races) -> io::Result<()> {
-    let tmp = out.with_file_name(format!(".{}.tmp", out.file_name().and_then(|s| s.to_str()).unwrap_or("sample")));
-    let _ = fs::remove_dir_all(&tmp);
-    fs::create_dir_all(&tmp)?;
-    fs::write(tmp.join("sample.json"), format!("{summary:#}\n"))?;
+    let set = crate::store::OutputSet::begin(out)?;
+    let tmp = set.staging();
+    crate::store::set::write_file(&set, "sample.json", format!("{summary:#}\n").as_bytes())?;
     let head = header_rules(rules, model.name());
     let mut csv = TableWriter::create(
         &tmp.join("margins.csv"),
@@ -191,11 +190,8 @@ pub fn write_files(out: &Path, st: &SampleStats, summary: &Json, rules: &Rules, 
         "margin (seeds)",
         &bars,
     );
-    fs::write(tmp.join("margins.svg"), svg)?;
-    if out.exists() {
-        fs::remove_dir(out)?;
-    }
-    fs::rename(&tmp, out)
+    crate::store::set::write_file(&set, "margins.svg", svg.as_bytes())?;
+    set.commit()
 }
 
 #[cfg(test)]

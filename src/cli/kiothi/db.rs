@@ -87,9 +87,10 @@ pub fn run(a: DbArgs) -> Result<()> {
     layer_db::run(req, &spec(&rules), rules)
 }
 
-/// Open tables named by the command-line flag `flag` (its name starts every error line).
-pub(super) fn open_tables(dir: &Path, rules: Rules, flag: &str) -> Result<Database> {
-    layer_db::open(&spec(&rules), dir, rules, flag)
+/// Open the layers `0..=through` of the tables named by the command-line flag `flag` (its
+/// name starts every error line), checked.
+pub(super) fn open_tables(dir: &Path, rules: Rules, flag: &str, through: usize) -> Result<Database> {
+    layer_db::open(&spec(&rules), dir, rules, flag, Some(through))
 }
 
 const P: [&str; BOMA] = [

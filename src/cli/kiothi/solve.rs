@@ -43,7 +43,10 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     if let Err(e) = ksolve::check(&p) {
         return usage(format!("--position: {e}"));
     }
-    let tables = a.db.as_deref().map(|dir| super::db::open_tables(dir, rules, "--db")).transpose()?;
+    let tables =
+        a.db.as_deref()
+            .map(|dir| super::db::open_tables(dir, rules, "--db", p.warriors_on_board() as usize))
+            .transpose()?;
     let probe = |q: &Position| tables.as_ref().and_then(|t| t.probe_position(q));
     let sowing = SowingCache::new();
     let s = ksolve::solve(
@@ -54,6 +57,10 @@ pub fn solve(a: SolveArgs) -> Result<()> {
         Limits { depth: a.depth, seconds: a.time, nodes: a.nodes },
     )
     .or_else(|e| usage(format!("--position: {e}")))?;
+    // A value read from a damaged block (it read as 0) spoils the answer: none is printed.
+    if let Some(t) = &tables {
+        t.damage().map_err(|e| crate::cli::layer_db::db_error("--db", e))?;
+    }
     let sow = sowing.stats();
     let exact = s.bounds.is_exact();
     let nps = s.nodes as f64 / s.seconds.max(1e-9);

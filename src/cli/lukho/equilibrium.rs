@@ -107,6 +107,9 @@ impl Observer for EqProgress {
 pub(super) fn eq_error(e: EqError) -> anyhow::Error {
     match e {
         EqError::Input(e) => input(e),
+        EqError::Lock(e @ mancala::store::LockError::Held { .. }) => {
+            crate::cli::Usage(format!("{}: {e}", crate::cli::args::flag("out"))).into()
+        }
         e => anyhow::anyhow!("{e}"),
     }
 }

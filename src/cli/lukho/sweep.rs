@@ -7,6 +7,7 @@ use anyhow::Result;
 use clap::Args;
 use mancala::export::Format;
 use mancala::games::lukho::Races;
+use mancala::store::LockError;
 use mancala::sweep::part::{merge as merge_parts, PartError};
 use mancala::sweep::plan::{Plan, RunError, Start};
 use mancala::sweep::{InputError, Shard, Spec, SweepDef};
@@ -75,6 +76,8 @@ fn run_error(e: RunError) -> anyhow::Error {
         RunError::Part(e @ PartError::Bad { .. }) => crate::cli::Usage(e.to_string()).into(),
         RunError::Part(e @ PartError::Io { .. }) => anyhow::anyhow!("{e}"),
         RunError::Io { what, source } => anyhow::Error::new(source).context(format!("{}: {what}", flag("out"))),
+        RunError::Lock(e @ LockError::Held { .. }) => crate::cli::Usage(format!("{}: {e}", flag("out"))).into(),
+        RunError::Lock(e) => anyhow::anyhow!("{}: {e}", flag("out")),
     }
 }
 
@@ -97,14 +100,18 @@ pub fn sweep(a: SweepArgs) -> Result<()> {
         plan.check_games_table(format).map_err(input)?;
     }
     let out = a.out.expect("clap requires --out without --dry-run");
-    if let Start::Done(p) = plan.start(&out).map_err(run_error)? {
-        if a.json {
-            println!("{}", json!({"part": p, "done_before": true, "games": 0}));
-        } else if let Some(s) = plan.shard {
-            eprintln!("shard {}/{}: {} is complete; nothing to do", s.k, s.n, p.display());
+    // The run holds the directory's lock until its files are written.
+    let _locks = match plan.start(&out, a.games).map_err(run_error)? {
+        Start::Fresh(locks) => locks,
+        Start::Done(p) => {
+            if a.json {
+                println!("{}", json!({"part": p, "done_before": true, "games": 0}));
+            } else if let Some(s) = plan.shard {
+                eprintln!("shard {}/{}: {} is complete; nothing to do", s.k, s.n, p.display());
+            }
+            return Ok(());
         }
-        return Ok(());
-    }
+    };
     let expected = plan.games();
     let pb = bar(expected.unwrap_or(plan.pairs()), "games");
     if expected.is_none() {

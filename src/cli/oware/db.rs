@@ -90,9 +90,9 @@ pub fn run(a: DbArgs) -> Result<()> {
     layer_db::run(req, &spec(&rules), rules)
 }
 
-/// The database in `dir` for `rules` (errors name `--dir`).
-pub(super) fn open_db(dir: &Path, rules: Rules) -> Result<Database> {
-    layer_db::open(&spec(&rules), dir, rules, "--dir")
+/// The layers `0..=through` of the database in `dir` for `rules`, checked (errors name `flag`).
+pub(super) fn open_db(dir: &Path, rules: Rules, flag: &str, through: usize) -> Result<Database> {
+    layer_db::open(&spec(&rules), dir, rules, flag, Some(through))
 }
 
 const NAMES: [&str; PITS] = ["p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "p9", "p10", "p11"];

@@ -32,8 +32,14 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     let rules = a.rules.rules();
     let v = parse_pits("--pits", &a.pits)?;
     check_rules(&rules).map_err(super::super::args::input)?;
-    let database = a.db.as_deref().map(|dir| super::db::open_db(dir, rules)).transpose()?;
+    // Seeds never return to the board: the layers up to the position's are all a solve reads.
+    let seeds = v.iter().map(|&x| x as usize).sum();
+    let database = a.db.as_deref().map(|dir| super::db::open_db(dir, rules, "--db", seeds)).transpose()?;
     let s = solve_view(rules, database.as_ref(), &v, Limits { depth: a.depth, seconds: a.time, nodes: None });
+    // A value read from a damaged block (it read as 0) spoils the answer: none is printed.
+    if let Some(d) = &database {
+        d.damage().map_err(|e| crate::cli::layer_db::db_error("--db", e))?;
+    }
     let exact = s.bounds.is_exact();
     let method = method_name(s.method);
     let nps = s.nodes as f64 / s.seconds.max(1e-9);
