@@ -71,6 +71,13 @@ pub fn run<G: TableGame>(req: DbRequest, spec: &DbSpec<G>, rules: G::Rules) -> R
 
 /// Open a database named by the command-line flag `flag` (its name starts every error line).
 pub fn open<G: TableGame>(spec: &DbSpec<G>, dir: &Path, rules: G::Rules, flag: &str) -> Result<Database<G>> {
+    match std::fs::metadata(dir) {
+        Ok(m) if !m.is_dir() => {
+            return usage(format!("{flag}: {} is not a directory; expected a directory of layer files", dir.display()))
+        }
+        Err(_) => return usage(format!("{flag}: {} does not exist: {}", dir.display(), spec.none_found)),
+        Ok(_) => {}
+    }
     match Database::<G>::open(dir, rules) {
         Ok(d) => Ok(d),
         Err(DbError::Missing { .. }) => {
@@ -142,7 +149,7 @@ fn build<G: TableGame>(
             ));
         }
     }
-    super::args::set_threads(threads);
+    super::args::set_threads(threads)?;
     eprintln!(
         "building {} layers 0..={max} in {} ({}; about {:.2} GiB of memory at the peak, {} threads)",
         G::GAME,

@@ -24,7 +24,8 @@ enum DbCmd {
         /// Largest number of seeds on the board (0..=48).
         #[arg(long)]
         max_stones: usize,
-        #[arg(long)]
+        /// Directory of the layer files (created if missing).
+        #[arg(long, value_parser = crate::cli::args::out_dir())]
         dir: PathBuf,
         /// Worker threads (default: all cores).
         #[arg(long, value_parser = crate::cli::args::threads)]
@@ -46,13 +47,13 @@ enum DbCmd {
         #[arg(long)]
         json: bool,
         /// Also write an SVG chart of the W/D/L share per layer.
-        #[arg(long)]
+        #[arg(long, value_parser = crate::cli::args::out_file())]
         svg: Option<PathBuf>,
         /// Also write the per-layer rows as CSV (stones, positions, wins, draws, losses, crc32).
-        #[arg(long)]
+        #[arg(long, value_parser = crate::cli::args::out_file())]
         csv: Option<PathBuf>,
         /// Also write the value histograms as CSV (stones, value, positions).
-        #[arg(long)]
+        #[arg(long, value_parser = crate::cli::args::out_file())]
         histogram_csv: Option<PathBuf>,
         #[command(flatten)]
         rules: RuleFlags,
@@ -68,7 +69,7 @@ enum DbCmd {
         stones: String,
         #[arg(long, value_parser = crate::cli::args::format())]
         format: Format,
-        #[arg(long)]
+        #[arg(long, value_parser = crate::cli::args::out_file())]
         out: PathBuf,
         #[command(flatten)]
         rules: RuleFlags,
@@ -90,9 +91,10 @@ pub fn run(a: DbArgs) -> Result<()> {
     layer_db::run(req, &spec(&rules), rules)
 }
 
-/// The database in `dir` for `rules` (errors name `--dir`).
-pub(super) fn open_db(dir: &Path, rules: Rules) -> Result<Database> {
-    layer_db::open(&spec(&rules), dir, rules, "--dir")
+/// The database in `dir` for `rules`, named by the command-line flag `flag` (its name starts
+/// every error line).
+pub(super) fn open_db(dir: &Path, rules: Rules, flag: &str) -> Result<Database> {
+    layer_db::open(&spec(&rules), dir, rules, flag)
 }
 
 const NAMES: [&str; PITS] = ["p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8", "p9", "p10", "p11"];

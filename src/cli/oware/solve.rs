@@ -32,7 +32,7 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     let rules = a.rules.rules();
     let v = parse_pits("--pits", &a.pits)?;
     check_rules(&rules).map_err(super::super::args::input)?;
-    let database = a.db.as_deref().map(|dir| super::db::open_db(dir, rules)).transpose()?;
+    let database = a.db.as_deref().map(|dir| super::db::open_db(dir, rules, "--db")).transpose()?;
     let s = solve_view(rules, database.as_ref(), &v, Limits { depth: a.depth, seconds: a.time, nodes: None });
     let exact = s.bounds.is_exact();
     let method = method_name(s.method);
