@@ -48,9 +48,9 @@ pub struct SweepArgs {
     /// Run an unsharded sweep of more than 10^10 games (about a core-hour) anyway.
     ///
     /// Without it such a run is refused before it starts: an unsharded run cannot resume, so
-    /// a stop loses everything it did. Split it with --shard K/N instead (each part is
-    /// checkpointed, finished parts are skipped on a rerun, `lukho merge` joins them; see
-    /// scripts/lukho_local_shards.sh), and see its projected core-hours with --dry-run.
+    /// a stop loses everything it did. Split it with --shard K/N instead (each shard writes its
+    /// own part file, finished shards are skipped on a rerun, `lukho merge` joins the parts;
+    /// see scripts/lukho_local_shards.sh), and see its projected core-hours with --dry-run.
     #[arg(long)]
     yes: bool,
     /// Output directory (created if missing).
