@@ -367,3 +367,26 @@ fn openings_sample_size_cannot_overflow() {
         usage_error(mancala().args(["kiothi", "openings", "--sample", "18446744073709551615", "--replies", "2"]));
     assert!(line.contains("--sample / --replies") && line.contains("18446744073709551615 × 2"), "{line}");
 }
+
+/// `lukho merge` reads each part whole: a device (`/dev/zero`) was read until memory ran out,
+/// and a directory gave the OS error. Parts must be regular files, named by the argument.
+#[test]
+fn merge_parts_are_regular_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("mancala");
+    let out = dir.path().join("m");
+    let mut parts = vec![(dir.path().to_str().unwrap().to_string(), "is a directory; expected a file")];
+    if Path::new("/dev/zero").exists() {
+        parts.push(("/dev/zero".to_string(), "is not a regular file"));
+    }
+    parts.push((dir.path().join("none").to_str().unwrap().to_string(), "No such file"));
+    for (part, want) in parts {
+        // A limit keeps a regression from reading /dev/zero into all of memory.
+        let script = format!("ulimit -v 2000000 && exec {} lukho merge --out {} {part}", bin.display(), out.display());
+        let mut sh = std::process::Command::new("sh");
+        sh.args(["-c", &script]);
+        let line = usage_error(&mut assert_cmd::Command::from(sh));
+        assert!(line.contains(&format!("invalid value '{part}' for '<PARTS>")) && line.contains(want), "{line}");
+    }
+    assert!(!out.exists());
+}

@@ -85,6 +85,17 @@ pub fn out_dir() -> impl TypedValueParser<Value = PathBuf> {
     PathBufValueParser::new().try_map(|p: PathBuf| check_out_dir(&p).map(|()| p))
 }
 
+/// A path flag naming a file to read whole (a part file): a regular file, so a device such as
+/// `/dev/zero` is refused instead of read until memory runs out.
+pub fn in_file() -> impl TypedValueParser<Value = PathBuf> {
+    PathBufValueParser::new().try_map(|p: PathBuf| match std::fs::metadata(&p) {
+        Ok(m) if m.is_file() => Ok(p),
+        Ok(m) if m.is_dir() => Err("is a directory; expected a file".to_string()),
+        Ok(_) => Err("is not a regular file".to_string()),
+        Err(e) => Err(e.to_string()),
+    })
+}
+
 fn check_out_file(p: &Path) -> Result<(), String> {
     match std::fs::metadata(p) {
         Ok(m) if m.is_dir() => return Err("is a directory; expected the name of a file to write".into()),

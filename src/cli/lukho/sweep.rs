@@ -180,7 +180,7 @@ fn dry_run(plan: &Plan, seconds: f64, json: bool) -> Result<()> {
 pub struct MergeArgs {
     #[arg(long, value_parser = out_dir())]
     out: PathBuf,
-    #[arg(required = true)]
+    #[arg(required = true, value_parser = crate::cli::args::in_file())]
     parts: Vec<PathBuf>,
     #[arg(long)]
     json: bool,
