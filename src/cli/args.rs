@@ -1,7 +1,8 @@
 //! Argument types shared by every command, each checked once at parse time so every command
 //! refuses the same bad values with the same one-line message (clap names the flag).
 
-use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use clap::builder::{PathBufValueParser, PossibleValue, PossibleValuesParser, TypedValueParser};
+use std::path::{Path, PathBuf};
 
 /// A parser for a rules or format enum: its names (each with its help) as clap's possible
 /// values, so `--help` and errors list them, then the type's `FromStr`. The names and their
@@ -39,19 +40,88 @@ pub fn threads(s: &str) -> Result<Threads, String> {
     }
 }
 
-/// Size the global rayon pool (default: one thread per core).
-pub fn set_threads(threads: Option<Threads>) {
+/// Size the global rayon pool (default: one thread per core). A pool that cannot start (a
+/// memory limit too small for the threads' stacks) is a bad `--threads`: rayon would
+/// otherwise panic at its first parallel loop.
+pub fn set_threads(threads: Option<Threads>) -> anyhow::Result<()> {
     if let Some(Threads(t)) = threads {
-        rayon::ThreadPoolBuilder::new().num_threads(t).build_global().ok();
+        if let Err(e) = rayon::ThreadPoolBuilder::new().num_threads(t).build_global() {
+            return super::usage(format!("--threads: cannot start {t} worker threads ({e}); give fewer"));
+        }
+    }
+    Ok(())
+}
+
+/// Most seconds a time flag accepts (about 31 years): it keeps `Instant + Duration` from
+/// overflowing.
+pub const MAX_SECONDS: f64 = 1e9;
+
+/// `--time SECONDS`: a positive, finite budget of at most [`MAX_SECONDS`].
+pub fn seconds(s: &str) -> Result<f64, String> {
+    seconds_at_most(s, MAX_SECONDS)
+}
+
+/// A positive, finite number of seconds of at most `max`: every flag that takes seconds
+/// parses through here, so `nan`, `inf` and `-1` are refused the same way.
+pub fn seconds_at_most(s: &str, max: f64) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(t) if t.is_finite() && t > 0.0 && t <= max => Ok(t),
+        // 1e9 reads better than its digits; 3600 as it is.
+        _ if max >= 1e6 => Err(format!("expected a positive number of seconds (at most {max:e})")),
+        _ => Err(format!("expected a positive number of seconds (at most {max})")),
     }
 }
 
-/// `--time SECONDS`: a positive, finite budget. The upper bound (about 31 years) keeps
-/// `Instant + Duration` from overflowing.
-pub fn seconds(s: &str) -> Result<f64, String> {
-    match s.trim().parse::<f64>() {
-        Ok(t) if t.is_finite() && t > 0.0 && t <= 1e9 => Ok(t),
-        _ => Err("expected a positive number of seconds (at most 1e9)".to_string()),
+/// A path flag naming a file to write (`--out`, `--csv`, `--svg`, …), checked at parse time so
+/// a bad path is refused before any work: it is not a directory or a device (the file is
+/// replaced by a rename), and its directory exists.
+pub fn out_file() -> impl TypedValueParser<Value = PathBuf> {
+    PathBufValueParser::new().try_map(|p: PathBuf| check_out_file(&p).map(|()| p))
+}
+
+/// A path flag naming a directory to write into (`--dir` of a build, `--out` of a sweep):
+/// it is a directory if it exists, and otherwise can be created (no file on its way).
+pub fn out_dir() -> impl TypedValueParser<Value = PathBuf> {
+    PathBufValueParser::new().try_map(|p: PathBuf| check_out_dir(&p).map(|()| p))
+}
+
+/// A path flag naming a file to read whole (a part file): a regular file, so a device such as
+/// `/dev/zero` is refused instead of read until memory runs out.
+pub fn in_file() -> impl TypedValueParser<Value = PathBuf> {
+    PathBufValueParser::new().try_map(|p: PathBuf| match std::fs::metadata(&p) {
+        Ok(m) if m.is_file() => Ok(p),
+        Ok(m) if m.is_dir() => Err("is a directory; expected a file".to_string()),
+        Ok(_) => Err("is not a regular file".to_string()),
+        Err(e) => Err(e.to_string()),
+    })
+}
+
+fn check_out_file(p: &Path) -> Result<(), String> {
+    match std::fs::metadata(p) {
+        Ok(m) if m.is_dir() => return Err("is a directory; expected the name of a file to write".into()),
+        Ok(m) if !m.is_file() => {
+            return Err("exists and is not a regular file (it would be replaced by a rename)".into())
+        }
+        Ok(_) => return Ok(()),
+        Err(_) => {}
+    }
+    let parent = p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    match std::fs::metadata(parent) {
+        Ok(m) if m.is_dir() => Ok(()),
+        Ok(_) => Err(format!("{} is not a directory", parent.display())),
+        Err(_) => Err(format!("directory {} does not exist", parent.display())),
+    }
+}
+
+fn check_out_dir(p: &Path) -> Result<(), String> {
+    // The path itself, or the nearest of its ancestors that exists, must be a directory.
+    let Some(existing) = p.ancestors().find(|a| !a.as_os_str().is_empty() && a.exists()) else {
+        return Ok(());
+    };
+    match (existing.is_dir(), existing == p) {
+        (true, _) => Ok(()),
+        (false, true) => Err("exists and is not a directory".into()),
+        (false, false) => Err(format!("{} is not a directory", existing.display())),
     }
 }
 
@@ -105,5 +175,24 @@ mod tests {
         for bad in ["0", "-1", "nan", "inf", "1e300", "x"] {
             assert!(seconds(bad).is_err(), "{bad}");
         }
+        assert_eq!(seconds_at_most("3600", 3600.0), Ok(3600.0));
+        assert!(seconds_at_most("3601", 3600.0).is_err());
+    }
+
+    #[test]
+    fn output_paths_are_checked_for_their_kind() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("f");
+        std::fs::write(&file, "x").unwrap();
+        assert_eq!(check_out_file(&file), Ok(()));
+        assert_eq!(check_out_file(&dir.path().join("new.csv")), Ok(()));
+        assert!(check_out_file(dir.path()).unwrap_err().contains("is a directory"));
+        assert!(check_out_file(&dir.path().join("no/x.csv")).unwrap_err().contains("does not exist"));
+        assert!(check_out_file(&file.join("x.csv")).unwrap_err().contains("is not a directory"));
+        assert!(check_out_file(Path::new("/dev/null")).unwrap_err().contains("not a regular file"));
+        assert_eq!(check_out_dir(dir.path()), Ok(()));
+        assert_eq!(check_out_dir(&dir.path().join("a/b/c")), Ok(()));
+        assert_eq!(check_out_dir(&file), Err("exists and is not a directory".into()));
+        assert!(check_out_dir(&file.join("sub")).unwrap_err().contains("is not a directory"));
     }
 }

@@ -101,6 +101,13 @@ pub fn open<G: TableGame>(
     flag: &str,
     through: Option<usize>,
 ) -> Result<Database<G>> {
+    match std::fs::metadata(dir) {
+        Ok(m) if !m.is_dir() => {
+            return usage(format!("{flag}: {} is not a directory; expected a directory of layer files", dir.display()))
+        }
+        Err(_) => return usage(format!("{flag}: {} does not exist: {}", dir.display(), spec.none_found)),
+        Ok(_) => {}
+    }
     match Database::<G>::open_through(dir, rules, through.unwrap_or(G::MAX_LAYER)) {
         Ok(d) => Ok(d),
         Err(DbError::Missing { .. }) => {
@@ -179,7 +186,7 @@ fn build<G: TableGame>(
     if let Some(short) = mancala::store::space::shortfall(dir, disk) {
         return usage(format!("--dir: {short} (layers {:?})", resume.missing()));
     }
-    super::args::set_threads(threads);
+    super::args::set_threads(threads)?;
     eprintln!(
         "building {} layers 0..={max} in {} ({}; about {:.2} GiB of memory at the peak, {} threads)",
         G::GAME,

@@ -112,11 +112,7 @@ impl Solver {
             );
             return Err(InputError::new("race", message).into());
         }
-        let ids = def.family.ids(&def.rules).map_err(|e| InputError::new("family", e.to_string()))?;
-        if ids.is_empty() {
-            let message = format!("`{}` names no choice; expected a SPEC with at least one choice", def.family.text);
-            return Err(InputError::new("family", message).into());
-        }
+        let ids = def.family.nonempty_ids(&def.rules, "family")?;
         let choices = crate::sweep::spec::choices(&ids, &def.rules);
         let identity = def.identity(ids.len());
         let lock = if dir.is_dir() { Some(crate::store::DirLock::acquire(dir, LOCK)?) } else { None };

@@ -77,11 +77,11 @@ impl SweepDef {
     }
 
     pub fn sets(&self) -> Result<Sets, InputError> {
-        let south = self.south.ids(&self.rules).map_err(|e| InputError::new("south", e.to_string()))?;
+        let south = self.south.nonempty_ids(&self.rules, "south")?;
         if self.symmetric {
             return Ok(Sets { south, north_ids: vec![], north: vec![], symmetric: true });
         }
-        let north_ids = self.north.ids(&self.rules).map_err(|e| InputError::new("north", e.to_string()))?;
+        let north_ids = self.north.nonempty_ids(&self.rules, "north")?;
         let north = super::spec::choices(&north_ids, &self.rules);
         Ok(Sets { south, north_ids, north, symmetric: false })
     }
@@ -89,6 +89,11 @@ impl SweepDef {
 
 /// Most games a per-game table may hold.
 pub const MAX_GAME_ROWS: u64 = 2_000_000;
+
+/// Most games an unsharded run plays unconfirmed: about one core-hour (2.5–2.9 M games per
+/// core-second, README "Speed"). An unsharded run cannot resume, so a stop loses all of it;
+/// above this the command line asks for a confirmation, or for shards.
+pub const UNSHARDED_GAMES: u64 = 10_000_000_000;
 
 /// One run of a sweep: its definition, the resolved sets, and the shard it does (if any).
 pub struct Plan {
@@ -194,6 +199,14 @@ impl Plan {
     /// The games this run plays, when the outcomes do not depend on the pair.
     pub fn games(&self) -> Option<u64> {
         self.def.model.outcomes().map(|o| self.pairs() * o.len() as u64)
+    }
+
+    /// The games of an unsharded run above [`UNSHARDED_GAMES`] (under `speeds`, whose games
+    /// depend on the pair, its pairs: a lower bound); `None` for a shard or a run within it.
+    /// Computed from the resolved sets, before any game is played or file written.
+    pub fn unsharded_games_over_limit(&self) -> Option<u64> {
+        let games = self.games().unwrap_or(self.pairs());
+        (self.shard.is_none() && games > UNSHARDED_GAMES).then_some(games)
     }
 
     /// Seconds of timing for a dry run when none is asked: `speeds` pairs are slow.

@@ -13,6 +13,7 @@
 
 use crate::games::lukho::MAX_REMOVE;
 use crate::games::lukho::{Choice, Rules, ROW};
+use crate::input::InputError;
 use std::fmt;
 
 /// A bad SPEC; the message names the part and the accepted form.
@@ -229,6 +230,20 @@ impl Spec {
     }
 }
 
+impl Spec {
+    /// The ids of a SPEC that must name at least one choice (each side of a sweep, an
+    /// equilibrium's family, the South set of best replies): a set that selects nothing would
+    /// write empty results with success, so it is bad input of `field`, as a malformed SPEC is.
+    pub fn nonempty_ids(&self, rules: &Rules, field: &'static str) -> Result<Vec<u32>, InputError> {
+        let ids = self.ids(rules).map_err(|e| InputError::new(field, e.to_string()))?;
+        if ids.is_empty() {
+            let message = format!("`{}` names no choice; expected a SPEC with at least one choice", self.text);
+            return Err(InputError::new(field, message));
+        }
+        Ok(ids)
+    }
+}
+
 /// The choice after `c` in id order (`None` after the last).
 pub fn next_choice(c: &Choice, rules: &Rules) -> Option<Choice> {
     let h = c.hand();
@@ -360,6 +375,20 @@ mod tests {
         }
         // Filters compose with lists.
         assert_eq!(Spec::parse("0,1,2,9:drop=1").unwrap().ids(&R).unwrap(), vec![2, 9]);
+    }
+
+    #[test]
+    fn a_set_that_selects_nothing_is_refused_naming_its_field() {
+        for text in ["5..5", "0..10:drop=24", "0..1:pit=3", "0,1:remove=3*******"] {
+            let e = Spec::parse(text).unwrap().nonempty_ids(&R, "south").unwrap_err();
+            assert_eq!(e.field, "south");
+            assert_eq!(e.message, format!("`{text}` names no choice; expected a SPEC with at least one choice"));
+        }
+        assert_eq!(Spec::parse("0..10:pit=3").unwrap().nonempty_ids(&R, "north"), Ok(vec![5]));
+        let e = Spec::parse("0..=18446744073709551615").and_then(|s| s.ids(&R)).unwrap_err();
+        assert!(e.to_string().contains("ends past the last id"), "{e}");
+        let e = Spec::parse("0..18446744073709551615").unwrap().nonempty_ids(&R, "north").unwrap_err();
+        assert!(e.message.contains("ends past the last id"), "{e}");
     }
 
     #[test]

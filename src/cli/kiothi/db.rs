@@ -30,7 +30,8 @@ enum DbCmd {
         /// Largest number of warriors on the board (0..=10).
         #[arg(long)]
         max_warriors: usize,
-        #[arg(long)]
+        /// Directory of the layer files (created if missing).
+        #[arg(long, value_parser = crate::cli::args::out_dir())]
         dir: PathBuf,
         /// Worker threads (default: all cores).
         #[arg(long, value_parser = crate::cli::args::threads)]
@@ -48,13 +49,13 @@ enum DbCmd {
         #[arg(long)]
         json: bool,
         /// Also write an SVG chart of the W/D/L share per layer.
-        #[arg(long)]
+        #[arg(long, value_parser = crate::cli::args::out_file())]
         svg: Option<PathBuf>,
         /// Also write the per-layer rows as CSV (warriors, positions, wins, draws, losses, crc32).
-        #[arg(long)]
+        #[arg(long, value_parser = crate::cli::args::out_file())]
         csv: Option<PathBuf>,
         /// Also write the value histograms as CSV (warriors, value, positions).
-        #[arg(long)]
+        #[arg(long, value_parser = crate::cli::args::out_file())]
         histogram_csv: Option<PathBuf>,
     },
     /// Write table entries as a dataset: warriors, p0..p19 (mover's row first), nki0..nki19
@@ -71,7 +72,7 @@ enum DbCmd {
         warriors: String,
         #[arg(long, value_parser = crate::cli::args::format())]
         format: Format,
-        #[arg(long)]
+        #[arg(long, value_parser = crate::cli::args::out_file())]
         out: PathBuf,
     },
 }

@@ -100,29 +100,38 @@ fn bad<T>(e: KiothiError) -> Result<T> {
     usage(e.to_string())
 }
 
+/// Most bytes `--position` reads: a state is a few hundred bytes, and the bound keeps a wrong
+/// file (`/dev/zero`, a database) from being read until memory runs out.
+const MAX_POSITION_BYTES: u64 = 1 << 20;
+
 /// The position of `--position` (a state JSON file, `-` for stdin), checked; without one the
-/// setup's start.
+/// setup's start. Every refusal is one line naming `--position`.
 fn load(position: Option<String>, rules: &Rules) -> Result<Position> {
     let Some(src) = position else { return Ok(rules.start()) };
-    let text = if src == "-" {
-        let mut s = String::new();
-        std::io::stdin().read_to_string(&mut s)?;
-        s
+    let name = if src == "-" { "standard input" } else { &src };
+    let form = "expected a state object {\"game\":\"kiothi\",\"pits\":[20 counts],…}";
+    let mut bytes = Vec::new();
+    let read = if src == "-" {
+        std::io::stdin().lock().take(MAX_POSITION_BYTES + 1).read_to_end(&mut bytes)
+    } else if std::path::Path::new(&src).is_dir() {
+        return usage(format!("--position: {src} is a directory; {form}"));
     } else {
-        match std::fs::read_to_string(&src) {
-            Ok(s) => s,
-            Err(e) => return usage(format!("--position: {src}: {e}")),
-        }
+        std::fs::File::open(&src).and_then(|f| f.take(MAX_POSITION_BYTES + 1).read_to_end(&mut bytes))
+    };
+    if let Err(e) = read {
+        return usage(format!("--position: {name}: {e}"));
+    }
+    if bytes.len() as u64 > MAX_POSITION_BYTES {
+        return usage(format!("--position: {name} is larger than {MAX_POSITION_BYTES} bytes; {form}"));
+    }
+    let Ok(text) = String::from_utf8(bytes) else {
+        return usage(format!("--position: {name} is not UTF-8 text; {form}"));
     };
     let v: serde_json::Value = match serde_json::from_str(&text) {
         Ok(v) => v,
-        Err(e) => {
-            return usage(format!(
-                "--position: not JSON ({e}); expected a state object {{\"game\":\"kiothi\",\"pits\":[20 counts],…}}"
-            ))
-        }
+        Err(e) => return usage(format!("--position: not JSON ({e}); {form}")),
     };
-    let p = Position::from_json(&v).or_else(bad)?;
-    p.validate().or_else(bad)?;
+    let p = Position::from_json(&v).or_else(|e| usage(format!("--position: {e}")))?;
+    p.validate().or_else(|e| usage(format!("--position: {e}")))?;
     Ok(p)
 }

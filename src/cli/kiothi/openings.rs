@@ -33,7 +33,7 @@ pub struct OpeningsArgs {
     #[arg(long, value_parser = crate::cli::args::seconds)]
     time: Option<f64>,
     /// CSV file for the rows of `--sample`.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::cli::args::out_file())]
     out: Option<PathBuf>,
     /// State JSON file (`-` = stdin); default: the setup's start.
     #[arg(long)]
@@ -87,6 +87,9 @@ fn sample(n: u64, a: &OpeningsArgs, rules: Rules) -> Result<()> {
     if n == 0 || replies == 0 {
         return usage("--sample / --replies: expected at least 1");
     }
+    let Some(positions) = n.checked_mul(replies) else {
+        return usage(format!("--sample / --replies: {n} × {replies} positions is more than a count can hold"));
+    };
     if a.depth == Some(0) {
         return usage("--depth: expected at least 1");
     }
@@ -111,7 +114,7 @@ fn sample(n: u64, a: &OpeningsArgs, rules: Rules) -> Result<()> {
     };
     let sowing = SowingCache::new();
     let t0 = std::time::Instant::now();
-    let pb = crate::cli::progress::bar(n * replies, "openings");
+    let pb = crate::cli::progress::bar(positions, "openings");
     let mut err: Option<std::io::Error> = None;
     let rows = evaluate(&rules, &sowing, n, replies, seed, limits, &mut |r| {
         pb.inc(1);

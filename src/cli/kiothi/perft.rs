@@ -11,7 +11,8 @@ pub struct PerftArgs {
     /// State JSON file (`-` = stdin); default: the setup's start.
     #[arg(long)]
     position: Option<String>,
-    #[arg(long)]
+    /// Plies to count (at most 100).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(..=kiothi::PERFT_MAX_DEPTH as i64))]
     depth: u32,
     #[arg(long)]
     divide: bool,

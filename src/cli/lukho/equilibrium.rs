@@ -23,7 +23,7 @@ pub struct EquilibriumArgs {
     /// Both players' choices: a SPEC (default all 6,356,992).
     #[arg(long, default_value = "all")]
     family: Spec,
-    #[arg(long)]
+    #[arg(long, value_parser = crate::cli::args::out_dir())]
     out: PathBuf,
     /// Stop (resumably) once this many iterations are done in all.
     #[arg(long)]
@@ -117,10 +117,9 @@ pub(super) fn eq_error(e: EqError) -> anyhow::Error {
 pub fn equilibrium(a: EquilibriumArgs) -> Result<()> {
     // Everything is checked before anything is written.
     let rules = a.rules.rules();
-    set_threads(a.threads);
-    mancala::input::check_out_dir(&a.out).map_err(input)?;
+    set_threads(a.threads)?;
     let exploit_ids = match &a.exploit {
-        Some(s) => s.ids(&rules).map_err(|e| input(InputError::new("exploit", e.to_string())))?,
+        Some(s) => s.nonempty_ids(&rules, "exploit").map_err(input)?,
         None => vec![],
     };
     let def = OpeningGame { rules, model: a.race, payoff: a.payoff, family: a.family };

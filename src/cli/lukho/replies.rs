@@ -26,7 +26,7 @@ pub struct RepliesArgs {
     /// North's choices searched for replies: a SPEC (default all 6,356,992).
     #[arg(long, default_value = "all")]
     family: Spec,
-    #[arg(long)]
+    #[arg(long, value_parser = crate::cli::args::out_dir())]
     out: PathBuf,
     /// How many of the most common replies to list.
     #[arg(long, default_value_t = 20)]
@@ -43,16 +43,11 @@ pub struct RepliesArgs {
 pub fn replies(a: RepliesArgs) -> Result<()> {
     // Everything is checked before anything is written.
     let rules = a.rules.rules();
-    set_threads(a.threads);
-    let south_ids = a.south.ids(&rules).map_err(|e| input(InputError::new("south", e.to_string())))?;
-    if south_ids.is_empty() {
-        let message = format!("`{}` names no choice; expected a SPEC with at least one choice", a.south);
-        return Err(input(InputError::new("south", message)));
-    }
+    set_threads(a.threads)?;
+    let south_ids = a.south.nonempty_ids(&rules, "south").map_err(input)?;
     if a.top == 0 {
         return Err(input(InputError::new("top", "0; expected at least 1")));
     }
-    mancala::input::check_out_dir(&a.out).map_err(input)?;
     let def = OpeningGame { rules, model: a.race, payoff: a.payoff, family: a.family };
     let mut solver = Solver::open(def, &a.out).map_err(eq_error)?;
     let obs = EqProgress::new(true);

@@ -21,7 +21,7 @@ pub struct SampleArgs {
     /// sequential | lockstep | speeds, or one outcome.
     #[arg(long)]
     race: Races,
-    #[arg(long)]
+    #[arg(long, value_parser = crate::cli::args::out_dir())]
     out: PathBuf,
     #[arg(long)]
     json: bool,

@@ -1,7 +1,7 @@
 //! `lukho sweep` (with `--dry-run`) and `lukho merge`.
 
 use super::{input, RuleFlags};
-use crate::cli::args::{flag, set_threads, threads, Threads};
+use crate::cli::args::{flag, out_dir, seconds_at_most, set_threads, threads, Threads};
 use crate::cli::progress::bar;
 use anyhow::Result;
 use clap::Args;
@@ -46,7 +46,16 @@ pub struct SweepArgs {
     /// lower bound and a longer sample may wait on one such pair.
     #[arg(long, value_name = "SECONDS", value_parser = calibration_seconds)]
     calibrate: Option<f64>,
-    #[arg(long, required_unless_present = "dry_run")]
+    /// Run an unsharded sweep of more than 10^10 games (about a core-hour) anyway.
+    ///
+    /// Without it such a run is refused before it starts: an unsharded run cannot resume, so
+    /// a stop loses everything it did. Split it with --shard K/N instead (each shard writes its
+    /// own part file, finished shards are skipped on a rerun, `lukho merge` joins the parts;
+    /// see scripts/lukho_local_shards.sh), and see its projected core-hours with --dry-run.
+    #[arg(long)]
+    yes: bool,
+    /// Output directory (created if missing).
+    #[arg(long, required_unless_present = "dry_run", value_parser = out_dir())]
     out: Option<PathBuf>,
     /// Also write one row per game (small products only).
     #[arg(long, value_enum)]
@@ -61,12 +70,9 @@ pub struct SweepArgs {
     rules: RuleFlags,
 }
 
-/// `--calibrate`: seconds of timing in (0, 3600].
+/// `--calibrate`: seconds of timing, at most an hour.
 fn calibration_seconds(s: &str) -> Result<f64, String> {
-    match s.trim().parse::<f64>() {
-        Ok(x) if x > 0.0 && x <= 3600.0 => Ok(x),
-        _ => Err(format!("`{s}` is not a number of seconds in (0, 3600]")),
-    }
+    seconds_at_most(s, 3600.0)
 }
 
 /// A failed run: bad input and bad parts are exit 2, failed writes exit 1.
@@ -84,7 +90,7 @@ fn run_error(e: RunError) -> anyhow::Error {
 pub fn sweep(a: SweepArgs) -> Result<()> {
     // Everything is checked before anything is written.
     let rules = a.rules.rules();
-    set_threads(a.threads);
+    set_threads(a.threads)?;
     let def = SweepDef::new(rules, a.race, a.south, a.north, a.symmetric).map_err(input)?;
     let shard = match a.shard {
         Some(s) => Some(s),
@@ -98,6 +104,13 @@ pub fn sweep(a: SweepArgs) -> Result<()> {
     }
     if let Some(format) = a.games {
         plan.check_games_table(format).map_err(input)?;
+    }
+    if let Some(games) = plan.unsharded_games_over_limit().filter(|_| !a.yes) {
+        let bound = if plan.games().is_some() { "" } else { "at least " };
+        return crate::cli::usage(format!(
+            "--shard: this unsharded sweep plays {bound}{games} games (more than {}), and a stopped unsharded run cannot resume; split it with --shard K/N (see the projected core-hours with --dry-run), or give --yes to run it in one piece",
+            mancala::sweep::plan::UNSHARDED_GAMES
+        ));
     }
     let out = a.out.expect("clap requires --out without --dry-run");
     // The run holds the directory's lock until its files are written.
@@ -172,9 +185,9 @@ fn dry_run(plan: &Plan, seconds: f64, json: bool) -> Result<()> {
 
 #[derive(Args)]
 pub struct MergeArgs {
-    #[arg(long)]
+    #[arg(long, value_parser = out_dir())]
     out: PathBuf,
-    #[arg(required = true)]
+    #[arg(required = true, value_parser = crate::cli::args::in_file())]
     parts: Vec<PathBuf>,
     #[arg(long)]
     json: bool,

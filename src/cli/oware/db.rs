@@ -24,7 +24,8 @@ enum DbCmd {
         /// Largest number of seeds on the board (0..=48).
         #[arg(long)]
         max_stones: usize,
-        #[arg(long)]
+        /// Directory of the layer files (created if missing).
+        #[arg(long, value_parser = crate::cli::args::out_dir())]
         dir: PathBuf,
         /// Worker threads (default: all cores).
         #[arg(long, value_parser = crate::cli::args::threads)]
@@ -46,13 +47,13 @@ enum DbCmd {
         #[arg(long)]
         json: bool,
         /// Also write an SVG chart of the W/D/L share per layer.
-        #[arg(long)]
+        #[arg(long, value_parser = crate::cli::args::out_file())]
         svg: Option<PathBuf>,
         /// Also write the per-layer rows as CSV (stones, positions, wins, draws, losses, crc32).
-        #[arg(long)]
+        #[arg(long, value_parser = crate::cli::args::out_file())]
         csv: Option<PathBuf>,
         /// Also write the value histograms as CSV (stones, value, positions).
-        #[arg(long)]
+        #[arg(long, value_parser = crate::cli::args::out_file())]
         histogram_csv: Option<PathBuf>,
         #[command(flatten)]
         rules: RuleFlags,
@@ -68,7 +69,7 @@ enum DbCmd {
         stones: String,
         #[arg(long, value_parser = crate::cli::args::format())]
         format: Format,
-        #[arg(long)]
+        #[arg(long, value_parser = crate::cli::args::out_file())]
         out: PathBuf,
         #[command(flatten)]
         rules: RuleFlags,

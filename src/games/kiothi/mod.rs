@@ -58,7 +58,7 @@ mod tests;
 pub use error::{Illegal, KiothiError};
 pub use game::{EndReason, Game, GameResult};
 pub use moves::{Child, Move, Redistribution, SowMove};
-pub use perft::{divide, perft, perft_u128, DIVIDE_LIMIT};
+pub use perft::{divide, perft, perft_u128, DIVIDE_LIMIT, PERFT_MAX_DEPTH};
 pub(crate) use position::occupied_mask;
 pub use position::{Board, Phase, Position, ALL_BOMA, BOMA, ROW};
 pub use redistribution::{binomial_u128, placements};

@@ -12,6 +12,10 @@ use super::{Child, KiothiError, Move, Position, Rules, SowingCache};
 /// Above this many redistributions `divide` refuses to list them.
 pub const DIVIDE_LIMIT: u128 = 1 << 20;
 
+/// The deepest perft worth asking for: even two moves a ply make 2^100 paths, which no
+/// count finishes, and the recursion's stack grows with the depth. Callers refuse more.
+pub const PERFT_MAX_DEPTH: u32 = 100;
+
 /// The number of legal move paths of `depth` plies from `pos`.
 ///
 /// Panics if the count exceeds `u64` (two plies from a full opening do): use [`perft_u128`].
@@ -29,11 +33,13 @@ pub fn perft(pos: &Position, rules: &Rules, sowing: &SowingCache, depth: u32) ->
 
 /// [`perft`] in `u128`. Panics if even that overflows (see [`KiothiError::CountOverflow`]).
 pub fn perft_u128(pos: &Position, rules: &Rules, sowing: &SowingCache, depth: u32) -> u128 {
-    let mut buffers = vec![Vec::with_capacity(64); depth as usize];
-    count(pos, rules, sowing, depth, &mut buffers)
+    count(pos, rules, sowing, depth, &mut Vec::new())
 }
 
-fn count(pos: &Position, rules: &Rules, sowing: &SowingCache, depth: u32, buffers: &mut [Vec<Child>]) -> u128 {
+/// `spare`: child buffers not in use, one taken per ply on the current path and given back
+/// after, so they are reused across siblings and allocated only for the plies the tree
+/// reaches (not for the depth asked, which may be far beyond where every path ends).
+fn count(pos: &Position, rules: &Rules, sowing: &SowingCache, depth: u32, spare: &mut Vec<Vec<Child>>) -> u128 {
     if depth == 0 {
         return 1;
     }
@@ -47,19 +53,18 @@ fn count(pos: &Position, rules: &Rules, sowing: &SowingCache, depth: u32, buffer
         }
         let mut n = 0u128;
         pos.for_each_redistribution(rules, |r| {
-            n += count(&pos.redistribute_unchecked(r), rules, sowing, depth - 1, buffers);
+            n += count(&pos.redistribute_unchecked(r), rules, sowing, depth - 1, spare);
         });
         return n;
     }
-    let (buf, rest) = buffers.split_first_mut().expect("one buffer per ply");
-    pos.children(rules, sowing, buf);
-    if depth == 1 {
-        return buf.len() as u128;
-    }
-    let mut n = 0u128;
-    for c in buf.iter() {
-        n += count(&c.position, rules, sowing, depth - 1, rest);
-    }
+    let mut buf = spare.pop().unwrap_or_else(|| Vec::with_capacity(64));
+    pos.children(rules, sowing, &mut buf);
+    let n = if depth == 1 {
+        buf.len() as u128
+    } else {
+        buf.iter().map(|c| count(&c.position, rules, sowing, depth - 1, spare)).sum()
+    };
+    spare.push(buf);
     n
 }
 
@@ -73,7 +78,7 @@ pub fn divide(
     depth: u32,
 ) -> Result<Vec<(Move, u128)>, KiothiError> {
     let depth = depth.max(1);
-    let mut buffers = vec![Vec::with_capacity(64); depth as usize];
+    let mut buffers = Vec::new();
     let mut out = Vec::new();
     if pos.is_redistribution() {
         let n = pos.redistribution_count(rules)?;
