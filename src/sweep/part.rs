@@ -158,7 +158,7 @@ pub fn read_part(path: &Path) -> Result<Part, PartError> {
             v[1..].try_into().map_err(|_| PartError::bad(path, format!("row {i}: not integers")))?;
         rows.push((v[0] as u32, Agg::from_ints(&ints)));
     }
-    if rows.len() as u64 != num("rows")? || rows.len() as u64 != range.1 - range.0 {
+    if rows.len() as u64 != num("rows")? || range.1.checked_sub(range.0) != Some(rows.len() as u64) {
         return Err(PartError::bad(path, "rows: the row count does not match the header's rows and range"));
     }
     if rows.windows(2).any(|w| w[0].0 >= w[1].0) {
@@ -306,5 +306,17 @@ mod tests {
         write_part(&path, &oid, Shard { k: 1, n: 3 }, parts[1].range, &parts[1].rows).unwrap();
         let e = combine(vec![parts[0].clone(), read_part(&path).unwrap(), parts[2].clone()]).unwrap_err().to_string();
         assert!(e.contains("south:"), "{e}");
+    }
+
+    /// A header whose range ends before it starts (checksum right) is refused: the row count
+    /// check subtracted the bounds and overflowed.
+    #[test]
+    fn a_backwards_range_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = def("0..3");
+        let path = dir.path().join("p.lukho");
+        write_part(&path, &identity(&d, 3, 5), Shard { k: 0, n: 1 }, (3, 0), &[]).unwrap();
+        let e = read_part(&path).unwrap_err().to_string();
+        assert!(e.contains("rows:"), "{e}");
     }
 }
