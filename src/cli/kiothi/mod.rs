@@ -122,7 +122,7 @@ fn load(position: Option<String>, rules: &Rules) -> Result<Position> {
             ))
         }
     };
-    let p = Position::from_json(&v).or_else(bad)?;
-    p.validate().or_else(bad)?;
+    let p = Position::from_json(&v).or_else(|e| usage(format!("--position: {e}")))?;
+    p.validate().or_else(|e| usage(format!("--position: {e}")))?;
     Ok(p)
 }
