@@ -27,15 +27,26 @@ mod support_fuzz {
         S::Value: Debug,
     {
         let tried = AtomicU64::new(0);
+        ACCEPTED.with(|a| a.set(0));
         let mut runner = TestRunner::new(config(cases));
         let result = runner.run(&strategy, |v| {
             tried.fetch_add(1, Ordering::Relaxed);
             test(v)
         });
-        eprintln!("fuzz {name}: {} inputs tried", tried.load(Ordering::Relaxed));
+        let accepted = ACCEPTED.with(|a| a.get());
+        eprintln!("fuzz {name}: {} inputs tried, {accepted} accepted", tried.load(Ordering::Relaxed));
         if let Err(e) = result {
             panic!("{name}: {e}");
         }
+    }
+
+    thread_local! {
+        static ACCEPTED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    }
+
+    /// Count an input the parser accepted (the rest it refused).
+    pub fn accepted() {
+        ACCEPTED.with(|a| a.set(a.get() + 1));
     }
 
     /// Pieces that break parsers: numbers at and past every integer width, signs, exponents,
@@ -229,6 +240,7 @@ fn range_parse_inclusive() {
         .prop_map(|(a, sep, b, single)| if single { a } else { format!("{a}{sep}{b}") });
     check("range::parse_inclusive", 2000, text(valid), |s| {
         if let Ok(Some((a, b))) = parse_inclusive(&s) {
+            accepted();
             prop_assert!(a <= b, "{s:?} gave {a}..={b}");
         }
         Ok(())
@@ -250,6 +262,7 @@ fn shard_parse_and_env() {
         .prop_map(|(k, sep, n)| format!("{k}{sep}{n}"));
     check("Shard::parse", 2000, text(valid), |s| {
         if let Ok(sh) = s.parse::<Shard>() {
+            accepted();
             prop_assert!(sh.k < sh.n);
             // Any count splits without overflow and inside 0..=count.
             for count in [0, 1, 13, u64::MAX] {
@@ -277,6 +290,7 @@ fn shard_parse_and_env() {
     check("Shard::from_env", 2000, env, |vals| {
         let get = |k: &str| NAMES.iter().position(|n| *n == k).and_then(|i| vals[i].clone());
         if let Ok(Some(sh)) = Shard::from_env(get) {
+            accepted();
             prop_assert!(sh.k < sh.n);
         }
         Ok(())
@@ -314,6 +328,7 @@ fn spec_text() -> impl Strategy<Value = String> {
 fn lukho_spec() {
     check("sweep::Spec::parse", 3000, text(spec_text()), |s| {
         if let Ok(spec) = s.parse::<Spec>() {
+            accepted();
             // Its own text reads back as the same set.
             prop_assert_eq!(Spec::parse(&spec.to_string()), Ok(spec.clone()));
             if let Some((lo, hi)) = spec.filters.drop {
@@ -391,6 +406,19 @@ fn names() {
         if let Ok(g) = s.parse::<mancala::export::Format>() {
             prop_assert_eq!(g.name().parse::<mancala::export::Format>().ok(), Some(g));
         }
+        if s.parse::<Races>().is_ok()
+            || s.parse::<RaceLabel>().is_ok()
+            || s.parse::<mancala::opening_game::Payoff>().is_ok()
+            || s.parse::<Chain>().is_ok()
+            || s.parse::<mancala::games::oware::GrandSlam>().is_ok()
+            || s.parse::<mancala::games::oware::Cycle>().is_ok()
+            || s.parse::<kiothi::Setup>().is_ok()
+            || s.parse::<kiothi::Redistribute>().is_ok()
+            || s.parse::<kiothi::NkiClear>().is_ok()
+            || s.parse::<mancala::export::Format>().is_ok()
+        {
+            accepted();
+        }
         Ok(())
     });
 }
@@ -413,6 +441,7 @@ fn lukho_removals_and_drops() {
         }
         for rules in [LUKHO, lukho::Rules { keep_one: true, ..LUKHO }] {
             if let Ok(c) = Choice::parse(&r, &d, &rules) {
+                accepted();
                 let back = Choice::parse(&c.remove_string(), &c.drop_string(), &rules);
                 prop_assert_eq!(back, Ok(c));
                 prop_assert_eq!(Choice::from_id(c.id(&rules), &rules), Ok(c));
@@ -460,6 +489,7 @@ fn kiothi_move_text() -> impl Strategy<Value = String> {
 fn kiothi_moves() {
     check("kiothi move notation", 3000, text(kiothi_move_text()), |s| {
         if let Ok(m) = s.parse::<Move>() {
+            accepted();
             prop_assert_eq!(m.to_string().parse::<Move>().ok(), Some(m));
         }
         if let Ok(m) = s.parse::<SowMove>() {
@@ -544,6 +574,7 @@ fn kiothi_position_json() -> impl Strategy<Value = Json> {
 
 /// What a command does with a position it accepted: start a game, list the moves, play one.
 fn exercise(p: Position) -> Result<(), TestCaseError> {
+    accepted();
     prop_assert_eq!(Position::from_json(&p.to_json()).ok(), Some(p));
     let rules = kiothi_rules();
     let Ok(mut g) = Game::new(rules, p) else { return Ok(()) };
@@ -661,7 +692,7 @@ fn sweep_part_files() {
     use mancala::sweep::part::{read_part, write_part};
     use mancala::sweep::summary::{Agg, AGG_INTS};
     let dir = tempfile::tempdir().unwrap();
-    let identity = json!({"magic": "mancala-lukho-part", "format": 1, "version": "0", "rules": {}, "race": "sequential",
+    let identity = json!({"magic": "mancala-lukho-part", "format": 1, "version": "0", "rules": LUKHO.to_json(), "race": "sequential",
         "south": "0..3", "north": "0..3", "symmetric": false, "south_choices": 3, "north_choices": 3});
     let rows: Vec<(u32, Agg)> = (0..3).map(|i| (i, Agg::from_ints(&[i as i64 + 1; AGG_INTS]))).collect();
     let good = dir.path().join("good.lukho");
@@ -704,11 +735,48 @@ fn sweep_part_files() {
             }
         }),
     ];
+    // Rows of any integers, header and checksum consistent with them.
+    let int = prop_oneof![0i64..100, any::<i64>(), Just(-1i64), Just(i64::MAX), Just(u32::MAX as i64 + 1)];
+    let row = (prop_oneof![0u32..100, any::<u32>()], prop::collection::vec(int, AGG_INTS..=AGG_INTS));
+    let built = (prop::collection::vec(row, 0..4), prop::option::of(json_field_edit())).prop_map({
+        let header = header.clone();
+        move |(mut rows, edit)| {
+            rows.sort_by_key(|r| r.0);
+            rows.dedup_by_key(|r| r.0);
+            let mut body = Vec::new();
+            for (id, ints) in &rows {
+                let fields: Vec<String> =
+                    std::iter::once(id.to_string()).chain(ints.iter().map(i64::to_string)).collect();
+                body.extend(fields.join(",").into_bytes());
+                body.push(b'\n');
+            }
+            let mut h = match edit {
+                Some((at, v)) => replace_field(header.clone(), &at, v),
+                None => header.clone(),
+            };
+            if let Some(o) = h.as_object_mut() {
+                o.insert("rows".into(), json!(rows.len()));
+                o.insert("range".into(), json!([0, rows.len()]));
+                o.insert("south_choices".into(), json!(rows.len()));
+                o.insert("crc32".into(), json!(crc32fast::hash(&body)));
+            }
+            let mut out = h.to_string().into_bytes();
+            out.push(b'\n');
+            out.extend(body);
+            out
+        }
+    });
+    let cases = prop_oneof![4 => cases, 2 => built];
     check("sweep part file header and rows", 1500, cases, |b| {
         std::fs::write(&path, &b).unwrap();
         if let Ok(p) = read_part(&path) {
+            accepted();
             prop_assert_eq!(p.rows.len() as u64, p.range.1 - p.range.0);
             let _ = mancala::sweep::part::combine(vec![p]);
+            // What `lukho merge` does with it: combine, then write the summaries.
+            let out = dir.path().join("merged");
+            let _ = mancala::sweep::part::merge(&out, std::slice::from_ref(&path));
+            let _ = std::fs::remove_dir_all(&out);
         }
         Ok(())
     });
@@ -768,7 +836,9 @@ fn equilibrium_state_files() {
     ];
     check("equilibrium state file", 1500, cases, |b| {
         std::fs::write(&path, &b).unwrap();
-        let _ = read_state(&path, &identity);
+        if read_state(&path, &identity).is_ok() {
+            accepted();
+        }
         let _ = read_state(&path, &Json::Null);
         Ok(())
     });
@@ -821,7 +891,10 @@ fn layer_file_headers() {
         match open(&path) {
             // Only bytes whose header still reads as the expected one open; the payload size
             // is then right.
-            Ok(f) => prop_assert_eq!(f.values().len(), values.len()),
+            Ok(f) => {
+                accepted();
+                prop_assert_eq!(f.values().len(), values.len())
+            }
             Err(_) => {}
         }
         Ok(())
