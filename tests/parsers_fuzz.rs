@@ -248,6 +248,7 @@ fn range_parse_inclusive() {
     // Round trip: every inclusive range printed both ways reads back.
     check("range::parse_inclusive round trip", 1000, (any::<u64>(), any::<u64>()), |(x, y)| {
         let (a, b) = (x.min(y), x.max(y));
+        accepted();
         prop_assert_eq!(parse_inclusive(&format!("{a}..={b}")), Ok(Some((a, b))));
         prop_assert_eq!(parse_inclusive(&format!("{a}")), Ok(Some((a, a))));
         let want = if b > a { Some((a, b - 1)) } else { None };
@@ -258,8 +259,11 @@ fn range_parse_inclusive() {
 
 #[test]
 fn shard_parse_and_env() {
-    let valid = (number(), prop::sample::select(&["/", " / ", "//"][..]), number())
-        .prop_map(|(k, sep, n)| format!("{k}{sep}{n}"));
+    let valid = prop_oneof![
+        (number(), prop::sample::select(&["/", " / ", "//"][..]), number())
+            .prop_map(|(k, sep, n)| format!("{k}{sep}{n}")),
+        (0u64..10, 1u64..10).prop_map(|(k, n)| format!("{k}/{n}")),
+    ];
     check("Shard::parse", 2000, text(valid), |s| {
         if let Ok(sh) = s.parse::<Shard>() {
             accepted();
@@ -274,6 +278,7 @@ fn shard_parse_and_env() {
     });
     check("Shard::parse round trip", 1000, (any::<u64>(), 1u64..), |(k, n)| {
         let k = k % n;
+        accepted();
         prop_assert_eq!(Shard::parse(&format!("{k}/{n}")), Ok(Shard { k, n }));
         Ok(())
     });
@@ -285,7 +290,7 @@ fn shard_parse_and_env() {
         "JOB_COMPLETION_INDEX",
         "JOB_COMPLETIONS",
     ];
-    let value = prop::option::of(prop_oneof![number(), text(number())]);
+    let value = prop::option::of(prop_oneof![(0u64..6).prop_map(|x| x.to_string()), number(), text(number())]);
     let env = prop::collection::vec(value, 5);
     check("Shard::from_env", 2000, env, |vals| {
         let get = |k: &str| NAMES.iter().position(|n| *n == k).and_then(|i| vals[i].clone());
@@ -431,7 +436,18 @@ fn lukho_removals_and_drops() {
         .prop_map(|v| v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(","));
     let drop = (number(), prop::sample::select(&["@", " @ ", "@@", ":"][..]), number())
         .prop_map(|(d, sep, j)| format!("{d}{sep}{j}"));
-    let pair = (text(prop_oneof![remove, remove_small]), text(drop));
+    let valid = (prop::collection::vec(0u8..=3, 8), 0u8..8, 0u8..8, prop::sample::select(&["@", " @ "][..])).prop_map(
+        |(r, d, j, at)| {
+            let hand: u8 = r.iter().sum();
+            let r: Vec<String> = r.iter().map(|x| x.to_string()).collect();
+            (r.join(","), format!("{}{at}{j}", d.min(hand)))
+        },
+    );
+    let pair = prop_oneof![
+        1 => (text(prop_oneof![remove, remove_small]), text(drop)),
+        1 => valid.clone(),
+        2 => valid.prop_flat_map(|(r, d)| (text(Just(r)), text(Just(d)))),
+    ];
     check("lukho choice r0,…,r7 and COUNT@PIT", 3000, pair, |(r, d)| {
         if let Ok(v) = choice::parse_remove(&r) {
             prop_assert!(v.iter().all(|&x| x <= lukho::MAX_REMOVE));
@@ -454,6 +470,7 @@ fn lukho_removals_and_drops() {
         for rules in [LUKHO, lukho::Rules { keep_one: true, ..LUKHO }] {
             match Choice::from_id(id, &rules) {
                 Ok(c) => {
+                    accepted();
                     prop_assert_eq!(c.id(&rules), id);
                     let printed = Choice::parse(&c.remove_string(), &c.drop_string(), &rules);
                     prop_assert_eq!(printed, Ok(c));
@@ -487,10 +504,20 @@ fn kiothi_move_text() -> impl Strategy<Value = String> {
 
 #[test]
 fn kiothi_moves() {
+    // A parsed move is then checked against a position: the start (a redistribution turn)
+    // and a sowing turn.
+    let rules = kiothi_rules();
+    let mid =
+        json!({"pits": [0, 0, 0, 0, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 0, 0, 0, 0], "to_move": "south", "turn": 3});
+    let games =
+        [Game::new(rules, rules.start()).unwrap(), Game::new(rules, Position::from_json(&mid).unwrap()).unwrap()];
     check("kiothi move notation", 3000, text(kiothi_move_text()), |s| {
         if let Ok(m) = s.parse::<Move>() {
             accepted();
             prop_assert_eq!(m.to_string().parse::<Move>().ok(), Some(m));
+            for g in &games {
+                let _ = g.clone().play(&m);
+            }
         }
         if let Ok(m) = s.parse::<SowMove>() {
             prop_assert_eq!(m.to_string().parse::<SowMove>().ok(), Some(m));
@@ -537,38 +564,42 @@ fn any_json() -> impl Strategy<Value = Json> {
     })
 }
 
-/// A state JSON from the schema, each field usually right and sometimes anything.
+/// A state JSON: a valid position (20 counts, stores, nki only on occupied boma after the
+/// redistributions, the mover turns 1 and 2 require), then half the time one field replaced by
+/// anything or dropped.
 fn kiothi_position_json() -> impl Strategy<Value = Json> {
-    let count =
-        prop_oneof![8 => (0u64..6).prop_map(Json::from), 1 => (0u64..300).prop_map(Json::from), 1 => any_json()];
-    let pits = prop_oneof![8 => prop::collection::vec(count.clone(), 20..=20).prop_map(Json::from), 1 => any_json()];
-    let stores = prop::option::of(prop::collection::vec(count, 0..3).prop_map(Json::from));
-    let nki = prop::option::of(prop_oneof![
-        prop::collection::vec(prop::bool::weighted(0.1).prop_map(Json::from), 20..=20).prop_map(Json::from),
-        any_json()
-    ]);
-    let to_move = prop_oneof![prop::sample::select(&["south", "north"][..]).prop_map(Json::from), any_json()];
-    let turn = prop_oneof![
-        (1u64..6).prop_map(Json::from),
-        (u32::MAX as u64 - 2..=u32::MAX as u64 + 1).prop_map(Json::from),
-        any_json()
-    ];
-    let game = prop::option::of(prop_oneof![Just(Json::from("kiothi")), any_json()]);
-    (game, pits, stores, nki, to_move, turn).prop_map(|(game, pits, stores, nki, to_move, turn)| {
-        let mut o = serde_json::Map::new();
-        if let Some(g) = game {
-            o.insert("game".into(), g);
+    let pits = prop::collection::vec(prop_oneof![6 => 0u8..6, 1 => 0u8..=40], 20);
+    let turn = prop_oneof![3 => 1u32..12, 1 => any::<u32>()];
+    let valid = (pits, prop::collection::vec(0u8..40, 2), any::<u32>(), any::<bool>(), turn).prop_map(
+        |(mut pits, stores, nki_bits, north, turn)| {
+            while pits.iter().chain(&stores).map(|&x| x as u32).sum::<u32>() > 255 {
+                let i = (0..20).max_by_key(|&i| pits[i]).unwrap();
+                pits[i] /= 2;
+            }
+            let occupied = (0..20).filter(|&a| pits[a] > 0).fold(0u32, |m, a| m | 1 << a);
+            let nki = if turn <= 2 { 0 } else { nki_bits & occupied };
+            let to_move = match turn {
+                1 => "south",
+                2 => "north",
+                _ if north => "north",
+                _ => "south",
+            };
+            let nki: Vec<bool> = (0..20).map(|a| nki >> a & 1 == 1).collect();
+            json!({"game": "kiothi", "pits": pits, "stores": stores, "nki": nki, "to_move": to_move, "turn": turn})
+        },
+    );
+    let field = prop::sample::select(&["game", "pits", "stores", "nki", "to_move", "turn"][..]);
+    let edit = prop::option::of((field, prop::option::of(any_json())));
+    (valid, edit).prop_map(|(mut v, edit)| {
+        if let Some((f, value)) = edit {
+            match value {
+                Some(x) => v[f] = x,
+                None => {
+                    v.as_object_mut().unwrap().remove(f);
+                }
+            }
         }
-        o.insert("pits".into(), pits);
-        if let Some(s) = stores {
-            o.insert("stores".into(), s);
-        }
-        if let Some(n) = nki {
-            o.insert("nki".into(), n);
-        }
-        o.insert("to_move".into(), to_move);
-        o.insert("turn".into(), turn);
-        Json::Object(o)
+        v
     })
 }
 
@@ -578,9 +609,14 @@ fn exercise(p: Position) -> Result<(), TestCaseError> {
     prop_assert_eq!(Position::from_json(&p.to_json()).ok(), Some(p));
     let rules = kiothi_rules();
     let Ok(mut g) = Game::new(rules, p) else { return Ok(()) };
-    let moves = g.legal_sowings();
-    if let Some(m) = moves.first() {
-        g.play(&Move::Sow(*m)).map_err(|e| TestCaseError::fail(format!("a listed move is illegal: {e}")))?;
+    // A few plies of listed moves, as a replay would play them.
+    for ply in 0..4 {
+        let moves = g.legal_sowings();
+        if moves.is_empty() {
+            break;
+        }
+        let m = moves[(ply * 7 + p.turn as usize) % moves.len()];
+        g.play(&Move::Sow(m)).map_err(|e| TestCaseError::fail(format!("a listed move is illegal: {e}")))?;
     }
     if p.is_redistribution() {
         let _ = p.redistribution_count(&rules);
@@ -609,6 +645,44 @@ fn kiothi_position_json_file() {
             if let Ok(p) = Position::from_json(&v) {
                 exercise(p)?;
             }
+        }
+        Ok(())
+    });
+}
+
+/// `oware replay --start PITS --to-move SIDE --moves …`: from any start the parser accepts
+/// (12 counts, at most 48 seeds), under every rule variant, moves legal and not.
+#[test]
+fn oware_replay_from_any_start() {
+    use mancala::games::oware::{seeds, Cycle, Game, GrandSlam, Position, Rules, TOTAL_SEEDS};
+    use mancala::side::Side;
+    let pits = prop::collection::vec(prop_oneof![4 => 0u8..6, 1 => 0u8..=48], 12).prop_map(|mut v| {
+        while v.iter().map(|&x| x as u32).sum::<u32>() > TOTAL_SEEDS {
+            let i = (0..12).max_by_key(|&i| v[i]).unwrap();
+            v[i] /= 2;
+        }
+        v
+    });
+    let moves = prop::collection::vec((any::<proptest::sample::Index>(), prop::bool::weighted(0.9)), 0..120);
+    let s = (pits, any::<bool>(), 0..GrandSlam::ALL.len(), 0..Cycle::ALL.len(), moves);
+    check("oware replay from any --start", 1500, s, |(pits, north, g, c, moves)| {
+        let pits: [u8; 12] = pits.try_into().unwrap();
+        let taken = TOTAL_SEEDS - seeds(&pits);
+        let to_move = if north { Side::North } else { Side::South };
+        let position = Position { pits, stores: [(taken / 2) as u8, (taken - taken / 2) as u8], to_move };
+        let rules = Rules { grand_slam: GrandSlam::ALL[g], cycle: Cycle::ALL[c] };
+        let mut game = Game::new(rules, position);
+        accepted();
+        for (k, legal_one) in moves {
+            let legal = game.legal();
+            let m = if legal_one && !legal.is_empty() { legal[k.index(legal.len())] } else { k.index(8) as u8 };
+            let ended = game.result.is_some();
+            match game.play(m) {
+                Ok(()) => prop_assert!(!ended && legal.contains(&m)),
+                Err(_) => prop_assert!(ended || !legal.contains(&m)),
+            }
+            let p = game.position;
+            prop_assert_eq!(seeds(&p.pits) + p.stores[0] as u32 + p.stores[1] as u32, TOTAL_SEEDS);
         }
         Ok(())
     });
@@ -842,6 +916,85 @@ fn equilibrium_state_files() {
         let _ = read_state(&path, &Json::Null);
         Ok(())
     });
+}
+
+/// Resuming an equilibrium run from any state whose checksum is right (written by another
+/// tool or edited): sets, mixes, log, flags and saved-vector names of any value. The run is
+/// refused or resumes; it never panics.
+#[test]
+fn equilibrium_resume_from_any_state() {
+    use mancala::opening_game::{read_state, write_state, OpeningGame, Payoff, Quiet, Solver, StopAt, STATE_FILE};
+    let def = || OpeningGame {
+        rules: LUKHO,
+        model: "south-first".parse().unwrap(),
+        payoff: Payoff::Margin,
+        family: Spec::parse("0..3").unwrap(),
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let real = dir.path().join("real");
+    let mut solver = Solver::open(def(), &real).unwrap();
+    solver.run(StopAt { max_iterations: Some(2), seconds: None }, &Quiet).unwrap();
+    let identity = solver.identity().clone();
+    let base = read_state(&real.join(STATE_FILE), &identity).unwrap();
+    let ids = || {
+        prop_oneof![
+            6 => prop::collection::vec(0u32..3, 1..4),
+            1 => prop::collection::vec(prop_oneof![0u32..8, any::<u32>()], 0..4),
+        ]
+    };
+    let mix = || {
+        prop::collection::vec(
+            (
+                prop_oneof![4 => 0u32..3, 1 => any::<u32>()],
+                prop_oneof![Just(1.0), Just(0.5), Just(0.0), Just(-1.0), any::<f64>()],
+            ),
+            0..3,
+        )
+    };
+    let names = prop::collection::btree_map(
+        prop_oneof![
+            prop::sample::select(&["col-0.i16", "row-1.i16", "col-2.i16", "../x", "", "col-9.i16"][..])
+                .prop_map(String::from),
+            any::<String>()
+        ],
+        any::<u32>(),
+        0..3,
+    );
+    let cases = (ids(), ids(), mix(), mix(), any::<(bool, bool, bool)>(), 0usize..3, prop::option::of(names));
+    let n = std::cell::Cell::new(0);
+    check(
+        "equilibrium resume from any state",
+        300,
+        cases,
+        |(south, north, sx, nx, (done, stalled, keep_vectors), log, names)| {
+            let mut st = base.clone();
+            (st.south, st.north, st.south_strategy, st.north_strategy, st.done, st.stalled) =
+                (south, north, sx, nx, done, stalled);
+            st.log.truncate(log);
+            if !keep_vectors {
+                st.vectors = names.unwrap_or_default();
+            }
+            n.set(n.get() + 1);
+            let run = dir.path().join(format!("r{}", n.get()));
+            std::fs::create_dir_all(run.join("columns")).unwrap();
+            if keep_vectors {
+                for e in std::fs::read_dir(real.join("columns")).unwrap() {
+                    let e = e.unwrap();
+                    std::fs::copy(e.path(), run.join("columns").join(e.file_name())).unwrap();
+                }
+            }
+            write_state(&run.join(STATE_FILE), &identity, &st).unwrap();
+            if let Ok(mut solver) = Solver::open(def(), &run) {
+                accepted();
+                if solver.run(StopAt { max_iterations: Some(st.log.len() as u32 + 1), seconds: None }, &Quiet).is_ok() {
+                    let answer = solver.answer(&[]);
+                    let _ = solver.write_answer(&answer);
+                }
+            }
+            let _ = std::fs::remove_dir_all(&run);
+            Ok(())
+        },
+    );
 }
 
 /// Ignored until `store::layer_file` bounds its header decode: a header whose string length
