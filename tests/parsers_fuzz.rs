@@ -607,7 +607,11 @@ fn kiothi_position_json() -> impl Strategy<Value = Json> {
 fn exercise(p: Position) -> Result<(), TestCaseError> {
     accepted();
     prop_assert_eq!(Position::from_json(&p.to_json()).ok(), Some(p));
-    let rules = kiothi_rules();
+    // Without a relay limit a sowing of many more warriors than a setup holds (60) can relay
+    // for an astronomically long time before it ends or repeats (e.g. pits 1, 2, …, 20: 210
+    // warriors); such positions are played under `--max-relays 1000`.
+    let rules =
+        if p.warriors() <= 60 { kiothi_rules() } else { kiothi::Rules { max_relays: Some(1000), ..kiothi_rules() } };
     let Ok(mut g) = Game::new(rules, p) else { return Ok(()) };
     // A few plies of listed moves, as a replay would play them.
     for ply in 0..4 {
@@ -964,7 +968,7 @@ fn equilibrium_resume_from_any_state() {
     let n = std::cell::Cell::new(0);
     check(
         "equilibrium resume from any state",
-        300,
+        200,
         cases,
         |(south, north, sx, nx, (done, stalled, keep_vectors), log, names)| {
             let mut st = base.clone();
@@ -1041,14 +1045,11 @@ fn layer_file_headers() {
     ];
     check("layer file header", 1500, cases, |b| {
         std::fs::write(&path, &b).unwrap();
-        match open(&path) {
-            // Only bytes whose header still reads as the expected one open; the payload size
-            // is then right.
-            Ok(f) => {
-                accepted();
-                prop_assert_eq!(f.values().len(), values.len())
-            }
-            Err(_) => {}
+        // Only bytes whose header still reads as the expected one open; the payload size is
+        // then right.
+        if let Ok(f) = open(&path) {
+            accepted();
+            prop_assert_eq!(f.values().len(), values.len());
         }
         Ok(())
     });

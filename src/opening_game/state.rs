@@ -103,8 +103,8 @@ pub fn read_state(path: &Path, identity: &Json) -> Result<State, EqError> {
 mod fuzz_regressions {
     use super::*;
 
-    /// A state naming a choice outside the family (checksum right) is refused: resuming it
-    /// panicked looking the choice up among the family's vectors.
+    /// A state naming a choice outside the family (checksum right) is refused before a
+    /// resume looks the choice up among the family's vectors.
     #[test]
     fn members_outside_the_family_are_refused() {
         let path = Path::new("state.lukho-eq");

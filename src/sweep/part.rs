@@ -351,8 +351,8 @@ mod tests {
         assert!(e.contains("south:"), "{e}");
     }
 
-    /// A header whose range ends before it starts (checksum right) is refused: the row count
-    /// check subtracted the bounds and overflowed.
+    /// A header whose range ends before it starts (checksum right) is refused, not an
+    /// overflow in the row count check.
     #[test]
     fn a_backwards_range_is_refused() {
         let dir = tempfile::tempdir().unwrap();
@@ -375,9 +375,9 @@ mod tests {
     }
 
     /// Merging crafted parts (checksums right) refuses what no sweep writes instead of
-    /// panicking: a North set larger than the choices (the pair count overflowed), a South id
-    /// past the last choice (the summary row found no choice), and counts that overflow when
-    /// rows are added (a negative count is a huge one).
+    /// panicking: a North set larger than the choices (the pair count would overflow), a South
+    /// id past the last choice (its summary row names no choice), and counts that overflow
+    /// when rows are added (a negative count is a huge one).
     #[test]
     fn merge_refuses_what_no_sweep_writes() {
         let dir = tempfile::tempdir().unwrap();

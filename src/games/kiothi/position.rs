@@ -167,8 +167,8 @@ impl fmt::Display for Position {
 mod fuzz_regressions {
     use super::*;
 
-    /// A turn near `u32::MAX` is refused: the first ply after it (or the end-of-game check,
-    /// which looks at the next mover's plies) overflowed the turn count.
+    /// A turn near `u32::MAX` is refused: the plies after it would overflow the turn count,
+    /// and the end-of-game check already looks one ply ahead.
     #[test]
     fn a_turn_near_the_counter_limit_is_refused() {
         let json = |turn: u64| {
