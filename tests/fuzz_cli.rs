@@ -176,7 +176,8 @@ fn flags() -> Vec<Flag> {
         Flag {
             flag: "--depth",
             command: |_, v| argv(&["oware", "solve", "--pits", PITS], format!("--depth={v}")),
-            refused: |s| s.parse::<u32>().is_err(),
+            // clap reads a u32 as an i64 in range, so `-0` is 0.
+            refused: |s| !matches!(s.parse::<i64>(), Ok(d) if (0..=u32::MAX as i64).contains(&d)),
             values: values(&["3", "10", "4294967295"]),
         },
         Flag {
