@@ -3,6 +3,8 @@
 //! Exit codes: 0 success, 2 bad input (one line on stderr naming the field), 1 other failures.
 
 mod args;
+#[cfg(test)]
+mod fuzz;
 mod kiothi;
 mod layer_db;
 mod lukho;

@@ -131,6 +131,7 @@ impl Solver {
         let path = dir.join(STATE_FILE);
         if path.exists() {
             solver.state = read_state(&path, &solver.identity)?;
+            solver.state.check_members(&path, &solver.ids)?;
         } else {
             // Both players start with the family's first choice.
             solver.state.south = vec![solver.ids[0]];

@@ -31,6 +31,32 @@ pub struct State {
     pub seconds: f64,
 }
 
+impl State {
+    /// Refuse a state whose restricted sets are empty or whose sets or mixes name a choice
+    /// outside the family `ids` (sorted): a resume looks every member up in the family. The
+    /// checksum cannot tell: such a state was written by another tool or edited by hand.
+    pub fn check_members(&self, path: &Path, ids: &[u32]) -> Result<(), EqError> {
+        let mixes = |m: &[(u32, f64)]| m.iter().map(|&(id, _)| id).collect::<Vec<_>>();
+        let lists = [
+            ("south", self.south.clone()),
+            ("north", self.north.clone()),
+            ("south_strategy", mixes(&self.south_strategy)),
+            ("north_strategy", mixes(&self.north_strategy)),
+        ];
+        for (field, list) in &lists[..2] {
+            if list.is_empty() {
+                return Err(EqError::state(path, format!("{field}: the restricted set is empty")));
+            }
+        }
+        for (field, list) in &lists {
+            if let Some(id) = list.iter().find(|id| ids.binary_search(id).is_err()) {
+                return Err(EqError::state(path, format!("{field}: choice {id} is not in the family")));
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The state file: a JSON header line (magic, format, identity, CRC-32 and length of the
 /// body), then the body (the [`State`] as JSON). Written to a temporary name, then renamed.
 pub fn write_state(path: &Path, identity: &Json, st: &State) -> Result<(), EqError> {
@@ -71,4 +97,28 @@ pub fn read_state(path: &Path, identity: &Json) -> Result<State, EqError> {
         }
     }
     serde_json::from_str(body).map_err(|e| EqError::state(path, format!("body: {e}")))
+}
+
+#[cfg(test)]
+mod fuzz_regressions {
+    use super::*;
+
+    /// A state naming a choice outside the family (checksum right) is refused before a
+    /// resume looks the choice up among the family's vectors.
+    #[test]
+    fn members_outside_the_family_are_refused() {
+        let path = Path::new("state.lukho-eq");
+        let ids = [0, 1, 2];
+        let ok = State { south: vec![0, 1], north: vec![0, 2], south_strategy: vec![(1, 1.0)], ..State::default() };
+        ok.check_members(path, &ids).unwrap();
+        let cases = [
+            ("south", State { south: vec![0, 1, 5000], ..ok.clone() }),
+            ("north", State { north: vec![], ..ok.clone() }),
+            ("north_strategy", State { north_strategy: vec![(3, 1.0)], ..ok.clone() }),
+        ];
+        for (field, st) in cases {
+            let e = st.check_members(path, &ids).unwrap_err().to_string();
+            assert!(e.contains(&format!("{field}: ")), "{field}: {e}");
+        }
+    }
 }

@@ -11,7 +11,7 @@ use super::output::write_summaries;
 use super::plan::{RunError, SweepDef};
 use super::shard::Shard;
 use super::summary::{Agg, AGG_INTS};
-use crate::games::lukho::Rules;
+use crate::games::lukho::{Choice, Rules};
 use crate::input::{check_out_dir, InputError};
 use serde_json::{json, Value as Json};
 use std::fs;
@@ -156,15 +156,43 @@ pub fn read_part(path: &Path) -> Result<Part, PartError> {
         }
         let ints: [i64; AGG_INTS] =
             v[1..].try_into().map_err(|_| PartError::bad(path, format!("row {i}: not integers")))?;
-        rows.push((v[0] as u32, Agg::from_ints(&ints)));
+        let agg = Agg::from_ints(&ints);
+        if agg.to_ints() != ints || !within_a_sweep(&agg) {
+            return Err(PartError::bad(path, format!("row {i}: counts out of range")));
+        }
+        rows.push((v[0] as u32, agg));
     }
-    if rows.len() as u64 != num("rows")? || rows.len() as u64 != range.1 - range.0 {
+    if rows.len() as u64 != num("rows")? || range.1.checked_sub(range.0) != Some(rows.len() as u64) {
         return Err(PartError::bad(path, "rows: the row count does not match the header's rows and range"));
     }
     if rows.windows(2).any(|w| w[0].0 >= w[1].0) {
         return Err(PartError::bad(path, "rows: South ids are not ascending"));
     }
     Ok(Part { path: path.to_path_buf(), header, range, rows })
+}
+
+/// Most games one South choice plays in any sweep: 2^32 (a sweep plays at most 6,356,992 North
+/// choices under at most a few race outcomes each). Bounding every count, and the margin sum by
+/// the largest margin (96 half-seeds) per game, keeps the merge of all 6,356,992 rows of a
+/// South set within 64 bits.
+const MAX_GAMES: u64 = 1 << 32;
+
+fn within_a_sweep(a: &Agg) -> bool {
+    let counts = [
+        a.games,
+        a.wins,
+        a.draws,
+        a.losses,
+        a.cycles,
+        a.perpetual_openings,
+        a.perpetual_turns,
+        a.south_points_first,
+        a.north_points_first,
+        a.south_points_later,
+        a.north_points_later,
+        a.south_first,
+    ];
+    counts.iter().all(|&c| c <= MAX_GAMES) && a.sum_margin.0.unsigned_abs() <= 96 * MAX_GAMES
 }
 
 /// Check that parts belong to one sweep and cover its South set exactly once; return the
@@ -243,6 +271,21 @@ pub fn merge(out: &Path, paths: &[PathBuf]) -> Result<Merged, RunError> {
     let (identity, rows) = combine(parts).map_err(bad)?;
     let rules: Rules = serde_json::from_value(identity["rules"].clone())
         .map_err(|_| InputError::new("parts", "rules: not Lukho rules"))?;
+    // Ids and set sizes past the rules' choices are no sweep's (and would overflow the pair
+    // count or name no choice in the summary).
+    let count = Choice::count(&rules);
+    if identity["north_choices"].as_u64().is_none_or(|n| n > count) {
+        return Err(InputError::new(
+            "parts",
+            format!("north_choices: {} is not a set of choices", identity["north_choices"]),
+        )
+        .into());
+    }
+    if let Some((id, _)) = rows.iter().find(|(id, _)| *id as u64 >= count) {
+        return Err(
+            InputError::new("parts", format!("rows: South id {id} is past the last choice {}", count - 1)).into()
+        );
+    }
     check_out_dir(out)?;
     // Alone in the directory: the summaries replace an unsharded run's, as one set.
     let _lock = crate::store::DirLock::acquire(out, super::plan::SWEEP_LOCK)?;
@@ -308,5 +351,51 @@ mod tests {
         write_part(&path, &oid, Shard { k: 1, n: 3 }, parts[1].range, &parts[1].rows).unwrap();
         let e = combine(vec![parts[0].clone(), read_part(&path).unwrap(), parts[2].clone()]).unwrap_err().to_string();
         assert!(e.contains("south:"), "{e}");
+    }
+
+    /// A header whose range ends before it starts (checksum right) is refused, not an
+    /// overflow in the row count check.
+    #[test]
+    fn a_backwards_range_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = def("0..3");
+        let path = dir.path().join("p.lukho");
+        write_part(&path, &identity(&d, 3, 5), Shard { k: 0, n: 1 }, (3, 0), &[]).unwrap();
+        let e = read_part(&path).unwrap_err().to_string();
+        assert!(e.contains("rows:"), "{e}");
+    }
+
+    /// A part file with `rows` (ids and their integers), consistent header and checksum.
+    fn crafted(dir: &Path, name: &str, north_choices: u64, rows: &[(u32, [i64; AGG_INTS])]) -> PathBuf {
+        let d = def("0..3");
+        let mut id = identity(&d, rows.len() as u64, north_choices);
+        id["north_choices"] = json!(north_choices);
+        let rows: Vec<(u32, Agg)> = rows.iter().map(|(i, v)| (*i, Agg::from_ints(v))).collect();
+        let path = dir.join(name);
+        write_part(&path, &id, Shard { k: 0, n: 1 }, (0, rows.len() as u64), &rows).unwrap();
+        path
+    }
+
+    /// Merging crafted parts (checksums right) refuses what no sweep writes instead of
+    /// panicking: a North set larger than the choices (the pair count would overflow), a South
+    /// id past the last choice (its summary row names no choice), and counts that overflow
+    /// when rows are added (a negative count is a huge one).
+    #[test]
+    fn merge_refuses_what_no_sweep_writes() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        let zero = Agg::default().to_ints();
+        let p = crafted(dir.path(), "a.lukho", u64::MAX, &[(0, zero), (1, zero)]);
+        let e = merge(&out, &[p]).err().unwrap().to_string();
+        assert!(e.contains("north_choices"), "{e}");
+        let p = crafted(dir.path(), "b.lukho", 5, &[(0, zero), (4_202_726_611, zero)]);
+        let e = merge(&out, &[p]).err().unwrap().to_string();
+        assert!(e.contains("South id 4202726611"), "{e}");
+        let mut huge = zero;
+        huge[0] = -1;
+        let p = crafted(dir.path(), "c.lukho", 5, &[(0, huge), (1, huge)]);
+        let e = merge(&out, &[p]).err().unwrap().to_string();
+        assert!(e.contains("row 0: counts out of range"), "{e}");
+        assert!(!out.exists());
     }
 }

@@ -208,3 +208,19 @@ pub fn merge(a: MergeArgs) -> Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod fuzz {
+    use crate::cli::fuzz::check;
+
+    /// `--calibrate`: any text is a number of seconds in (0, 3600] or an error.
+    #[test]
+    fn calibration_seconds_never_panic() {
+        check("cli lukho --calibrate", 3000, crate::cli::fuzz::numberish(), |s| {
+            if let Ok(x) = super::calibration_seconds(&s) {
+                proptest::prop_assert!(x > 0.0 && x <= 3600.0);
+            }
+            Ok(())
+        });
+    }
+}

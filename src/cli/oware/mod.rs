@@ -81,3 +81,37 @@ fn parse_pits(field: &str, s: &str) -> Result<View> {
     }
     Ok(v)
 }
+
+#[cfg(test)]
+mod fuzz {
+    use super::*;
+    use crate::cli::fuzz::check;
+    use proptest::prelude::*;
+
+    /// `--pits` and `--start`: any text is a `View` of at most 48 seeds or a one-line error
+    /// naming the flag; a view printed back reads as itself.
+    #[test]
+    fn pits_never_panic() {
+        let text = prop_oneof![
+            any::<String>(),
+            "([ ]?[0-9]{1,3}[ ]?,){9,12}[0-9]{0,3}",
+            "(0,){11}[0-9]{1,25}",
+            "([0-4],){11}[0-4]",
+            "([0-9٣５+-]{0,3}[,;]?){0,14}",
+        ];
+        check("cli oware --pits/--start", 3000, text, |s| {
+            match parse_pits("--pits", &s) {
+                Ok(v) => {
+                    prop_assert!(oware::seeds(&v) <= oware::TOTAL_SEEDS);
+                    let printed: Vec<String> = v.iter().map(|x| x.to_string()).collect();
+                    prop_assert_eq!(parse_pits("--pits", &printed.join(",")).ok(), Some(v));
+                }
+                Err(e) => {
+                    let line = e.to_string();
+                    prop_assert!(line.starts_with("--pits: ") && !line.contains('\n'), "{}", line);
+                }
+            }
+            Ok(())
+        });
+    }
+}

@@ -118,6 +118,9 @@ impl Position {
         if self.turn == 0 {
             return err("turn", "turns count from 1".into());
         }
+        if self.turn > MAX_TURN {
+            return err("turn", format!("{} is past the last turn a position may start at, {MAX_TURN}", self.turn));
+        }
         if self.nki & !ALL_BOMA != 0 {
             return err("nki", "flags beyond the 20 boma".into());
         }
@@ -138,6 +141,10 @@ impl Position {
     }
 }
 
+/// The last turn a position may start at: every ply adds one to `turn`, so a game or search
+/// from here has over three billion plies before the count would overflow.
+const MAX_TURN: u32 = 1 << 30;
+
 #[inline(always)]
 pub(crate) fn occupied_mask(b: &Board) -> u32 {
     b.iter().enumerate().fold(0u32, |m, (a, &x)| m | ((x != 0) as u32) << a)
@@ -153,5 +160,38 @@ impl fmt::Display for Position {
         writeln!(f, "  North {:>2} | {}|", self.prisons[1], north.join(""))?;
         writeln!(f, "  South {:>2} | {}|", self.prisons[0], south.join(""))?;
         write!(f, "  turn {}, {} to move", self.turn, self.to_move.name())
+    }
+}
+
+#[cfg(test)]
+mod fuzz_regressions {
+    use super::*;
+
+    /// A turn near `u32::MAX` is refused: the plies after it would overflow the turn count,
+    /// and the end-of-game check already looks one ply ahead.
+    #[test]
+    fn a_turn_near_the_counter_limit_is_refused() {
+        let json = |turn: u64| {
+            let mut pits = [0u8; BOMA];
+            pits[9] = 1;
+            pits[19] = 1;
+            serde_json::json!({"pits": pits, "to_move": "south", "turn": turn})
+        };
+        for turn in [u32::MAX as u64 - 1, u32::MAX as u64, MAX_TURN as u64 + 1] {
+            let e = Position::from_json(&json(turn)).unwrap_err().to_string();
+            assert!(e.contains("turn"), "{turn}: {e}");
+        }
+        let p = Position::from_json(&json(MAX_TURN as u64)).unwrap();
+        assert_eq!(p.turn, MAX_TURN);
+        let rules = super::super::Rules {
+            setup: Setup::S6x5,
+            redistribute: super::super::Redistribute::Exactly2,
+            nki_clear: super::super::NkiClear::Lift,
+            max_relays: None,
+        };
+        let mut g = super::super::Game::new(rules, p).unwrap();
+        let m = g.legal_sowings()[0];
+        g.play(&super::super::Move::Sow(m)).unwrap();
+        assert_eq!(g.position.turn, MAX_TURN + 1);
     }
 }
