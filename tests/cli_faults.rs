@@ -7,9 +7,13 @@ use std::path::Path;
 
 const KIOTHI_ENDGAME: &str = "tests/data/kiothi/endgame.json";
 
+/// The files of `dir` but its writers' lock files (`.NAME.lock`, kept once a run has held them).
 fn entries(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> =
-        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| !(n.starts_with('.') && n.ends_with(".lock")))
+        .collect();
     v.sort();
     v
 }

@@ -178,6 +178,7 @@ fn build<G: TableGame>(
             ));
         }
     }
+    super::args::set_threads(threads)?;
     // One writer per directory, then the layers already built are checked (a damaged one is
     // an error before anything is built on it), then the disk must hold the rest.
     let _lock = mancala::store::DirLock::acquire(dir, "db-build").map_err(|e| lock_error("--dir", e))?;
@@ -186,7 +187,6 @@ fn build<G: TableGame>(
     if let Some(short) = mancala::store::space::shortfall(dir, disk) {
         return usage(format!("--dir: {short} (layers {:?})", resume.missing()));
     }
-    super::args::set_threads(threads)?;
     eprintln!(
         "building {} layers 0..={max} in {} ({}; about {:.2} GiB of memory at the peak, {} threads)",
         G::GAME,
