@@ -15,10 +15,9 @@ use std::time::{Duration, Instant};
 mod faults;
 use faults::{args, assert_same, complete, exact, kill_then_complete, snapshot, temporaries, Counts, Rng, Snapshot};
 
-/// One command of a scenario and the directory it writes (watched for temporaries).
+/// One command of a scenario.
 struct Step {
     args: Vec<String>,
-    watch: std::path::PathBuf,
 }
 
 /// Run `steps(root)` uninterrupted into a reference directory, then trial after trial: every
@@ -44,8 +43,9 @@ fn scenario(
     while trials < min_trials || (start.elapsed() < faults::budget() && trials < 200) {
         let root = tmp.path().join(format!("trial-{trials}"));
         std::fs::create_dir(&root).unwrap();
+        // Output sets are staged beside their directory: the whole trial is watched.
         for (s, &t) in steps(&root).iter().zip(&typical) {
-            kill_then_complete(&s.args, &s.watch, t, &mut rng, &mut n);
+            kill_then_complete(&s.args, &root, t, &mut rng, &mut n);
         }
         let left = temporaries(&root);
         assert!(left.is_empty(), "{test}, trial {trials}: temporaries left after the completing run: {left:?}");
@@ -68,10 +68,7 @@ fn oware_db_build_killed_at_random_resumes_byte_identical() {
         3,
         &|root| {
             let dir = root.join("db");
-            vec![Step {
-                args: args(&["oware", "db", "build", "--max-stones", max, "--dir", dir.to_str().unwrap()]),
-                watch: dir,
-            }]
+            vec![Step { args: args(&["oware", "db", "build", "--max-stones", max, "--dir", dir.to_str().unwrap()]) }]
         },
         &exact,
     );
@@ -85,10 +82,7 @@ fn kiothi_db_build_killed_at_random_resumes_byte_identical() {
         3,
         &|root| {
             let dir = root.join("kt");
-            vec![Step {
-                args: args(&["kiothi", "db", "build", "--max-warriors", max, "--dir", dir.to_str().unwrap()]),
-                watch: dir,
-            }]
+            vec![Step { args: args(&["kiothi", "db", "build", "--max-warriors", max, "--dir", dir.to_str().unwrap()]) }]
         },
         &exact,
     );
@@ -111,13 +105,13 @@ fn sharded_sweep_and_merge_killed_at_random_resume_byte_identical() {
                     let shard = format!("{k}/3");
                     let mut a = args(&SWEEP);
                     a.extend(args(&["--shard", &shard, "--out", p]));
-                    Step { args: a, watch: parts.clone() }
+                    Step { args: a }
                 })
                 .collect();
             let merged = root.join("merged");
             let mut a = args(&["lukho", "merge", "--out", merged.to_str().unwrap()]);
             a.extend((0..3).map(|k| format!("{p}/part-0000{k}-of-00003.lukho")));
-            steps.push(Step { args: a, watch: merged });
+            steps.push(Step { args: a });
             steps
         },
         &exact,
@@ -176,7 +170,6 @@ fn equilibrium_killed_at_random_resumes_to_the_same_answer() {
                     "--out",
                     dir.to_str().unwrap(),
                 ]),
-                watch: dir,
             }]
         },
         &equilibrium_normalised,
