@@ -78,28 +78,47 @@ const KINDS: [&str; 7] = ["payload-byte", "header-byte", "truncated", "empty", "
 
 /// The bytes that replace a good layer file for damage `kind` (`foreign`: the same layer of
 /// another game or rule variant; `other`: another layer of the same database).
-fn damage(kind: &str, good: &[u8], foreign: &[u8], other: &[u8], rng: &mut Rng) -> Vec<u8> {
+fn damage(kind: &str, good: &[u8], foreign: &[u8], other: &[u8], rng: &mut Rng) -> (Vec<u8>, String) {
     let mut b = good.to_vec();
-    let flip = |b: &mut Vec<u8>, at: usize, rng: &mut Rng| b[at] ^= 1 + rng.below(255) as u8;
-    match kind {
+    let flip = |b: &mut Vec<u8>, at: usize, rng: &mut Rng| {
+        let x = 1 + rng.below(255) as u8;
+        b[at] ^= x;
+        format!("byte {at} ^ {x:#04x}")
+    };
+    let what = match kind {
         "payload-byte" => {
             let off = payload_offset(good);
             let at = off + rng.below((b.len() - off) as u64) as usize;
-            flip(&mut b, at, rng);
+            flip(&mut b, at, rng)
         }
         "header-byte" => {
             let at = rng.below(header_end(good) as u64) as usize;
-            flip(&mut b, at, rng);
+            flip(&mut b, at, rng)
         }
-        "truncated" => b.truncate(1 + rng.below(b.len() as u64 - 1) as usize),
-        "empty" => b.clear(),
-        "garbage" => b = (0..1 + rng.below(2 * good.len() as u64)).map(|_| rng.below(256) as u8).collect(),
-        "foreign" => b = foreign.to_vec(),
-        "other-layer" => b = other.to_vec(),
+        "truncated" => {
+            b.truncate(1 + rng.below(b.len() as u64 - 1) as usize);
+            format!("{} of {} bytes", b.len(), good.len())
+        }
+        "empty" => {
+            b.clear();
+            String::new()
+        }
+        "garbage" => {
+            b = (0..1 + rng.below(2 * good.len() as u64)).map(|_| rng.below(256) as u8).collect();
+            format!("{} bytes", b.len())
+        }
+        "foreign" => {
+            b = foreign.to_vec();
+            String::new()
+        }
+        "other-layer" => {
+            b = other.to_vec();
+            String::new()
+        }
         _ => unreachable!(),
-    }
+    };
     assert_ne!(b, good);
-    b
+    (b, what)
 }
 
 /// One game's database commands over a damaged directory.
@@ -178,7 +197,7 @@ fn damaged_layers_are_refused(game: &Game, n: usize, foreign_dir: &Path, foreign
             let good = std::fs::read(db.join(&name)).unwrap();
             let foreign = std::fs::read(foreign_dir.join(foreign_file(k))).unwrap();
             let other = std::fs::read(db.join((game.file)(k - 1))).unwrap();
-            let bad = damage(kind, &good, &foreign, &other, &mut rng);
+            let (bad, what) = damage(kind, &good, &foreign, &other, &mut rng);
             std::fs::write(db.join(&name), &bad).unwrap();
             c.corruptions += 1;
             let d = db.to_str().unwrap();
@@ -225,7 +244,7 @@ fn damaged_layers_are_refused(game: &Game, n: usize, foreign_dir: &Path, foreign
             match (why, wrote.is_empty()) {
                 (None, true) => c.detected += 1,
                 (why, _) => failures.push(format!(
-                    "{kind} layer {k} ({name}), `mancala {}`: {} {}",
+                    "{kind} {what} layer {k} ({name}), `mancala {}`: {} {}",
                     a.join(" "),
                     why.unwrap_or_default(),
                     if wrote.is_empty() { String::new() } else { format!("; wrote {wrote:?}") }
