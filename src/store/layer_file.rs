@@ -104,6 +104,16 @@ fn block_count(entries: u64) -> usize {
     entries.div_ceil(BLOCK as u64) as usize
 }
 
+/// The CRC-32 of a payload of `entries` bytes from the CRCs of its blocks.
+fn combine_blocks(crcs: &[u32], entries: u64) -> u32 {
+    let mut whole = crc32fast::Hasher::new();
+    for (b, &crc) in crcs.iter().enumerate() {
+        let len = (entries - (b * BLOCK) as u64).min(BLOCK as u64);
+        whole.combine(&crc32fast::Hasher::new_with_initial_len(crc, len));
+    }
+    whole.finalize()
+}
+
 /// The CRC-32 of every block of `payload`, and of the whole (combined from the blocks').
 fn block_checksums(payload: &[u8]) -> (Vec<u32>, u32) {
     let mut whole = crc32fast::Hasher::new();
@@ -206,10 +216,18 @@ impl LayerFile {
         if map.len() < offset || have != entries {
             return Err(DbError::Size { path: p(), found: have, expected: entries });
         }
-        let crcs = map[12 + hl..12 + hl + 4 * table]
+        let crcs: Vec<u32> = map[12 + hl..12 + hl + 4 * table]
             .chunks_exact(4)
             .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
             .collect();
+        // The block table and the header's whole-payload CRC must agree (combining CRCs reads
+        // no payload), so a damaged table or checksum field is found on open too.
+        if !crcs.is_empty() {
+            let found = combine_blocks(&crcs, entries);
+            if found != header.checksum {
+                return Err(DbError::Checksum { path: p(), found, expected: header.checksum });
+            }
+        }
         #[cfg(unix)]
         let _ = map.advise(memmap2::Advice::Random);
         let checked = (0..blocks.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
@@ -426,6 +444,25 @@ mod tests {
         std::fs::write(&path, &bytes).unwrap();
         let e = open(&path, 1000).err().unwrap().to_string();
         assert!(e.contains("damaged: checksum mismatch"), "{e}");
+    }
+
+    /// The header's whole-payload CRC (its last field) and the block table must agree: a flip
+    /// in either is found on open, before any value is read.
+    #[test]
+    fn the_checksum_field_and_the_block_table_are_checked_against_each_other() {
+        let d = tempfile::tempdir().unwrap();
+        let path = d.path().join("l.db");
+        let values: Vec<i8> = (0..BLOCK + 10).map(|i| (i % 3) as i8 - 1).collect();
+        write_layer(&path, header(FORMAT_VERSION), &values).unwrap();
+        let good = std::fs::read(&path).unwrap();
+        let hl = u32::from_le_bytes(good[8..12].try_into().unwrap()) as usize;
+        for at in [12 + hl - 1, 12 + hl + 2, 12 + hl + 5] {
+            let mut bytes = good.clone();
+            bytes[at] ^= 0x10;
+            std::fs::write(&path, &bytes).unwrap();
+            let e = open(&path, values.len() as u64).err().expect("refused on open").to_string();
+            assert!(e.contains("damaged: checksum mismatch"), "byte {at}: {e}");
+        }
     }
 
     /// A header length field that claims gigabytes is an error, not an allocation.
