@@ -277,3 +277,32 @@ fn export_parquet_without_the_feature_is_exit_2_and_writes_nothing() {
     let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(names, ["db"]);
 }
+
+/// A file another run is writing (its temporary locked, here by the test itself) is refused:
+/// one line naming `--out`, exit 2, and the other writer's bytes untouched.
+#[test]
+fn an_export_to_a_file_another_run_is_writing_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    mancala().args(["oware", "db", "build", "--max-stones", "3", "--dir", d]).assert().success();
+    let out = dir.path().join("t.csv");
+    let tmp = dir.path().join(".t.csv.tmp");
+    std::fs::write(&tmp, "being written").unwrap();
+    let held = std::fs::File::open(&tmp).unwrap();
+    held.lock().unwrap();
+    let err = usage_error(
+        mancala()
+            .args(["oware", "db", "export", "--dir", d, "--stones", "0..=3", "--format", "csv", "--out"])
+            .arg(&out),
+    );
+    assert!(err.starts_with("error: --out: ") && err.contains("another run is writing this file now"), "{err}");
+    assert_eq!(std::fs::read_to_string(&tmp).unwrap(), "being written");
+    assert!(!out.exists());
+    drop(held);
+    mancala()
+        .args(["oware", "db", "export", "--dir", d, "--stones", "0..=3", "--format", "csv", "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    assert!(!tmp.exists());
+}

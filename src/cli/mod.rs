@@ -76,7 +76,11 @@ pub fn run() -> i32 {
         Err(e) => {
             let usage = e.downcast_ref::<Usage>().is_some()
                 || e.downcast_ref::<mancala::store::layer_file::DbError>()
-                    .is_some_and(|d| !matches!(d, mancala::store::layer_file::DbError::Io { .. }));
+                    .is_some_and(|d| !matches!(d, mancala::store::layer_file::DbError::Io { .. }))
+                // A file another run is writing (`AtomicFile`'s lock): the user's to sort out.
+                || e.chain().any(|c| {
+                    c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::WouldBlock)
+                });
             eprintln!("error: {}", one_line(&format!("{e:#}")));
             if usage {
                 2

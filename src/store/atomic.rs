@@ -22,9 +22,12 @@ pub struct AtomicFile {
 
 impl AtomicFile {
     /// Start writing `path` (its temporary is created, truncating a leftover from a killed run).
+    /// The temporary is locked while it is written: a second writer of the same file gets an
+    /// error of kind [`io::ErrorKind::WouldBlock`] instead of writing into the first's bytes.
     pub fn create(path: &Path) -> io::Result<AtomicFile> {
         let tmp = temp_path(path);
-        let out = BufWriter::with_capacity(1 << 20, File::create(&tmp)?);
+        let file = lock_temp(&tmp)?;
+        let out = BufWriter::with_capacity(1 << 20, file);
         Ok(AtomicFile { path: path.to_path_buf(), tmp, out: Some(out) })
     }
 
@@ -42,8 +45,10 @@ impl AtomicFile {
     /// rename (a full disk shows at the flush) removes the temporary.
     pub fn commit(mut self) -> io::Result<()> {
         let out = self.out.take().expect("an AtomicFile is committed once");
-        let written = out.into_inner().map_err(|e| e.into_error()).and_then(|file| file.sync_all());
-        if let Err(e) = written.and_then(|()| fs::rename(&self.tmp, &self.path)) {
+        // The file (and its lock) stays open until after the rename, so no second writer can
+        // take the temporary between the fsync and the rename.
+        let file = out.into_inner().map_err(|e| e.into_error());
+        if let Err(e) = file.and_then(|f| f.sync_all().and_then(|()| fs::rename(&self.tmp, &self.path)).map(|()| f)) {
             let _ = fs::remove_file(&self.tmp);
             return Err(e);
         }
@@ -69,6 +74,32 @@ impl Drop for AtomicFile {
             let _ = fs::remove_file(&self.tmp);
         }
     }
+}
+
+/// Open and lock the temporary `tmp` of `path`, then empty it. A leftover of a killed run is
+/// taken over (its lock died with it); one whose writer is alive is refused. The temporary is
+/// locked before it is emptied, and the lock is kept only if the name still points at the
+/// locked file: a writer that renamed it away between our open and our lock released a file
+/// that is now its output.
+fn lock_temp(tmp: &Path) -> io::Result<File> {
+    use std::os::unix::fs::MetadataExt;
+    for _ in 0..8 {
+        let file = fs::OpenOptions::new().read(true).write(true).create(true).truncate(false).open(tmp)?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(fs::TryLockError::WouldBlock) => {
+                // Callers name the file (and its flag) in their context.
+                return Err(io::Error::new(io::ErrorKind::WouldBlock, "another run is writing this file now"));
+            }
+            Err(fs::TryLockError::Error(e)) => return Err(e),
+        }
+        let (held, named) = (file.metadata()?, fs::metadata(tmp));
+        if named.is_ok_and(|m| m.ino() == held.ino() && m.dev() == held.dev()) {
+            file.set_len(0)?;
+            return Ok(file);
+        }
+    }
+    Err(io::Error::other(format!("{}: the temporary keeps changing under another writer", tmp.display())))
 }
 
 /// Write `bytes` as the whole content of `path`, atomically.
@@ -121,6 +152,22 @@ mod tests {
         }
         assert_eq!(fs::read_to_string(&p).unwrap(), "old");
         assert!(!temp_path(&p).exists());
+    }
+
+    #[test]
+    fn a_second_writer_of_the_same_file_is_refused_until_the_first_commits() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("x.csv");
+        let mut a = AtomicFile::create(&p).unwrap();
+        a.write_all(b"first").unwrap();
+        let e = AtomicFile::create(&p).err().unwrap();
+        assert_eq!(e.kind(), io::ErrorKind::WouldBlock);
+        assert!(e.to_string().contains("another run is writing"), "{e}");
+        a.commit().unwrap();
+        let mut b = AtomicFile::create(&p).unwrap();
+        b.write_all(b"second").unwrap();
+        b.commit().unwrap();
+        assert_eq!(fs::read_to_string(&p).unwrap(), "second");
     }
 
     #[test]
