@@ -161,6 +161,15 @@ pub fn input(e: mancala::input::InputError) -> anyhow::Error {
     super::Usage(format!("{}: {}", flag(e.field), e.message)).into()
 }
 
+/// A directory lock not taken, named by the command-line flag `flag`: another run holding it
+/// is the user's to sort out (exit 2, naming the holder); a failed lock file is exit 1.
+pub fn lock_error(flag: &str, e: mancala::store::LockError) -> anyhow::Error {
+    match e {
+        e @ mancala::store::LockError::Held { .. } => super::Usage(format!("{flag}: {e}")).into(),
+        e => anyhow::anyhow!("{flag}: {e}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

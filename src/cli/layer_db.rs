@@ -83,14 +83,6 @@ pub fn db_error(flag: &str, e: DbError) -> anyhow::Error {
     }
 }
 
-/// A directory another run is writing: exit 2, naming the holder.
-pub fn lock_error(flag: &str, e: mancala::store::LockError) -> anyhow::Error {
-    match e {
-        e @ mancala::store::LockError::Held { .. } => super::Usage(format!("{flag}: {e}")).into(),
-        e => e.into(),
-    }
-}
-
 /// Open a database named by the command-line flag `flag` (its name starts every error line):
 /// its layers `0..=through` (all that are present when `None`), each checked against its
 /// checksum.
@@ -181,7 +173,7 @@ fn build<G: TableGame>(
     super::args::set_threads(threads)?;
     // One writer per directory, then the layers already built are checked (a damaged one is
     // an error before anything is built on it), then the disk must hold the rest.
-    let _lock = mancala::store::DirLock::acquire(dir, "db-build").map_err(|e| lock_error("--dir", e))?;
+    let _lock = mancala::store::DirLock::acquire(dir, "db-build").map_err(|e| super::args::lock_error("--dir", e))?;
     let resume = database::Resume::open(game, dir, max).map_err(|e| db_error("--dir", e))?;
     let disk = resume.disk_needed(game);
     if let Some(short) = mancala::store::space::shortfall(dir, disk) {

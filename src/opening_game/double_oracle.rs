@@ -128,11 +128,7 @@ impl Solver {
             proven: ProvenCycles::new(),
             lock,
         };
-        let path = dir.join(STATE_FILE);
-        if path.exists() {
-            solver.state = read_state(&path, &solver.identity)?;
-            solver.state.check_members(&path, &solver.ids)?;
-        } else {
+        if !solver.load_state()? {
             // Both players start with the family's first choice.
             solver.state.south = vec![solver.ids[0]];
             solver.state.north = vec![solver.ids[0]];
@@ -229,11 +225,19 @@ impl Solver {
         }
         fs::create_dir_all(&self.dir).map_err(io_err(&self.dir))?;
         self.lock = Some(crate::store::DirLock::acquire(&self.dir, LOCK)?);
+        self.load_state().map(drop)
+    }
+
+    /// Load the state file of the run's directory if there is one (false when there is none),
+    /// refusing a corrupt or foreign one and one whose members are not in the family.
+    fn load_state(&mut self) -> Result<bool, EqError> {
         let path = self.dir.join(STATE_FILE);
-        if path.exists() {
-            self.state = read_state(&path, &self.identity)?;
+        if !path.exists() {
+            return Ok(false);
         }
-        Ok(())
+        self.state = read_state(&path, &self.identity)?;
+        self.state.check_members(&path, &self.ids)?;
+        Ok(true)
     }
 
     /// Run iterations until converged or a limit is reached; the state is saved after each.

@@ -107,9 +107,7 @@ impl Observer for EqProgress {
 pub(super) fn eq_error(e: EqError) -> anyhow::Error {
     match e {
         EqError::Input(e) => input(e),
-        EqError::Lock(e @ mancala::store::LockError::Held { .. }) => {
-            crate::cli::Usage(format!("{}: {e}", crate::cli::args::flag("out"))).into()
-        }
+        EqError::Lock(e) => crate::cli::args::lock_error(crate::cli::args::flag("out"), e),
         e => anyhow::anyhow!("{e}"),
     }
 }

@@ -7,7 +7,6 @@ use anyhow::Result;
 use clap::Args;
 use mancala::export::Format;
 use mancala::games::lukho::Races;
-use mancala::store::LockError;
 use mancala::sweep::part::{merge as merge_parts, PartError};
 use mancala::sweep::plan::{Plan, RunError, Start};
 use mancala::sweep::{InputError, Shard, Spec, SweepDef};
@@ -82,8 +81,7 @@ fn run_error(e: RunError) -> anyhow::Error {
         RunError::Part(e @ PartError::Bad { .. }) => crate::cli::Usage(e.to_string()).into(),
         RunError::Part(e @ PartError::Io { .. }) => anyhow::anyhow!("{e}"),
         RunError::Io { what, source } => anyhow::Error::new(source).context(format!("{}: {what}", flag("out"))),
-        RunError::Lock(e @ LockError::Held { .. }) => crate::cli::Usage(format!("{}: {e}", flag("out"))).into(),
-        RunError::Lock(e) => anyhow::anyhow!("{}: {e}", flag("out")),
+        RunError::Lock(e) => crate::cli::args::lock_error(flag("out"), e),
     }
 }
 
