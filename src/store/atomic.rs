@@ -109,13 +109,17 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     f.commit()
 }
 
-/// Make a rename in `path`'s directory durable. Directories cannot be fsynced on every
-/// platform; where opening one fails, the rename is as durable as the platform makes it.
+/// Make a rename in `path`'s directory durable.
 fn sync_dir(path: &Path) -> io::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => sync_directory(d),
+        _ => sync_directory(Path::new(".")),
+    }
+}
+
+/// Make the entries of `dir` durable. Directories cannot be fsynced on every platform; where
+/// opening one fails, its entries are as durable as the platform makes them.
+pub(crate) fn sync_directory(dir: &Path) -> io::Result<()> {
     match File::open(dir) {
         Ok(d) => d.sync_all().or(Ok(())),
         Err(_) => Ok(()),

@@ -13,6 +13,7 @@
 //! absent, which is still "not at all". An output directory that is a mount point has no
 //! sibling on its file system: there the set is staged inside it and its files are renamed
 //! into place one by one (each file whole, the set not at once).
+use super::atomic::sync_directory;
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -30,10 +31,10 @@ pub struct OutputSet {
     committed: bool,
 }
 
-/// The staging directory of `dir`: a hidden sibling (same file system, so the swap is a rename).
+/// The staging directory of `dir`: the hidden sibling an atomic write of `dir` would use (same
+/// file system, so the swap is a rename).
 pub fn stage_path(dir: &Path) -> PathBuf {
-    let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
-    dir.with_file_name(format!(".{name}.set.tmp"))
+    super::atomic::temp_path(dir)
 }
 
 const MOVED: &str = ".moved";
@@ -72,7 +73,7 @@ impl OutputSet {
                 let e = e?;
                 fs::rename(e.path(), self.dir.join(e.file_name()))?;
             }
-            sync(&self.dir)?;
+            sync_directory(&self.dir)?;
             self.committed = true;
             return fs::remove_dir(&self.stage);
         }
@@ -93,9 +94,9 @@ impl OutputSet {
                 fs::hard_link(&from, &to)?;
             }
         }
-        sync(&self.stage)?;
+        sync_directory(&self.stage)?;
         swap(&self.stage, &self.dir)?;
-        sync(self.dir.parent().unwrap_or(Path::new("/")))?;
+        sync_directory(self.dir.parent().unwrap_or(Path::new("/")))?;
         self.committed = true;
         // The list of moved subdirectories came along with them (a run killed here leaves it,
         // and the next set removes it); the old directory now sits at the staging name.
@@ -166,14 +167,6 @@ fn swap(a: &Path, b: &Path) -> io::Result<()> {
     fs::rename(b, &aside)?;
     fs::rename(a, b)?;
     fs::rename(&aside, a)
-}
-
-/// Make a directory's entries durable (where the platform lets a directory be fsynced).
-fn sync(dir: &Path) -> io::Result<()> {
-    match fs::File::open(dir) {
-        Ok(d) => d.sync_all().or(Ok(())),
-        Err(_) => Ok(()),
-    }
 }
 
 /// Write `bytes` as the set's file `name`.
