@@ -8,7 +8,7 @@ margin) prints its first K rows: id, removal and drop, guaranteed (min) and mean
 draws / losses, South's match points (first and later game of a series), and the diagram of the
 choice from `mancala lukho opening --id N` (the board as South leaves it before the sowing).
 """
-import argparse, csv, os, subprocess
+import argparse, csv, json, os, subprocess
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--top", type=int, default=3)
@@ -23,11 +23,13 @@ print("and race outcome of the sweep; ties are ordered by mean margin, then lowe
 print("match points over those games, as the first game of a series / as a later game.\n")
 for path in a.tables:
     with open(path) as f:
-        rules = f.readline().strip()
         rows = list(csv.DictReader(f))
+    # The rules are in the table's sidecar, NAME.meta.json.
+    with open(path.removesuffix(".csv") + ".meta.json") as f:
+        rules = "rules: " + json.dumps(json.load(f)["rules"], separators=(",", ":"))
     name = os.path.basename(path).removesuffix("-best.csv")
     print(f"## `{name}`\n")
-    print(f"`{rules.lstrip('# ')}`\n")
+    print(f"`{rules}`\n")
     for r in rows[: a.top]:
         diagram = subprocess.run([a.bin, "lukho", "opening", "--id", r["south_id"]], check=True,
                                  capture_output=True, text=True).stdout.rstrip()

@@ -10,7 +10,7 @@ largest deviation in the file at one end; the value is printed in the cell. A dr
 has no pit (the CSV files it under pit 0): it is drawn as one "no drop" cell across all pits.
 Cells without data are grey. The right column gives the South choices behind each cell of
 the row (each choice is played against every race outcome of the model: `games` in the CSV).
-The title carries the rules and race from the CSV's `# rules: {...}` first line.
+The title carries the rules and race from the CSV's sidecar `NAME.meta.json` (its `rules`).
 """
 import argparse, csv, json, os
 from xml.sax.saxutils import escape
@@ -45,20 +45,13 @@ def _dark(h):
 
 
 def read_by_drop(path):
-    """-> (rules dict or None, {(count, pit): row dict})"""
+    """-> (rules dict or None, {(count, pit): row dict}); the rules from the sidecar."""
+    rules = None
+    meta = path.removesuffix(".csv") + ".meta.json"
+    if os.path.exists(meta):
+        with open(meta) as f:
+            rules = json.load(f).get("rules")
     with open(path, newline="") as f:
-        first = f.readline()
-        rules = None
-        if first.startswith("#"):
-            text = first.lstrip("#").strip()
-            if text.startswith("rules:"):
-                text = text[len("rules:"):].strip()
-            try:
-                rules = json.loads(text)
-            except ValueError:
-                rules = {"comment": text}
-        else:
-            f.seek(0)
         cells = {}
         for r in csv.DictReader(f):
             cells[(int(r["drop_count"]), int(r["drop_pit"]))] = r

@@ -479,7 +479,7 @@ fn unsharded_sweep_killed_at_random_leaves_all_summaries_or_none() {
     let typical = complete(&sweep(&out("reference")));
     let want = snapshot(&out("reference"));
     let names: Vec<_> = want.keys().filter(|k| !faults::is_lock(k)).collect();
-    assert_eq!(names, ["summary.csv", "summary.json", "summary.jsonl"]);
+    assert_eq!(names, ["summary.csv", "summary.json", "summary.jsonl", "summary.meta.json"]);
     let start = Instant::now();
     let mut trials = 0;
     while trials < 4 || (start.elapsed() < faults::budget() && trials < 200) {

@@ -83,22 +83,25 @@ fn build_resume_verify_stats_export_probe() {
         .success();
     let text = std::fs::read_to_string(&out).unwrap();
     let rows: Vec<&str> = text.lines().collect();
-    assert!(rows[0].starts_with("# rules: "));
+    // The header first (no comment line): the rules are in the sidecar t.meta.json.
+    let meta: Value = serde_json::from_str(&std::fs::read_to_string(dir.path().join("t.meta.json")).unwrap()).unwrap();
+    assert_eq!(meta["rules"]["game"], "kiothi");
+    assert_eq!(meta["file"], "t.csv");
     let head: Vec<String> = ["warriors".to_string()]
         .into_iter()
         .chain((0..20).map(|i| format!("p{i}")))
         .chain((0..20).map(|i| format!("nki{i}")))
         .chain(["value".into(), "best_move".into()])
         .collect();
-    assert_eq!(rows[1], head.join(","));
-    assert_eq!(rows.len(), 2 + 1 + 40);
+    assert_eq!(rows[0], head.join(","));
+    assert_eq!(rows.len(), 1 + 1 + 40);
     // The empty board: the mover has no move (K8), value 0, no best move.
-    assert_eq!(rows[2], format!("0,{}0,", "0,".repeat(40)));
+    assert_eq!(rows[1], format!("0,{}0,", "0,".repeat(40)));
     // Layer 1 in index order: the warrior on boma 0, not nki then nki; boma 0 is own index 0:
     // 0:1 steps it to own index 1 and the opponent is stuck: +1.
     let zeros = |k: usize| "0,".repeat(k);
-    assert_eq!(rows[3], format!("1,1,{}{}1,0:1", zeros(19), zeros(20)));
-    assert_eq!(rows[4], format!("1,1,{}1,{}1,0:1", zeros(19), zeros(19)));
+    assert_eq!(rows[2], format!("1,1,{}{}1,0:1", zeros(19), zeros(20)));
+    assert_eq!(rows[3], format!("1,1,{}1,{}1,0:1", zeros(19), zeros(19)));
     let jl = dir.path().join("t.jsonl");
     mancala()
         .args(["kiothi", "db", "export", "--dir", d, "--warriors", "1", "--format", "jsonl", "--out"])

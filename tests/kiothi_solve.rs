@@ -351,21 +351,27 @@ fn cli_openings_sample_is_seeded_and_writes_rows() {
             .clone();
         let v: Value = serde_json::from_slice(&out).unwrap();
         let text = std::fs::read_to_string(&f).unwrap();
-        (v, text)
+        let meta: Value =
+            serde_json::from_str(&std::fs::read_to_string(f.with_extension("meta.json")).unwrap()).unwrap();
+        (v, text, meta)
     };
-    let (v, a) = run("a.csv", "5");
-    let (_, b) = run("b.csv", "5");
-    let (_, c) = run("c.csv", "6");
-    let rows = |t: &str| t.lines().skip(2).map(|l| l.rsplit_once(',').unwrap().0.to_string()).collect::<Vec<_>>();
+    let (v, a, meta) = run("a.csv", "5");
+    let (_, b, _) = run("b.csv", "5");
+    let (_, c, _) = run("c.csv", "6");
+    let rows = |t: &str| t.lines().skip(1).map(|l| l.rsplit_once(',').unwrap().0.to_string()).collect::<Vec<_>>();
     // Same seed, same rows (the seconds column aside); another seed, other openings.
     assert_eq!(rows(&a), rows(&b));
     assert_ne!(rows(&a), rows(&c));
     assert_eq!(rows(&a).len(), 4);
-    assert!(a.lines().next().unwrap().contains("--seed 5"));
+    // The header first; the command and rules in the sidecar a.meta.json.
+    assert!(a.starts_with("sample,south_index,south_move,"));
+    assert!(meta["command"].as_str().unwrap().contains("--seed 5"));
+    assert_eq!(meta["rules"]["game"], "kiothi");
+    assert_eq!(meta["columns"][13], serde_json::json!({"name": "seconds", "type": "float"}));
     assert_eq!(v["openings"].as_array().unwrap().len(), 2);
     assert_eq!(v["horizon_depth"], serde_json::json!([2, 2]));
     // Every drawn move is legal: replaying the first row's two moves succeeds.
-    let first = a.lines().nth(2).unwrap();
+    let first = a.lines().nth(1).unwrap();
     let moves: Vec<&str> = first.split('"').skip(1).step_by(2).take(2).collect();
     mancala().args(["kiothi", "replay", "--moves", &moves.join(" ")]).assert().success();
     mancala().args(["kiothi", "openings"]).assert().code(2);

@@ -140,11 +140,17 @@ fn database_build_verify_stats_export_solve() {
         .success();
     let text = std::fs::read_to_string(&csv).unwrap();
     let rows: Vec<&str> = text.lines().collect();
-    assert!(rows[0].starts_with("# rules: "));
-    assert_eq!(rows[1], "stones,p0,p1,p2,p3,p4,p5,p6,p7,p8,p9,p10,p11,value,best_move");
-    assert_eq!(rows.len(), 2 + 1 + 12 + 78);
+    // The header first (no comment line): the rules are in the sidecar t.meta.json.
+    assert_eq!(rows[0], "stones,p0,p1,p2,p3,p4,p5,p6,p7,p8,p9,p10,p11,value,best_move");
+    assert_eq!(rows.len(), 1 + 1 + 12 + 78);
+    let meta: Value = serde_json::from_str(&std::fs::read_to_string(dir.path().join("t.meta.json")).unwrap()).unwrap();
+    assert_eq!(meta["file"], "t.csv");
+    assert_eq!(meta["rules"], serde_json::json!({"game": "oware", "grand_slam": "no-capture", "cycle": "split"}));
+    assert_eq!(meta["version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(meta["columns"][0], serde_json::json!({"name": "stones", "type": "int"}));
+    assert_eq!(meta["columns"][14], serde_json::json!({"name": "best_move", "type": "int"}));
     // The empty board: value 0, no move.
-    assert_eq!(rows[2], "0,0,0,0,0,0,0,0,0,0,0,0,0,0,");
+    assert_eq!(rows[1], "0,0,0,0,0,0,0,0,0,0,0,0,0,0,");
     // One seed in the mover's pit 5: it must be fed across (move 5) and the opponent, with
     // one seed in his own pit 0, ... the table says; here only the shape is checked.
     let jl = dir.path().join("t.jsonl");

@@ -68,12 +68,14 @@ fn read_parquet(path: &Path) -> Table {
     Table { fields, rules, rows }
 }
 
-/// A CSV export: its `# rules: ` line, its column names, and its rows parsed with the types
-/// of `fields` (an empty cell is null; these tables have no quoted cells).
+/// A CSV export: the rules of its sidecar `NAME.meta.json` (compact JSON), its column names,
+/// and its rows parsed with the types of `fields` (an empty cell is null; these tables have no
+/// quoted cells).
 fn read_csv(path: &Path, fields: &[(String, DataType, bool)]) -> (String, Vec<String>, Vec<Vec<Cell>>) {
     let text = std::fs::read_to_string(path).unwrap();
+    let meta: Json = serde_json::from_str(&std::fs::read_to_string(mancala::export::meta_path(path)).unwrap()).unwrap();
+    let rules = meta["rules"].to_string();
     let mut lines = text.lines();
-    let rules = lines.next().unwrap().strip_prefix("# rules: ").expect("a rules line first").to_string();
     let names = lines.next().unwrap().split(',').map(String::from).collect();
     let rows = lines
         .map(|l| {

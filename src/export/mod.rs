@@ -3,4 +3,4 @@
 pub mod svg;
 pub mod table;
 
-pub use table::{Column, Format, TableWriter, Value};
+pub use table::{meta_json, meta_path, Column, Format, TableWriter, Value, VERSION};

@@ -1,10 +1,31 @@
 //! A row-oriented table writer with a fixed schema, for CSV, JSON lines and Parquet.
-//! Every file carries the rules in force: CSV as a leading `# rules: {...}` comment line,
-//! JSON lines as a first `{"rules":…}` object, Parquet as key-value metadata.
+//! Every table carries the rules in force and the writer's version: a CSV in its sidecar
+//! `NAME.meta.json` (so the CSV itself is a header line and rows, which `pandas.read_csv` and
+//! `polars.read_csv` load with no options), JSON lines as a first `{"rules":…}` object,
+//! Parquet as key-value metadata (`rules`, `version`).
 
 use crate::store::AtomicFile;
 use std::io::{self, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// The version every table's metadata names: the crate's.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The sidecar of a CSV file: `NAME.csv` -> `NAME.meta.json` (any other name gains
+/// `.meta.json`).
+pub fn meta_path(csv: &Path) -> PathBuf {
+    let name = csv.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let stem = name.strip_suffix(".csv").unwrap_or(&name);
+    csv.with_file_name(format!("{stem}.meta.json"))
+}
+
+/// The sidecar's object: the data file's name, the rules, the version and the columns with
+/// their kinds (`int`, `float`, `str`; an empty cell is a null).
+pub fn meta_json(file: &str, schema: &[Column], rules: &serde_json::Value) -> serde_json::Value {
+    let columns: Vec<serde_json::Value> =
+        schema.iter().map(|c| serde_json::json!({"name": c.name(), "type": c.kind()})).collect();
+    serde_json::json!({"file": file, "rules": rules, "version": VERSION, "columns": columns})
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
@@ -47,6 +68,15 @@ impl Column {
             Column::Int(n) | Column::Float(n) | Column::Str(n) => n,
         }
     }
+
+    /// The kind as a sidecar names it.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Column::Int(_) => "int",
+            Column::Float(_) => "float",
+            Column::Str(_) => "str",
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -59,11 +89,14 @@ pub enum Value {
 }
 
 /// Writes to a temporary sibling and renames on [`TableWriter::finish`], so a failed export
-/// leaves nothing behind.
+/// leaves nothing behind. A CSV's sidecar is written (atomically, beside it) at the finish,
+/// before the CSV is renamed into place: a CSV present always has its metadata.
 pub struct TableWriter {
     schema: Vec<Column>,
     format: Format,
     sink: Sink,
+    /// A CSV's sidecar path and text.
+    meta: Option<(PathBuf, String)>,
 }
 
 enum Sink {
@@ -75,11 +108,15 @@ enum Sink {
 
 impl TableWriter {
     pub fn create(out: &Path, format: Format, schema: Vec<Column>, rules: &serde_json::Value) -> io::Result<Self> {
+        let mut meta = None;
         let sink = match format {
             Format::Csv | Format::Jsonl => {
                 let mut w = AtomicFile::create(out)?;
                 if format == Format::Csv {
-                    writeln!(w, "# rules: {rules}")?;
+                    let file = out.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                    let text =
+                        serde_json::to_string_pretty(&meta_json(&file, &schema, rules)).map_err(io::Error::other)?;
+                    meta = Some((meta_path(out), format!("{text}\n")));
                     let names: Vec<&str> = schema.iter().map(|c| c.name()).collect();
                     writeln!(w, "{}", names.join(","))?;
                 } else {
@@ -99,7 +136,7 @@ impl TableWriter {
                 ))
             }
         };
-        Ok(TableWriter { schema, format, sink })
+        Ok(TableWriter { schema, format, sink, meta })
     }
 
     pub fn row(&mut self, row: &[Value]) -> io::Result<()> {
@@ -142,6 +179,9 @@ impl TableWriter {
     }
 
     pub fn finish(self) -> io::Result<()> {
+        if let Some((path, text)) = &self.meta {
+            crate::store::write_atomic(path, text.as_bytes())?;
+        }
         match self.sink {
             Sink::Text(w) => w.commit(),
             #[cfg(feature = "parquet")]
@@ -207,7 +247,10 @@ mod parquet_sink {
                 .collect();
             let schema = Arc::new(Schema::new(fields));
             let props = WriterProperties::builder()
-                .set_key_value_metadata(Some(vec![KeyValue::new("rules".to_string(), rules.to_string())]))
+                .set_key_value_metadata(Some(vec![
+                    KeyValue::new("rules".to_string(), rules.to_string()),
+                    KeyValue::new("version".to_string(), super::VERSION.to_string()),
+                ]))
                 .build();
             let writer = ArrowWriter::try_new(file, schema.clone(), Some(props)).map_err(err)?;
             let cols = schema
@@ -340,6 +383,11 @@ mod parquet_tests {
         let meta = b.metadata().file_metadata();
         let rules =
             meta.key_value_metadata().and_then(|kv| kv.iter().find(|k| k.key == "rules")).and_then(|k| k.value.clone());
+        let version = meta
+            .key_value_metadata()
+            .and_then(|kv| kv.iter().find(|k| k.key == "version"))
+            .and_then(|k| k.value.clone());
+        assert_eq!(version.as_deref(), Some(super::VERSION));
         // The physical Parquet types other readers see: INT64, DOUBLE, UTF-8 strings.
         let descr = meta.schema_descr();
         let physical: Vec<(Physical, Option<LogicalType>)> =
@@ -482,5 +530,44 @@ mod parquet_tests {
         }
         w.abandon();
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+}
+
+/// A CSV is its header line and rows only; the rules, version and column kinds are in its
+/// sidecar, which appears with the CSV and not before.
+#[cfg(test)]
+mod csv_tests {
+    use super::{meta_path, Column, Format, TableWriter, Value, VERSION};
+    use std::path::Path;
+
+    #[test]
+    fn csv_has_no_comment_line_and_a_sidecar_beside_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("t.csv");
+        let schema = vec![Column::Int("n"), Column::Float("x"), Column::Str("s")];
+        let rules = serde_json::json!({"game": "test", "k": 2});
+        let mut w = TableWriter::create(&out, Format::Csv, schema, &rules).unwrap();
+        w.row(&[Value::Int(-3), Value::Float(2.5), Value::Str("a,\"b\"".into())]).unwrap();
+        w.row(&[Value::Int(4), Value::Null, Value::Str(String::new())]).unwrap();
+        // Nothing is in place before the finish.
+        assert!(!out.exists() && !meta_path(&out).exists());
+        w.finish().unwrap();
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), "n,x,s\n-3,2.5,\"a,\"\"b\"\"\"\n4,,\n");
+        assert_eq!(meta_path(&out), dir.path().join("t.meta.json"));
+        let meta: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(meta_path(&out)).unwrap()).unwrap();
+        assert_eq!(
+            meta,
+            serde_json::json!({"file": "t.csv", "rules": rules, "version": VERSION, "columns": [
+                {"name": "n", "type": "int"}, {"name": "x", "type": "float"}, {"name": "s", "type": "str"}]})
+        );
+        // An abandoned export leaves neither file.
+        let other = dir.path().join("u.csv");
+        let w = TableWriter::create(&other, Format::Csv, vec![Column::Int("n")], &rules).unwrap();
+        w.abandon();
+        let mut names: Vec<String> =
+            std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into()).collect();
+        names.sort();
+        assert_eq!(names, ["t.csv", "t.meta.json"]);
+        assert_eq!(meta_path(Path::new("a/b.tsv")), Path::new("a/b.tsv.meta.json"));
     }
 }

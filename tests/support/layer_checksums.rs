@@ -65,13 +65,19 @@ pub struct ShippedLayer {
     pub crc32: u32,
 }
 
-/// The rules comment and rows of a shipped table; `count` is its first column's name.
+/// The rules (from the sidecar `NAME.meta.json`, as compact JSON) and rows of a shipped table;
+/// `count` is its first column's name. The CSV is its header line and rows only.
 pub fn shipped(file: &str, count: &str) -> (String, Vec<ShippedLayer>) {
     let path = repo(file);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let meta_path = mancala::export::meta_path(&path);
+    let meta: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(&meta_path).unwrap_or_else(|e| panic!("{}: {e}", meta_path.display())),
+    )
+    .unwrap_or_else(|e| panic!("{}: {e}", meta_path.display()));
+    assert_eq!(meta["file"], path.file_name().unwrap().to_str().unwrap(), "{}", meta_path.display());
+    let rules = meta["rules"].to_string();
     let mut lines = text.lines().enumerate();
-    let (_, first) = lines.next().expect("a rules line");
-    let rules = first.strip_prefix("# rules: ").unwrap_or_else(|| panic!("{}: no rules line", path.display()));
     let (_, head) = lines.next().expect("a header line");
     assert_eq!(head, format!("{count},positions,wins,draws,losses,crc32"), "{}: header", path.display());
     let mut rows = Vec::new();

@@ -95,19 +95,29 @@ fn sample(n: u64, a: &OpeningsArgs, rules: Rules) -> Result<()> {
     }
     let depth = a.depth.or(Some(5));
     let limits = Limits { depth, seconds: time, nodes: None };
+    // The CSV is its header and rows; the command, rules and version go to its sidecar
+    // (`NAME.meta.json`, written before the CSV is renamed into place).
+    let columns = [
+        "sample",
+        "south_index",
+        "south_move",
+        "reply",
+        "north_index",
+        "north_move",
+        "horizon_value",
+        "horizon_depth",
+        "horizon_best",
+        "lower",
+        "upper",
+        "proven_depth",
+        "nodes",
+        "seconds",
+    ];
     let mut file = match &a.out {
         Some(path) => {
             let mut f = mancala::store::AtomicFile::create(path)
                 .map_err(|e| anyhow::anyhow!("--out: {}: {e}", path.display()))?;
-            writeln!(
-                f,
-                "# mancala {} kiothi openings --sample {n} --replies {replies} --seed {seed} --depth {} {}; rules {}",
-                env!("CARGO_PKG_VERSION"),
-                depth.unwrap(),
-                time.map(|t| format!("--time {t}")).unwrap_or_default(),
-                rules.to_json()
-            )?;
-            writeln!(f, "sample,south_index,south_move,reply,north_index,north_move,horizon_value,horizon_depth,horizon_best,lower,upper,proven_depth,nodes,seconds")?;
+            writeln!(f, "{}", columns.join(","))?;
             Some(f)
         }
         None => None,
@@ -146,7 +156,26 @@ fn sample(n: u64, a: &OpeningsArgs, rules: Rules) -> Result<()> {
     if let Some(e) = err {
         return Err(e.into());
     }
-    if let Some(f) = file {
+    if let (Some(f), Some(path)) = (file, &a.out) {
+        use mancala::export::{meta_json, meta_path, Column};
+        let schema: Vec<Column> = columns
+            .iter()
+            .map(|&c| match c {
+                "south_move" | "north_move" | "horizon_best" => Column::Str(c),
+                "seconds" => Column::Float(c),
+                _ => Column::Int(c),
+            })
+            .collect();
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let mut meta = meta_json(&name, &schema, &rules.to_json());
+        meta["command"] = json!(format!(
+            "mancala {} kiothi openings --sample {n} --replies {replies} --seed {seed} --depth {}{}",
+            mancala::export::VERSION,
+            depth.unwrap_or(0),
+            time.map(|t| format!(" --time {t}")).unwrap_or_default()
+        ));
+        let text = serde_json::to_string_pretty(&meta)?;
+        mancala::store::write_atomic(&meta_path(path), format!("{text}\n").as_bytes())?;
         f.commit()?;
     }
     let secs = t0.elapsed().as_secs_f64();
