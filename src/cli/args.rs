@@ -125,40 +125,13 @@ fn check_out_dir(p: &Path) -> Result<(), String> {
     }
 }
 
-/// The flag (or argument) that gives a library input field: the one table every command's
-/// bad-input messages go through (`InputError { field: "south", .. }` reads `--south: …`).
-pub fn flag(field: &'static str) -> &'static str {
-    match field {
-        "race" => "--race",
-        "payoff" => "--payoff",
-        "south" => "--south",
-        "north" => "--north",
-        "family" => "--family",
-        "exploit" => "--exploit",
-        "shard" => "--shard",
-        "games" => "--games",
-        "out" => "--out",
-        "pairs" => "--pairs",
-        "top" => "--top",
-        "id" => "--id",
-        "remove" => "--remove",
-        "drop" => "--drop",
-        "south_remove" => "--south-remove",
-        "south_drop" => "--south-drop",
-        "north_remove" => "--north-remove",
-        "north_drop" => "--north-drop",
-        "chain" => "--chain",
-        "cycle" => "--cycle",
-        "nki_clear" => "--nki-clear",
-        "max_relays" => "--max-relays",
-        "parts" => "PARTS",
-        other => other,
-    }
-}
+/// The one field-to-flag table lives beside [`mancala::input::InputError`], so the Python
+/// bindings word their errors as the command line does.
+pub use mancala::input::flag;
 
 /// A library input error as the command line reports it: its flag, then what is wrong.
 pub fn input(e: mancala::input::InputError) -> anyhow::Error {
-    super::Usage(format!("{}: {}", flag(e.field), e.message)).into()
+    super::Usage(e.line()).into()
 }
 
 /// A directory lock not taken, named by the command-line flag `flag`: another run holding it

@@ -212,6 +212,48 @@ pub fn check(pos: &Position) -> Result<(), SolveError> {
     Ok(())
 }
 
+/// The answer as `kiothi solve --json` prints it (and the Python bindings return it): final
+/// score and winner when exact, value (null unless exact), bounds, best moves, PV, each
+/// move's bounds, method, nodes, time, and the sowing counts of the search and of `sow`'s cache.
+pub fn answer_json(rules: &Rules, p: &Position, s: &Solution, sow: &kiothi::SowingStats) -> serde_json::Value {
+    use serde_json::json;
+    let exact = s.bounds.is_exact();
+    let nps = s.nodes as f64 / s.seconds.max(1e-9);
+    let names = |v: &[SowMove]| v.iter().map(|m| m.to_string()).collect::<Vec<_>>();
+    let score = exact.then(|| p.final_totals(s.bounds.lo));
+    let winner = score.map(|t| Side::ahead(t).map(|w| w.name()).unwrap_or("draw"));
+    json!({
+        "rules": rules.to_json(),
+        "position": p.to_json(),
+        "score": score,
+        "winner": winner,
+        "value": if exact { json!(s.bounds.lo) } else { serde_json::Value::Null },
+        "exact": exact,
+        "lower": s.bounds.lo,
+        "upper": s.bounds.hi,
+        "best_moves": names(&s.best_moves),
+        "pv": names(&s.pv),
+        "method": s.method.name(),
+        "depth": s.depth,
+        "nodes": s.nodes,
+        "seconds": s.seconds,
+        "nodes_per_second": nps.round(),
+        "moves": s.moves.iter().map(|(m, b)| json!({"move": m.to_string(), "lower": b.lo, "upper": b.hi})).collect::<Vec<_>>(),
+        "sowings": {
+            "perpetual_rejected": s.game_stats.perpetual_moves,
+            "long_legal": s.game_stats.long_moves,
+            "costly_positions": s.game_stats.costly_positions,
+            "expansions": s.game_stats.expansions,
+            "expansion_cache_hits": s.game_stats.cache_hits,
+            "long_threshold_relays": kiothi::LONG_SOWING_RELAYS,
+            "long_simulated": sow.long_simulated,
+            "relays_in_long": sow.relays_in_long,
+            "max_relays_simulated": sow.max_relays_simulated,
+            "distinguished_point_hits": sow.dp_hits,
+        },
+    })
+}
+
 /// Solve a position (turn >= 3). With a depth, time or node limit only alpha-beta runs and
 /// the answer may be bounds; without limits the answer is exact: alpha-beta with a budget,
 /// then the component retrograde, then (if the component is too big) alpha-beta without

@@ -106,6 +106,30 @@ pub fn method_name(method: Method) -> &'static str {
     }
 }
 
+/// The answer as `oware solve --json` prints it (and the Python bindings return it): value
+/// (null unless exact), bounds, best moves, PV, each move's bounds, method, nodes, time.
+pub fn answer_json(rules: &Rules, pits: &View, s: &Solution) -> serde_json::Value {
+    use serde_json::json;
+    let exact = s.bounds.is_exact();
+    let nps = s.nodes as f64 / s.seconds.max(1e-9);
+    json!({
+        "rules": rules.to_json(),
+        "pits": pits,
+        "value": if exact { json!(s.bounds.lo) } else { serde_json::Value::Null },
+        "exact": exact,
+        "lower": s.bounds.lo,
+        "upper": s.bounds.hi,
+        "best_moves": s.best_moves,
+        "pv": s.pv,
+        "method": method_name(s.method),
+        "nodes": s.nodes,
+        "depth": s.depth,
+        "seconds": s.seconds,
+        "nodes_per_second": nps.round(),
+        "moves": s.moves.iter().map(|(m, b)| json!({"move": m, "lower": b.lo, "upper": b.hi})).collect::<Vec<_>>(),
+    })
+}
+
 /// Solve a mover's view (repetitions `split`: see [`check_rules`]). With a depth or time limit only alpha-beta runs and the answer may
 /// be bounds; without limits the answer is exact (unless the component is too big).
 pub fn solve(rules: Rules, db: Option<&Database>, root: &View, limits: Limits) -> Solution {

@@ -287,6 +287,24 @@ impl Plan {
         64 * 1024 + self.south_ids().len() as u64 * ROW + game_rows * GAME_ROW
     }
 
+    /// Play the sweep in memory: one aggregate per South choice of this plan (its shard's
+    /// range), in id order, the rows `summary.csv` is written from. `progress(n)` gets the
+    /// games finished.
+    pub fn aggregate(&self, progress: &(dyn Fn(u64) + Sync)) -> Vec<(u32, Agg)> {
+        self.aggregate_with(&ProvenCycles::new(), progress)
+    }
+
+    fn aggregate_with(&self, proven: &ProvenCycles, progress: &(dyn Fn(u64) + Sync)) -> Vec<(u32, Agg)> {
+        let (rules, model, sets) = (&self.def.rules, self.def.model, &self.sets);
+        let south_ids = self.south_ids();
+        let aggs = if sets.symmetric {
+            play::sweep_mirror(rules, proven, model, south_ids, progress)
+        } else {
+            play::sweep(rules, proven, model, south_ids, &sets.north, progress)
+        };
+        south_ids.iter().copied().zip(aggs).collect()
+    }
+
     /// Play the sweep and write its files in `out` (after [`Plan::start`]): the part of a
     /// shard, else the summaries; with `games`, the per-game table. `progress(n)` gets the
     /// games finished.
@@ -297,14 +315,9 @@ impl Plan {
         // share what any of them proved.
         let proven = ProvenCycles::new();
         let start = Instant::now();
-        let aggs = if sets.symmetric {
-            play::sweep_mirror(rules, &proven, model, south_ids, progress)
-        } else {
-            play::sweep(rules, &proven, model, south_ids, &sets.north, progress)
-        };
+        let rows = self.aggregate_with(&proven, progress);
         let seconds = start.elapsed().as_secs_f64();
-        let played: u64 = aggs.iter().map(|a| a.games).sum();
-        let rows: Vec<(u32, Agg)> = south_ids.iter().copied().zip(aggs).collect();
+        let played: u64 = rows.iter().map(|(_, a)| a.games).sum();
         let identity = self.identity();
         let io = |what: String| move |source| RunError::Io { what, source };
         let games_table = |dir: &Path| -> Result<(), RunError> {

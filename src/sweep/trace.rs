@@ -33,6 +33,35 @@ pub fn trace(rules: &Rules, south: &Choice, north: &Choice, race: RaceLabel) -> 
     Ok(Trace { opening: o, positions, outcome })
 }
 
+/// The head every `lukho play` output starts with: rules, race and both choices.
+pub fn play_head(rules: &Rules, south: &Choice, north: &Choice, race: RaceLabel) -> serde_json::Map<String, Json> {
+    let mut head = serde_json::Map::new();
+    head.insert("rules".into(), rules.to_json());
+    head.insert("race".into(), json!(race.to_string()));
+    head.insert("south".into(), choice_json(south, rules));
+    head.insert("north".into(), choice_json(north, rules));
+    head
+}
+
+/// The game turn by turn as `lukho play --trace --jsonl` prints it: one state object per
+/// position (`turn`), the first with the [`play_head`], the last with the `result`.
+pub fn trace_lines(t: &Trace, head: &serde_json::Map<String, Json>) -> Vec<Json> {
+    let n = t.positions.len();
+    (t.positions.iter().enumerate())
+        .map(|(i, p)| {
+            let mut line = position_json(p);
+            line.insert("turn".into(), json!(i));
+            if i == 0 {
+                line.extend(head.clone());
+            }
+            if i + 1 == n {
+                line.insert("result".into(), Json::Object(outcome_json(&t.outcome)));
+            }
+            Json::Object(line)
+        })
+        .collect()
+}
+
 /// A choice as JSON: id and text forms.
 pub fn choice_json(c: &Choice, rules: &Rules) -> Json {
     json!({"id": c.id(rules), "remove": c.remove_string(), "drop": c.drop_string()})

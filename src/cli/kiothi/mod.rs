@@ -127,11 +127,5 @@ fn load(position: Option<String>, rules: &Rules) -> Result<Position> {
     let Ok(text) = String::from_utf8(bytes) else {
         return usage(format!("--position: {name} is not UTF-8 text; {form}"));
     };
-    let v: serde_json::Value = match serde_json::from_str(&text) {
-        Ok(v) => v,
-        Err(e) => return usage(format!("--position: not JSON ({e}); {form}")),
-    };
-    let p = Position::from_json(&v).or_else(|e| usage(format!("--position: {e}")))?;
-    p.validate().or_else(|e| usage(format!("--position: {e}")))?;
-    Ok(p)
+    Position::from_state_text(&text).map_err(super::args::input)
 }

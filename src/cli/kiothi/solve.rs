@@ -8,7 +8,6 @@ use mancala::games::kiothi::{self, Position, SowingCache};
 use mancala::search::Limits;
 use mancala::side::Side;
 use mancala::solve::kiothi as ksolve;
-use serde_json::json;
 use std::path::PathBuf;
 
 #[derive(Args)]
@@ -65,41 +64,12 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     let exact = s.bounds.is_exact();
     let nps = s.nodes as f64 / s.seconds.max(1e-9);
     let names = |v: &[kiothi::SowMove]| v.iter().map(|m| m.to_string()).collect::<Vec<_>>();
-    let sowings = json!({
-        "perpetual_rejected": s.game_stats.perpetual_moves,
-        "long_legal": s.game_stats.long_moves,
-        "costly_positions": s.game_stats.costly_positions,
-        "expansions": s.game_stats.expansions,
-        "expansion_cache_hits": s.game_stats.cache_hits,
-        "long_threshold_relays": kiothi::LONG_SOWING_RELAYS,
-        "long_simulated": sow.long_simulated,
-        "relays_in_long": sow.relays_in_long,
-        "max_relays_simulated": sow.max_relays_simulated,
-        "distinguished_point_hits": sow.dp_hits,
-    });
+    let answer = ksolve::answer_json(&rules, &p, &s, &sow);
+    let sowings = &answer["sowings"];
     let score = exact.then(|| p.final_totals(s.bounds.lo));
     let winner = score.map(|t| Side::ahead(t).map(|w| w.name()).unwrap_or("draw"));
     if a.json {
-        let o = json!({
-            "rules": rules.to_json(),
-            "position": p.to_json(),
-            "score": score,
-            "winner": winner,
-            "value": if exact { json!(s.bounds.lo) } else { serde_json::Value::Null },
-            "exact": exact,
-            "lower": s.bounds.lo,
-            "upper": s.bounds.hi,
-            "best_moves": names(&s.best_moves),
-            "pv": names(&s.pv),
-            "method": s.method.name(),
-            "depth": s.depth,
-            "nodes": s.nodes,
-            "seconds": s.seconds,
-            "nodes_per_second": nps.round(),
-            "moves": s.moves.iter().map(|(m, b)| json!({"move": m.to_string(), "lower": b.lo, "upper": b.hi})).collect::<Vec<_>>(),
-            "sowings": sowings,
-        });
-        println!("{o}");
+        println!("{answer}");
     } else {
         println!("rules: {}", rules.to_json());
         println!("{p}");

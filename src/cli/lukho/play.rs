@@ -5,7 +5,7 @@ use anyhow::Result;
 use clap::Args;
 use mancala::games::lukho::race::setup;
 use mancala::games::lukho::RaceLabel;
-use mancala::sweep::trace::{choice_json, outcome_json, position_json, speeds_rows, trace};
+use mancala::sweep::trace::{choice_json, outcome_json, play_head, speeds_rows, trace, trace_lines};
 use mancala::sweep::InputError;
 use serde_json::{json, Value as Json};
 
@@ -33,22 +33,10 @@ pub fn play(a: PlayArgs) -> Result<()> {
     let race = a.race;
     let t = trace(rules, &s, &n, race).map_err(|e| input(InputError::new("race", e.to_string())))?;
     let o = &t.outcome;
-    let mut head = serde_json::Map::new();
-    head.insert("rules".into(), rules.to_json());
-    head.insert("race".into(), json!(race.to_string()));
-    head.insert("south".into(), choice_json(&s, rules));
-    head.insert("north".into(), choice_json(&n, rules));
+    let head = play_head(rules, &s, &n, race);
     if a.jsonl && a.trace {
-        for (i, p) in t.positions.iter().enumerate() {
-            let mut line = position_json(p);
-            line.insert("turn".into(), json!(i));
-            if i == 0 {
-                line.extend(head.clone());
-            }
-            if i + 1 == t.positions.len() {
-                line.insert("result".into(), Json::Object(outcome_json(o)));
-            }
-            println!("{}", Json::Object(line));
+        for line in trace_lines(&t, &head) {
+            println!("{line}");
         }
         return Ok(());
     }

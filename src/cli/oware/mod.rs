@@ -6,10 +6,9 @@ mod db;
 mod replay;
 mod solve;
 
-use super::usage;
 use anyhow::Result;
 use clap::{Args, Subcommand};
-use mancala::games::oware::{self, Cycle, GrandSlam, Rules, View, PITS};
+use mancala::games::oware::{self, Cycle, GrandSlam, Rules, View};
 
 #[derive(Args)]
 pub struct OwareArgs {
@@ -62,24 +61,9 @@ pub fn run(a: OwareArgs) -> Result<()> {
 }
 
 /// Parse 12 counts; `field` names the flag in errors.
-fn parse_pits(field: &str, s: &str) -> Result<View> {
-    let parts: Vec<&str> = s.split(',').map(str::trim).collect();
-    let form = "12 comma-separated counts 0..=48 with a total of at most 48";
-    if parts.len() != PITS {
-        return usage(format!("{field}: expected {form}, got {} values", parts.len()));
-    }
-    let mut v = [0u8; PITS];
-    for (i, p) in parts.iter().enumerate() {
-        v[i] = match p.parse::<u8>() {
-            Ok(x) if x <= 48 => x,
-            _ => return usage(format!("{field}: value {} is `{p}`; expected {form}", i)),
-        };
-    }
-    let total = oware::seeds(&v);
-    if total > oware::TOTAL_SEEDS {
-        return usage(format!("{field}: {total} seeds in all; expected {form}"));
-    }
-    Ok(v)
+/// `--pits`/`--start`: the library's parser, its error naming the flag.
+fn parse_pits(field: &'static str, s: &str) -> Result<View> {
+    oware::parse_pits(field, s).map_err(crate::cli::args::input)
 }
 
 #[cfg(test)]
@@ -100,11 +84,11 @@ mod fuzz {
             "([0-9٣５+-]{0,3}[,;]?){0,14}",
         ];
         check("cli oware --pits/--start", 3000, text, |s| {
-            match parse_pits("--pits", &s) {
+            match parse_pits("pits", &s) {
                 Ok(v) => {
                     prop_assert!(oware::seeds(&v) <= oware::TOTAL_SEEDS);
                     let printed: Vec<String> = v.iter().map(|x| x.to_string()).collect();
-                    prop_assert_eq!(parse_pits("--pits", &printed.join(",")).ok(), Some(v));
+                    prop_assert_eq!(parse_pits("pits", &printed.join(",")).ok(), Some(v));
                 }
                 Err(e) => {
                     let line = e.to_string();

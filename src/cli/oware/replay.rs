@@ -46,7 +46,7 @@ pub fn replay(a: ReplayArgs) -> Result<()> {
     let to_move = parse_side("--to-move", &a.to_move)?;
     let position = match &a.start {
         Some(s) => {
-            let pits = parse_pits("--start", s)?;
+            let pits = parse_pits("start", s)?;
             let taken = oware::TOTAL_SEEDS - oware::seeds(&pits);
             // The seeds not on the board are in the stores; without more information split them.
             Position { pits, stores: [(taken / 2) as u8, (taken - taken / 2) as u8], to_move }

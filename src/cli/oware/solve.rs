@@ -4,8 +4,7 @@ use super::{parse_pits, RuleFlags};
 use anyhow::Result;
 use clap::Args;
 use mancala::search::Limits;
-use mancala::solve::oware::{check_rules, method_name, solve as solve_view};
-use serde_json::json;
+use mancala::solve::oware::{answer_json, check_rules, method_name, solve as solve_view};
 use std::path::PathBuf;
 
 #[derive(Args)]
@@ -30,7 +29,7 @@ pub struct SolveArgs {
 
 pub fn solve(a: SolveArgs) -> Result<()> {
     let rules = a.rules.rules();
-    let v = parse_pits("--pits", &a.pits)?;
+    let v = parse_pits("pits", &a.pits)?;
     check_rules(&rules).map_err(super::super::args::input)?;
     // Seeds never return to the board: the layers up to the position's are all a solve reads.
     let seeds = v.iter().map(|&x| x as usize).sum();
@@ -44,24 +43,7 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     let method = method_name(s.method);
     let nps = s.nodes as f64 / s.seconds.max(1e-9);
     if a.json {
-        let mut o = json!({
-            "rules": rules.to_json(),
-            "pits": v,
-            "value": if exact { json!(s.bounds.lo) } else { serde_json::Value::Null },
-            "exact": exact,
-            "lower": s.bounds.lo,
-            "upper": s.bounds.hi,
-            "best_moves": s.best_moves,
-            "pv": s.pv,
-            "method": method,
-            "nodes": s.nodes,
-            "depth": s.depth,
-            "seconds": s.seconds,
-            "nodes_per_second": nps.round(),
-        });
-        o["moves"] =
-            json!(s.moves.iter().map(|(m, b)| json!({"move": m, "lower": b.lo, "upper": b.hi})).collect::<Vec<_>>());
-        println!("{o}");
+        println!("{}", answer_json(&rules, &v, &s));
     } else {
         println!("rules: {}", rules.to_json());
         if exact {

@@ -150,6 +150,16 @@ impl Position {
 
     /// Read the state JSON; errors name the field. `nki` may be omitted (none) and so may
     /// `stores` (0, 0); the result is validated ([`Position::validate`]).
+    /// A checked position from a state's JSON text; an error names the field `position`.
+    pub fn from_state_text(text: &str) -> Result<Position, crate::input::InputError> {
+        let bad = |m: String| crate::input::InputError::new("position", m);
+        let form = "expected a state object {\"game\":\"kiothi\",\"pits\":[20 counts],…}";
+        let v: serde_json::Value = serde_json::from_str(text).map_err(|e| bad(format!("not JSON ({e}); {form}")))?;
+        let p = Position::from_json(&v).map_err(|e| bad(e.to_string()))?;
+        p.validate().map_err(|e| bad(e.to_string()))?;
+        Ok(p)
+    }
+
     pub fn from_json(v: &serde_json::Value) -> Result<Position, KiothiError> {
         let bad =
             |field: &'static str, expected: &'static str| parse_err(field, "missing or malformed".into(), expected);

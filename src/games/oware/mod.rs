@@ -30,3 +30,26 @@ pub use moves::{Ending, Move, MoveList, Node};
 pub use position::Position;
 pub use rules::{Cycle, GrandSlam, Rules};
 pub use sow::{sow, Sowing};
+
+/// A mover's view from its text form, 12 comma-separated seed counts (the mover's row first);
+/// an error names `field` (`pits`, `start`).
+pub fn parse_pits(field: &'static str, s: &str) -> Result<View, crate::input::InputError> {
+    let bad = |m: String| Err(crate::input::InputError::new(field, m));
+    let parts: Vec<&str> = s.split(',').map(str::trim).collect();
+    let form = "12 comma-separated counts 0..=48 with a total of at most 48";
+    if parts.len() != PITS {
+        return bad(format!("expected {form}, got {} values", parts.len()));
+    }
+    let mut v = [0u8; PITS];
+    for (i, p) in parts.iter().enumerate() {
+        v[i] = match p.parse::<u8>() {
+            Ok(x) if x <= 48 => x,
+            _ => return bad(format!("value {i} is `{p}`; expected {form}")),
+        };
+    }
+    let total = seeds(&v);
+    if total > TOTAL_SEEDS {
+        return bad(format!("{total} seeds in all; expected {form}"));
+    }
+    Ok(v)
+}
