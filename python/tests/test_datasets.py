@@ -13,7 +13,7 @@ import polars as pl
 import pyarrow.parquet as pq
 import pytest
 
-from conftest import BIN, REPO, run
+from conftest import PARQUET_BIN, REPO, run
 
 SHIPPED = sorted(p for p in (REPO / "results").rglob("*.csv"))
 KINDS = {"int": ("int64", "uint64"), "float": ("float64", "int64"), "str": ("object", "str", "string")}
@@ -39,8 +39,8 @@ def test_shipped_csv_loads_with_no_options(csv):
 def parquet_or_skip(p):
     if p.returncode == 2 and "--features parquet" in p.stderr:
         if os.environ.get("MANCALA_REQUIRE_PARQUET"):
-            pytest.fail(f"{BIN} lacks the parquet feature: {p.stderr}")
-        pytest.skip("the mancala binary is built without the parquet feature")
+            pytest.fail(f"{PARQUET_BIN} lacks the parquet feature: {p.stderr}")
+        pytest.skip(f"{PARQUET_BIN} is built without the parquet feature (set MANCALA_PARQUET_BIN)")
     assert p.returncode == 0, p.stderr
 
 
@@ -69,7 +69,7 @@ def same_table(parquet: Path, csv: Path):
 
 def test_oware_export_parquet_equals_csv(cli, oware_db, tmp_path):
     for fmt in ["csv", "parquet"]:
-        p = subprocess.run([BIN, "oware", "db", "export", "--dir", str(oware_db), "--stones", "0..=6", "--format", fmt,
+        p = subprocess.run([PARQUET_BIN, "oware", "db", "export", "--dir", str(oware_db), "--stones", "0..=6", "--format", fmt,
                             "--out", str(tmp_path / f"t.{fmt}")], capture_output=True, text=True)
         if fmt == "parquet":
             parquet_or_skip(p)
@@ -85,7 +85,8 @@ def test_oware_export_parquet_equals_csv(cli, oware_db, tmp_path):
 def test_sweep_games_parquet_equals_csv(cli, tmp_path):
     base = ["lukho", "sweep", "--south", "0..4", "--north", "0..300", "--race", "sequential"]
     run(*base, "--out", tmp_path / "c", "--games", "csv")
-    p = subprocess.run([BIN, *base, "--out", str(tmp_path / "p"), "--games", "parquet"], capture_output=True, text=True)
+    p = subprocess.run([PARQUET_BIN, *base, "--out", str(tmp_path / "p"), "--games", "parquet"], capture_output=True,
+                       text=True)
     parquet_or_skip(p)
     same_table(tmp_path / "p" / "games.parquet", tmp_path / "c" / "games.csv")
     assert len(pl.read_parquet(tmp_path / "p" / "games.parquet")) == 4 * 300 * 2
