@@ -519,7 +519,7 @@ fn kiothi_state(
 ) -> PyResult<String> {
     let rules = kiothi_rules(setup, redistribute, nki_clear, max_relays)?;
     let p = kiothi_position(position, &rules)?;
-    let g = kiothi::Game::new(rules, p.clone()).map_err(|e| err(format!("{}: {e}", flag("position"))))?;
+    let g = kiothi::Game::new(rules, p).map_err(|e| err(format!("{}: {e}", flag("position"))))?;
     let legal = if g.result.is_some() {
         json!([])
     } else if g.position.is_redistribution() {
