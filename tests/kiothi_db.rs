@@ -70,7 +70,11 @@ fn build_resume_verify_stats_export_probe() {
         .assert()
         .success();
     let c = std::fs::read_to_string(&csv).unwrap();
-    assert!(c.lines().nth(1).unwrap() == "warriors,positions,wins,draws,losses,crc32");
+    // The header first; the rules in the sidecar l.meta.json.
+    assert!(c.lines().next().unwrap() == "warriors,positions,wins,draws,losses,crc32");
+    let meta: Value = serde_json::from_str(&std::fs::read_to_string(dir.path().join("l.meta.json")).unwrap()).unwrap();
+    assert_eq!(meta["rules"]["game"], "kiothi");
+    assert_eq!(meta["columns"][5], serde_json::json!({"name": "crc32", "type": "str"}));
     assert!(c.contains(&format!("\n1,40,18,0,22,{}\n", crc(1))));
     assert!(std::fs::read_to_string(&hist).unwrap().contains("\n1,-1,22\n"));
     assert!(std::fs::read_to_string(&svg).unwrap().starts_with("<svg"));
