@@ -100,6 +100,7 @@ function clearAnalysis() {
 
 function showLine(line) {
   oware.line = line;
+  document.body.dataset.owareLines = Number(document.body.dataset.owareLines || 0) + 1;
   $("oware-value").textContent = line.exact ? `${line.value}` : `${line.lower}..${line.upper}`;
   $("oware-value").dataset.lower = line.lower;
   $("oware-value").dataset.upper = line.upper;
@@ -124,6 +125,7 @@ async function owareAnalyse() {
   oware.line = null;
   oware.done = false;
   document.body.dataset.oware = "busy";
+  document.body.dataset.owareLines = 0;
   clearAnalysis();
   const g = oware.game;
   if (g.terminal) {
@@ -257,8 +259,8 @@ async function lukhoPlay() {
 function drawLukho() {
   const g = lukho.game;
   if (!g) return;
-  const t = g.turns[lukho.turn];
-  $("lukho-turn").textContent = `turn ${t.turn} of ${g.turns.length - 1}: ${t.to_move} to move · stores South ${t.stores[0]} North ${t.stores[1]}`;
+  const t = g.trace[lukho.turn];
+  $("lukho-turn").textContent = `turn ${t.turn} of ${g.trace.length - 1}: ${t.to_move} to move · stores South ${t.stores[0]} North ${t.stores[1]}`;
   $("lukho-turn").dataset.turn = t.turn;
   const board = $("lukho-board");
   board.textContent = "";
@@ -281,7 +283,7 @@ $("lukho-prev").addEventListener("click", () => {
   drawLukho();
 });
 $("lukho-next").addEventListener("click", () => {
-  if (lukho.game && lukho.turn + 1 < lukho.game.turns.length) lukho.turn++;
+  if (lukho.game && lukho.turn + 1 < lukho.game.trace.length) lukho.turn++;
   drawLukho();
 });
 

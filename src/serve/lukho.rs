@@ -43,7 +43,7 @@ fn choice(v: Option<&Json>, name: &str, rules: &Rules) -> Result<Choice, ApiErro
 }
 
 /// `lukho play --trace`: the head (rules, race, both choices), the result as `play --json`
-/// gives it, and `turns`: the board at the start of every turn (`play --trace --jsonl`).
+/// gives it, and `trace`: the board at the start of every turn (`play --trace --jsonl`).
 pub fn play(body: &Json) -> Result<Json, ApiError> {
     let rules = rules(body)?;
     let s = choice(field(body, "south"), "south", &rules)?;
@@ -68,7 +68,7 @@ pub fn play(body: &Json) -> Result<Json, ApiError> {
             Json::Object(line)
         })
         .collect();
-    m.insert("turns".into(), Json::Array(turns));
+    m.insert("trace".into(), Json::Array(turns));
     Ok(Json::Object(m))
 }
 
