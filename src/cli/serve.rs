@@ -65,13 +65,14 @@ pub fn serve(a: ServeArgs) -> Result<()> {
             ));
         }
     }
-    let tables = match &a.kiothi_db {
-        None => None,
-        Some(dir) if !dir.is_dir() => {
-            return usage(format!("--kiothi-db: {} is not a directory of Kiothi layer files", dir.display()))
-        }
-        Some(dir) => {
-            match kiothi::Database::open_through(dir, Default::default(), kiothi::KiothiLayers::MAX_LAYER) {
+    let tables =
+        match &a.kiothi_db {
+            None => None,
+            Some(dir) if !dir.is_dir() => {
+                return usage(format!("--kiothi-db: {} is not a directory of Kiothi layer files", dir.display()))
+            }
+            Some(dir) => {
+                match kiothi::Database::open_through(dir, Default::default(), kiothi::KiothiLayers::MAX_LAYER) {
                 Ok(d) => Some(d),
                 Err(DbError::Missing { .. }) => {
                     return usage(format!(
@@ -81,8 +82,8 @@ pub fn serve(a: ServeArgs) -> Result<()> {
                 }
                 Err(e) => return Err(db_error("--kiothi-db", e)),
             }
-        }
-    };
+            }
+        };
     let results = match a.results {
         Some(dir) if !dir.is_dir() => return usage(format!("--results: {} is not a directory", dir.display())),
         Some(dir) => Some(dir),

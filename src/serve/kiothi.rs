@@ -15,8 +15,9 @@ use serde_json::{json, Value as Json};
 /// `nodes` ([`DEFAULT_SECONDS`] when none is given).
 pub fn solve(o: &Oracle, body: &Json) -> Result<Json, ApiError> {
     let rules = Rules::default();
-    let v = field(body, "position")
-        .ok_or_else(|| ApiError::bad("position: missing; expected a state object {\"game\":\"kiothi\",\"pits\":[20 counts],…}"))?;
+    let v = field(body, "position").ok_or_else(|| {
+        ApiError::bad("position: missing; expected a state object {\"game\":\"kiothi\",\"pits\":[20 counts],…}")
+    })?;
     let p = Position::from_json(v).map_err(|e| ApiError::bad(format!("position: {e}")))?;
     p.validate().map_err(|e| ApiError::bad(format!("position: {e}")))?;
     ksolve::check(&p).map_err(|e| ApiError::bad(format!("position: {e}")))?;

@@ -48,7 +48,9 @@ pub fn play(body: &Json) -> Result<Json, ApiError> {
     let rules = rules(body)?;
     let s = choice(field(body, "south"), "south", &rules)?;
     let n = choice(field(body, "north"), "north", &rules)?;
-    let race_text = opt_str(body, "race")?.ok_or_else(|| ApiError::bad("race: missing; expected south-first, north-first, lockstep-south, lockstep-north or speeds:K"))?;
+    let race_text = opt_str(body, "race")?.ok_or_else(|| {
+        ApiError::bad("race: missing; expected south-first, north-first, lockstep-south, lockstep-north or speeds:K")
+    })?;
     let race: RaceLabel = race_text.parse().map_err(|e| ApiError::bad(format!("race: {e}")))?;
     let t = trace(&rules, &s, &n, race).map_err(|e| ApiError::bad(format!("race: {e}")))?;
     let mut m = serde_json::Map::new();
@@ -105,7 +107,9 @@ fn kind(p: &Path) -> Option<&'static str> {
 }
 
 fn results_dir(o: &Oracle) -> Result<&Path, ApiError> {
-    o.results.as_deref().ok_or_else(|| ApiError::new(404, "results: the server has no results directory (--results)".into()))
+    o.results
+        .as_deref()
+        .ok_or_else(|| ApiError::new(404, "results: the server has no results directory (--results)".into()))
 }
 
 /// Every table, summary and equilibrium answer under the results directory, by relative path.

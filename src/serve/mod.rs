@@ -164,7 +164,9 @@ fn is_route(p: &str) -> bool {
 fn info(o: &Oracle) -> serde_json::Value {
     use crate::games::{kiothi, lukho, oware as ow};
     use serde_json::json;
-    let variants = |names: Vec<(&str, &str)>| names.into_iter().map(|(n, d)| json!({"name": n, "description": d})).collect::<Vec<_>>();
+    let variants = |names: Vec<(&str, &str)>| {
+        names.into_iter().map(|(n, d)| json!({"name": n, "description": d})).collect::<Vec<_>>()
+    };
     json!({
         "oware": {
             "grand_slam": variants(ow::GrandSlam::ALL.iter().map(|g| (g.name(), g.description())).collect()),

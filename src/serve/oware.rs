@@ -23,7 +23,10 @@ fn rules(body: &Json) -> Result<Rules, ApiError> {
         return Err(ApiError::bad(format!("rules: {r}; expected an object {{\"grand_slam\": …, \"cycle\": …}}")));
     }
     let prefixed = |e: ApiError| ApiError::bad(format!("rules.{}", e.reason));
-    Ok(Rules { grand_slam: variant(&r, "grand_slam").map_err(prefixed)?, cycle: variant(&r, "cycle").map_err(prefixed)? })
+    Ok(Rules {
+        grand_slam: variant(&r, "grand_slam").map_err(prefixed)?,
+        cycle: variant(&r, "cycle").map_err(prefixed)?,
+    })
 }
 
 /// 12 seed counts, each 0..=48, at most 48 in all.
@@ -70,10 +73,18 @@ pub fn game(body: &Json) -> Result<Json, ApiError> {
             let stores = match s.get("stores").filter(|v| !v.is_null()) {
                 None => [(taken / 2) as u8, (taken - taken / 2) as u8],
                 Some(v) => match v.as_array().map(|a| a.iter().map(Json::as_u64).collect::<Vec<_>>()) {
-                    Some(a) if a.len() == 2 && a.iter().all(Option::is_some) && a[0].unwrap() + a[1].unwrap() == taken as u64 => {
+                    Some(a)
+                        if a.len() == 2
+                            && a.iter().all(Option::is_some)
+                            && a[0].unwrap() + a[1].unwrap() == taken as u64 =>
+                    {
                         [a[0].unwrap() as u8, a[1].unwrap() as u8]
                     }
-                    _ => return Err(ApiError::bad(format!("start.stores: {v}; expected [south, north] adding up to the {taken} seeds not on the board"))),
+                    _ => {
+                        return Err(ApiError::bad(format!(
+                        "start.stores: {v}; expected [south, north] adding up to the {taken} seeds not on the board"
+                    )))
+                    }
                 },
             };
             Position { pits, stores, to_move }
@@ -81,7 +92,10 @@ pub fn game(body: &Json) -> Result<Json, ApiError> {
     };
     let moves = match field(body, "moves") {
         None => vec![],
-        Some(v) => v.as_array().ok_or_else(|| ApiError::bad(format!("moves: {v}; expected an array of own pit indices 0..5")))?.clone(),
+        Some(v) => v
+            .as_array()
+            .ok_or_else(|| ApiError::bad(format!("moves: {v}; expected an array of own pit indices 0..5")))?
+            .clone(),
     };
     if moves.len() > 10_000 {
         return Err(ApiError::bad(format!("moves: {} plies; at most 10000", moves.len())));
