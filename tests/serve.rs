@@ -423,3 +423,29 @@ fn the_page_and_its_files_are_served() {
     let v = s.ok("/api/oware/solve", &json!({"pits": OPENING, "depth": 2}));
     assert_eq!(v["method"], "search");
 }
+
+#[test]
+fn bad_flags_are_refused_before_serving() {
+    let dir = tempfile::tempdir().unwrap();
+    let running = Serve::start(&[]);
+    let port = running.addr.port().to_string();
+    let empty = dir.path().to_str().unwrap();
+    let cases: &[(&[&str], &str)] = &[
+        (&["--db", "/nonexistent/db"], "error: --db: /nonexistent/db is not a directory"),
+        (&["--db", empty], "holds no Oware database"),
+        (&["--kiothi-db", empty], "error: --kiothi-db: "),
+        (&["--results", "/nonexistent"], "error: --results: /nonexistent is not a directory"),
+        (&["--port", &port], "error: --port: cannot listen on 127.0.0.1:"),
+        (&["--workers", "1"], "--workers"),
+        (&["--max-time", "0"], "--max-time"),
+        (&["--bind", "localhost.example"], "--bind"),
+    ];
+    for (args, reason) in cases {
+        let o = Command::new(BIN).arg("serve").args(*args).output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(reason), "{args:?}: `{err}` lacks `{reason}`");
+        assert!(o.stdout.is_empty(), "{args:?}: no address printed");
+    }
+}

@@ -3,7 +3,7 @@
 
 use super::http::{field, opt_str, opt_uint, variant, ApiError, Reply};
 use super::Oracle;
-use crate::games::lukho::{Choice, ChoiceError, RaceLabel, Rules};
+use crate::games::lukho::{Choice, RaceLabel, Rules};
 use crate::sweep::trace::{choice_json, outcome_json, position_json, trace};
 use serde_json::{json, Value as Json};
 use std::path::{Component, Path, PathBuf};
@@ -33,11 +33,8 @@ fn choice(v: Option<&Json>, name: &str, rules: &Rules) -> Result<Choice, ApiErro
         return Choice::from_id(id, rules).map_err(|e| ApiError::bad(format!("{name}.{e}")));
     }
     match (opt_str(v, "remove").map_err(at)?, opt_str(v, "drop").map_err(at)?) {
-        (Some(r), Some(d)) => Choice::parse(r, d, rules).map_err(|e| {
-            // The error text starts with the part it is about (`remove: …` / `drop: …`).
-            let _ = matches!(e, ChoiceError::Remove(_));
-            ApiError::bad(format!("{name}.{e}"))
-        }),
+        // The error text starts with the part it is about (`remove: …` / `drop: …`).
+        (Some(r), Some(d)) => Choice::parse(r, d, rules).map_err(|e| ApiError::bad(format!("{name}.{e}"))),
         _ => Err(ApiError::bad(format!("{name}: {form}"))),
     }
 }
@@ -138,7 +135,7 @@ pub fn results_list(o: &Oracle) -> Result<Json, ApiError> {
 }
 
 /// One file of the results directory: plain relative paths only (no `..`, no hidden names).
-pub fn results_file(o: &Oracle, rel: &str, _query: &str) -> Result<Reply, ApiError> {
+pub fn results_file(o: &Oracle, rel: &str) -> Result<Reply, ApiError> {
     let root = results_dir(o)?;
     let bad = || ApiError::new(404, format!("results: {rel}: no such file"));
     let p = Path::new(rel);

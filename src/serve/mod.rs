@@ -110,9 +110,7 @@ const STYLE_CSS: &str = include_str!("../../web/style.css");
 
 fn handle(o: &Arc<Oracle>, mut req: tiny_http::Request) {
     let url = req.url().to_string();
-    let (path, query) = url.split_once('?').unwrap_or((&url, ""));
-    let path = path.to_string();
-    let query = query.to_string();
+    let path = url.split_once('?').map_or(url.as_str(), |(p, _)| p).to_string();
     let method = req.method().clone();
     use tiny_http::Method::{Get, Head, Post};
     // A panic in a handler is a bug; the worker stays alive and the client gets a 500.
@@ -129,7 +127,7 @@ fn handle(o: &Arc<Oracle>, mut req: tiny_http::Request) {
             (Post, "/api/lukho/opening") => lukho::opening(&http::body(&mut req)?).map(Reply::Json),
             (Get, "/api/lukho/results") => lukho::results_list(o).map(Reply::Json),
             (Get, p) if p.starts_with("/api/lukho/results/") => {
-                lukho::results_file(o, &p["/api/lukho/results/".len()..], &query)
+                lukho::results_file(o, &p["/api/lukho/results/".len()..])
             }
             (Post, "/api/kiothi/solve") => kiothi::solve(o, &http::body(&mut req)?).map(Reply::Json),
             (_, p) if is_route(p) => Err(ApiError::new(405, format!("{p}: method {method} not allowed"))),
@@ -174,7 +172,7 @@ fn info(o: &Oracle) -> serde_json::Value {
         },
         "lukho": {
             "chain": variants(lukho::Chain::ALL.iter().map(|c| (c.name(), c.description())).collect()),
-            "races": ["south-first", "north-first", "lockstep-south", "lockstep-north", "speeds:K"],
+            "races": lukho::race::Race::ALL.iter().map(|r| r.name()).chain(["speeds:K"]).collect::<Vec<_>>(),
             "results": o.results.is_some(),
         },
         "kiothi": {
