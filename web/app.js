@@ -362,6 +362,10 @@ async function lukhoFile(path) {
 $("lukho-files").addEventListener("change", (e) => lukhoFile(e.target.value));
 
 // ---------------------------------------------------------------- Kiothi
+$("kiothi-file").addEventListener("change", async (e) => {
+  const f = e.target.files[0];
+  if (f) $("kiothi-position").value = await f.text();
+});
 $("kiothi-solve").addEventListener("click", async () => {
   showError("");
   let position;
