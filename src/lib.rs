@@ -16,6 +16,7 @@ pub mod range;
 pub mod retro;
 pub mod rng;
 pub mod search;
+pub mod serve;
 pub mod side;
 pub mod solve;
 pub mod store;

@@ -10,6 +10,7 @@ mod layer_db;
 mod lukho;
 mod oware;
 mod progress;
+mod serve;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
@@ -35,6 +36,10 @@ enum Game {
     Kiothi(kiothi::KiothiArgs),
     /// Lukho (Bukusu): play games, choice ids, speeds races, opening sweeps and merges.
     Lukho(lukho::LukhoArgs),
+    /// The web oracle: a page to play Oware against perfect play, step through Lukho games,
+    /// browse the opening results and solve Kiothi positions, with its JSON API (docs/api.md).
+    #[command(after_help = "Example: mancala serve --db /tmp/db --port 8080   (then open http://127.0.0.1:8080/)")]
+    Serve(serve::ServeArgs),
 }
 
 /// An error the user caused: printed as one line, exit status 2.
@@ -70,6 +75,7 @@ pub fn run() -> i32 {
         Game::Oware(a) => oware::run(a),
         Game::Kiothi(a) => kiothi::run(a),
         Game::Lukho(a) => lukho::run(a),
+        Game::Serve(a) => serve::serve(a),
     };
     match r {
         Ok(()) => 0,

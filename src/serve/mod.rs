@@ -1,0 +1,184 @@
+//! The web oracle behind `mancala serve`: one page (embedded, no network needed) and a JSON
+//! API under `/api/` over the same library calls the command line makes, so a value on the
+//! page is the value `mancala … --json` prints for the same input. `docs/api.md` documents it.
+//!
+//! One listening socket, a fixed pool of worker threads taking requests from it (a running
+//! search holds one worker; the others go on serving), and at most `max_searches` searches at
+//! once (a search table is 64 MiB; more are answered 503 instead of exhausting memory).
+
+mod http;
+mod kiothi;
+mod lukho;
+mod oware;
+
+use http::{ApiError, Reply};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+pub use http::MAX_BODY;
+pub use oware::DEFAULT_SECONDS;
+
+/// What the server answers from: the databases it opened and where the Lukho results are.
+pub struct Oracle {
+    /// Oware databases, one per rule set found (repetitions `split`).
+    pub oware: Vec<crate::retro::oware::Database>,
+    /// Kiothi endgame tables (default rules), if any.
+    pub kiothi: Option<crate::retro::kiothi::Database>,
+    /// The directory of the committed Lukho results (`results/lukho`), browsed read-only.
+    pub results: Option<PathBuf>,
+    /// Most searches running at once.
+    pub max_searches: usize,
+    /// Longest search a request may ask for, in seconds.
+    pub max_seconds: f64,
+    searches: AtomicUsize,
+}
+
+impl Oracle {
+    pub fn new(
+        oware: Vec<crate::retro::oware::Database>,
+        kiothi: Option<crate::retro::kiothi::Database>,
+        results: Option<PathBuf>,
+    ) -> Self {
+        Oracle { oware, kiothi, results, max_searches: 4, max_seconds: 60.0, searches: AtomicUsize::new(0) }
+    }
+
+    /// A slot for one search, released when dropped; 503 when every slot is taken.
+    fn search_slot(&self) -> Result<SearchSlot<'_>, ApiError> {
+        let taken = self.searches.fetch_add(1, Ordering::SeqCst);
+        if taken >= self.max_searches {
+            self.searches.fetch_sub(1, Ordering::SeqCst);
+            return Err(ApiError::new(503, format!("{taken} searches are running (the most at once); try again")));
+        }
+        Ok(SearchSlot(&self.searches))
+    }
+}
+
+struct SearchSlot<'a>(&'a AtomicUsize);
+
+impl Drop for SearchSlot<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// A bound listening socket, not yet serving.
+pub struct Server {
+    inner: tiny_http::Server,
+}
+
+impl Server {
+    /// Bind `addr` (port 0: any free port; [`Server::addr`] tells which).
+    pub fn bind(addr: SocketAddr) -> std::io::Result<Server> {
+        tiny_http::Server::http(addr).map(|inner| Server { inner }).map_err(std::io::Error::other)
+    }
+
+    pub fn addr(&self) -> SocketAddr {
+        match self.inner.server_addr() {
+            tiny_http::ListenAddr::IP(a) => a,
+            #[allow(unreachable_patterns)]
+            _ => unreachable!("bound to an IP address"),
+        }
+    }
+
+    /// Serve forever with `workers` threads.
+    pub fn run(self, oracle: Oracle, workers: usize) -> ! {
+        let server = Arc::new(self.inner);
+        let oracle = Arc::new(oracle);
+        let handles: Vec<_> = (0..workers.max(1))
+            .map(|_| {
+                let (server, oracle) = (server.clone(), oracle.clone());
+                std::thread::spawn(move || loop {
+                    match server.recv() {
+                        Ok(req) => handle(&oracle, req),
+                        Err(_) => std::thread::sleep(std::time::Duration::from_millis(10)),
+                    }
+                })
+            })
+            .collect();
+        for h in handles {
+            let _ = h.join();
+        }
+        unreachable!("workers never return")
+    }
+}
+
+const INDEX_HTML: &str = include_str!("../../web/index.html");
+const APP_JS: &str = include_str!("../../web/app.js");
+const STYLE_CSS: &str = include_str!("../../web/style.css");
+
+fn handle(o: &Arc<Oracle>, mut req: tiny_http::Request) {
+    let url = req.url().to_string();
+    let path = url.split_once('?').map_or(url.as_str(), |(p, _)| p).to_string();
+    let method = req.method().clone();
+    use tiny_http::Method::{Get, Head, Post};
+    // A panic in a handler is a bug; the worker stays alive and the client gets a 500.
+    let reply = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| -> Result<Reply, ApiError> {
+        match (&method, path.as_str()) {
+            (Get | Head, "/") | (Get | Head, "/index.html") => Ok(Reply::Asset(INDEX_HTML, "text/html; charset=utf-8")),
+            (Get | Head, "/app.js") => Ok(Reply::Asset(APP_JS, "text/javascript; charset=utf-8")),
+            (Get | Head, "/style.css") => Ok(Reply::Asset(STYLE_CSS, "text/css; charset=utf-8")),
+            (Get, "/api/info") => Ok(Reply::Json(info(o))),
+            (Post, "/api/oware/game") => oware::game(&http::body(&mut req)?).map(Reply::Json),
+            (Post, "/api/oware/solve") => oware::solve(o, &http::body(&mut req)?).map(Reply::Json),
+            (Post, "/api/oware/analyse") => oware::analyse(o, &http::body(&mut req)?),
+            (Post, "/api/lukho/play") => lukho::play(&http::body(&mut req)?).map(Reply::Json),
+            (Post, "/api/lukho/opening") => lukho::opening(&http::body(&mut req)?).map(Reply::Json),
+            (Get, "/api/lukho/results") => lukho::results_list(o).map(Reply::Json),
+            (Get, p) if p.starts_with("/api/lukho/results/") => {
+                lukho::results_file(o, &p["/api/lukho/results/".len()..])
+            }
+            (Post, "/api/kiothi/solve") => kiothi::solve(o, &http::body(&mut req)?).map(Reply::Json),
+            (_, p) if is_route(p) => Err(ApiError::new(405, format!("{p}: method {method} not allowed"))),
+            (_, p) => Err(ApiError::new(404, format!("{p}: no such page or API"))),
+        }
+    }));
+    let reply = match reply {
+        Ok(r) => r,
+        Err(_) => Err(ApiError::new(500, "internal error (a bug: please report the request)".into())),
+    };
+    http::send(req, reply);
+}
+
+fn is_route(p: &str) -> bool {
+    matches!(
+        p,
+        "/" | "/index.html"
+            | "/app.js"
+            | "/style.css"
+            | "/api/info"
+            | "/api/oware/game"
+            | "/api/oware/solve"
+            | "/api/oware/analyse"
+            | "/api/lukho/play"
+            | "/api/lukho/opening"
+            | "/api/lukho/results"
+            | "/api/kiothi/solve"
+    )
+}
+
+/// What the page needs to build its controls: variant names (the CLI's), databases, limits.
+fn info(o: &Oracle) -> serde_json::Value {
+    use crate::games::{kiothi, lukho, oware as ow};
+    use serde_json::json;
+    let variants = |names: Vec<(&str, &str)>| {
+        names.into_iter().map(|(n, d)| json!({"name": n, "description": d})).collect::<Vec<_>>()
+    };
+    json!({
+        "oware": {
+            "grand_slam": variants(ow::GrandSlam::ALL.iter().map(|g| (g.name(), g.description())).collect()),
+            "databases": o.oware.iter().map(|d| json!({"rules": d.rules().to_json(), "max_stones": d.max_layer()})).collect::<Vec<_>>(),
+        },
+        "lukho": {
+            "chain": variants(lukho::Chain::ALL.iter().map(|c| (c.name(), c.description())).collect()),
+            "races": lukho::race::Race::ALL.iter().map(|r| r.name()).chain(["speeds:K"]).collect::<Vec<_>>(),
+            "results": o.results.is_some(),
+        },
+        "kiothi": {
+            "rules": kiothi::Rules::default().to_json(),
+            "tables": o.kiothi.as_ref().map(|d| d.max_layer()),
+        },
+        "limits": {"max_body_bytes": MAX_BODY, "max_seconds": o.max_seconds, "max_searches": o.max_searches},
+    })
+}

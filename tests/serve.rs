@@ -1,0 +1,451 @@
+//! `mancala serve`: the JSON API against the CLI (same input, same numbers), streamed search
+//! bounds, bad requests (400 with a one-line reason, 413, 404, 405), and a server that keeps
+//! answering through garbage, abandoned connections, many clients and a running search.
+
+use mancala::rng::XorShift64Star;
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_mancala");
+const OPENING: [u8; 12] = [4; 12];
+
+/// A running server, killed when dropped.
+struct Serve {
+    child: Child,
+    addr: SocketAddr,
+}
+
+impl Serve {
+    fn start(args: &[&str]) -> Serve {
+        let mut child = Command::new(BIN)
+            .arg("serve")
+            .args(["--port", "0"])
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        let addr = line.trim().strip_prefix("listening on http://").unwrap().trim_end_matches('/').parse().unwrap();
+        Serve { child, addr }
+    }
+
+    /// One request on its own connection: status and body (chunked bodies decoded).
+    fn request(&self, method: &str, path: &str, body: &[u8]) -> (u16, String) {
+        let mut s = TcpStream::connect(self.addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
+        let head = format!(
+            "{method} {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+            body.len()
+        );
+        s.write_all(head.as_bytes()).unwrap();
+        // A refused body may be answered before it is all sent; the answer is what counts.
+        let _ = s.write_all(body);
+        let mut raw = Vec::new();
+        let _ = s.read_to_end(&mut raw);
+        let text = String::from_utf8(raw).unwrap();
+        let (head, rest) = text.split_once("\r\n\r\n").unwrap_or_else(|| panic!("no HTTP answer: {text:?}"));
+        let status = head[9..12].parse().unwrap();
+        let chunked = head.to_ascii_lowercase().contains("transfer-encoding: chunked");
+        (status, if chunked { dechunk(rest) } else { rest.to_string() })
+    }
+
+    fn post(&self, path: &str, body: &Value) -> (u16, Value) {
+        let (status, text) = self.request("POST", path, body.to_string().as_bytes());
+        (status, serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: not JSON ({e}): {text}")))
+    }
+
+    fn ok(&self, path: &str, body: &Value) -> Value {
+        let (status, v) = self.post(path, body);
+        assert_eq!(status, 200, "{path} {body}: {v}");
+        v
+    }
+}
+
+impl Drop for Serve {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn dechunk(mut s: &str) -> String {
+    let mut out = String::new();
+    loop {
+        let (size, rest) = s.split_once("\r\n").unwrap();
+        let n = usize::from_str_radix(size.trim(), 16).unwrap();
+        if n == 0 {
+            return out;
+        }
+        out.push_str(&rest[..n]);
+        s = &rest[n + 2..];
+    }
+}
+
+fn cli(args: &[&str]) -> Value {
+    let o = Command::new(BIN).args(args).output().unwrap();
+    assert!(o.status.success(), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+/// The answer without its timings (the only fields that differ between two runs).
+fn untimed(mut v: Value) -> Value {
+    for k in ["seconds", "nodes_per_second", "elapsed"] {
+        v.as_object_mut().unwrap().remove(k);
+    }
+    v
+}
+
+fn db(dir: &Path) -> PathBuf {
+    let d = dir.join("db");
+    let o = Command::new(BIN).args(["oware", "db", "build", "--max-stones", "8", "--dir"]).arg(&d).output().unwrap();
+    assert!(o.status.success());
+    d
+}
+
+fn pits_arg(v: &[u8]) -> String {
+    v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",")
+}
+
+/// A seeded position with `seeds` seeds on the board.
+fn position(rng: &mut XorShift64Star, seeds: u32) -> [u8; 12] {
+    let mut v = [0u8; 12];
+    for _ in 0..seeds {
+        v[rng.below(12) as usize] += 1;
+    }
+    v
+}
+
+#[test]
+fn values_are_the_clis() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = db(dir.path());
+    let s = Serve::start(&["--db", d.to_str().unwrap()]);
+    let mut rng = XorShift64Star(0x5e12e);
+    // Database positions (every grand-slam variant the directory holds is `no-capture`).
+    for i in 0..12 {
+        let v = position(&mut rng, 1 + (i % 8));
+        let web = s.ok("/api/oware/solve", &json!({"pits": v}));
+        let cli = cli(&["oware", "solve", "--pits", &pits_arg(&v), "--db", d.to_str().unwrap(), "--json"]);
+        assert_eq!(untimed(web.clone()), untimed(cli), "{v:?}");
+        assert_eq!(web["method"], "db");
+    }
+    // Positions the database does not cover, searched to a depth.
+    for _ in 0..3 {
+        let v = position(&mut rng, 14);
+        let web = s.ok("/api/oware/solve", &json!({"pits": v, "depth": 6}));
+        let cli =
+            cli(&["oware", "solve", "--pits", &pits_arg(&v), "--db", d.to_str().unwrap(), "--depth", "6", "--json"]);
+        assert_eq!(untimed(web), untimed(cli), "{v:?}");
+    }
+    // A game replayed from its moves is `oware replay`'s last state.
+    let web = s.ok("/api/oware/game", &json!({"moves": [5, 0, 3, 1]}));
+    let cli_replay = cli(&["oware", "replay", "--moves", "5,0,3,1", "--json"]);
+    let last = cli_replay["plies"].as_array().unwrap().last().unwrap().clone();
+    for k in ["pits", "stores", "to_move", "legal", "terminal"] {
+        assert_eq!(web[k], last[k], "{k}");
+    }
+    // Lukho: the game of `lukho play --json`, and its boards turn by turn (`--trace --jsonl`).
+    let pair = [
+        "--south-remove",
+        "0,0,0,0,3,0,0,1",
+        "--south-drop",
+        "2@5",
+        "--north-remove",
+        "0,0,1,0,0,0,0,0",
+        "--north-drop",
+        "0@0",
+    ];
+    let web = s.ok(
+        "/api/lukho/play",
+        &json!({"race": "lockstep-north", "south": {"remove": "0,0,0,0,3,0,0,1", "drop": "2@5"}, "north": {"remove": "0,0,1,0,0,0,0,0", "drop": "0@0"}}),
+    );
+    let mut args = vec!["lukho", "play"];
+    args.extend(pair);
+    args.extend(["--race", "lockstep-north", "--json"]);
+    let play = cli(&args);
+    for (k, v) in play.as_object().unwrap() {
+        assert_eq!(&web[k], v, "lukho {k}");
+    }
+    args.pop();
+    args.extend(["--trace", "--jsonl"]);
+    let o = Command::new(BIN).args(&args).output().unwrap();
+    let lines: Vec<Value> =
+        String::from_utf8(o.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let trace = web["trace"].as_array().unwrap();
+    assert_eq!(trace.len(), lines.len());
+    for (t, l) in trace.iter().zip(&lines) {
+        for k in ["pits", "stores", "to_move", "knives", "turn"] {
+            assert_eq!(t[k], l[k], "turn {} {k}", l["turn"]);
+        }
+    }
+    // The same game by choice ids.
+    let by_id = s.ok(
+        "/api/lukho/play",
+        &json!({"race": "lockstep-north", "south": {"id": play["south"]["id"]}, "north": {"id": play["north"]["id"]}}),
+    );
+    assert_eq!(by_id, web);
+    // Kiothi: the search's values at a depth.
+    let k = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/kiothi/endgame.json");
+    let position: Value = serde_json::from_str(&std::fs::read_to_string(&k).unwrap()).unwrap();
+    let web = s.ok("/api/kiothi/solve", &json!({"position": position, "depth": 3}));
+    let cli = cli(&["kiothi", "solve", "--position", k.to_str().unwrap(), "--depth", "3", "--json"]);
+    assert_eq!(untimed(web), untimed(cli));
+}
+
+#[test]
+fn search_bounds_stream_depth_by_depth() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = db(dir.path());
+    let s = Serve::start(&["--db", d.to_str().unwrap()]);
+    let v = [1, 2, 0, 3, 1, 0, 1, 2, 0, 1, 1, 0];
+    let (status, text) =
+        s.request("POST", "/api/oware/analyse", json!({"pits": v, "max_depth": 5}).to_string().as_bytes());
+    assert_eq!(status, 200);
+    let lines: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.last().unwrap(), &json!({"done": true, "reason": "depth"}));
+    assert_eq!(lines.len(), 6);
+    let mut width = i64::MAX;
+    for (i, l) in lines[..5].iter().enumerate() {
+        let depth = (i + 1).to_string();
+        let cli =
+            cli(&["oware", "solve", "--pits", &pits_arg(&v), "--db", d.to_str().unwrap(), "--depth", &depth, "--json"]);
+        assert_eq!(untimed(l.clone()), untimed(cli), "depth {depth}");
+        // The interval never widens as the search deepens.
+        let w = l["upper"].as_i64().unwrap() - l["lower"].as_i64().unwrap();
+        assert!(w <= width, "depth {depth}: width {w} after {width}");
+        width = w;
+    }
+    // A database position: one exact line.
+    let (_, text) =
+        s.request("POST", "/api/oware/analyse", json!({"pits": [0,0,0,0,1,2,1,0,0,0,0,3]}).to_string().as_bytes());
+    let lines: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!((lines[0]["method"].as_str(), lines[0]["value"].as_i64()), (Some("db"), Some(0)));
+    assert_eq!(lines[1]["reason"], "exact");
+}
+
+#[test]
+fn bad_requests_get_one_line_reasons() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = db(dir.path());
+    let s = Serve::start(&["--db", d.to_str().unwrap(), "--results", dir.path().to_str().unwrap()]);
+    std::fs::write(dir.path().join("t.csv"), "a,b\n1,2\n").unwrap();
+    let cases: &[(&str, &str, &str, u16, &str)] = &[
+        ("POST", "/api/oware/solve", r#"{"pits":[0,0]}"#, 400, "pits: 2 values"),
+        ("POST", "/api/oware/solve", r#"{"pits":[49,0,0,0,0,0,0,0,0,0,0,0]}"#, 400, "pits[0]: 49"),
+        ("POST", "/api/oware/solve", r#"{"pits":[9,9,9,9,9,9,0,0,0,0,0,0]}"#, 400, "pits: 54 seeds"),
+        (
+            "POST",
+            "/api/oware/solve",
+            r#"{"pits":[1,0,0,0,0,0,0,0,0,0,0,0],"rules":{"grand_slam":"x"}}"#,
+            400,
+            "rules.grand_slam: `x`",
+        ),
+        (
+            "POST",
+            "/api/oware/solve",
+            r#"{"pits":[1,0,0,0,0,0,0,0,0,0,0,0],"rules":{"cycle":"own-rows"}}"#,
+            400,
+            "rules.cycle: ",
+        ),
+        ("POST", "/api/oware/solve", r#"{"pits":[1,0,0,0,0,0,0,0,0,0,0,0],"time":-1}"#, 400, "time: -1"),
+        ("POST", "/api/oware/solve", r#"{"pits":[1,0,0,0,0,0,0,0,0,0,0,0],"depth":0}"#, 400, "depth: 0"),
+        ("POST", "/api/oware/solve", "{not json", 400, "body: not JSON"),
+        ("POST", "/api/oware/solve", "[1,2]", 400, "body: expected a JSON object"),
+        ("POST", "/api/oware/solve", "\u{ff}", 400, "body: not JSON"),
+        ("POST", "/api/oware/game", r#"{"moves":[0,0,0]}"#, 400, "moves[2]: move 0 is not legal"),
+        ("POST", "/api/oware/game", r#"{"moves":[9]}"#, 400, "moves[0]: 9"),
+        (
+            "POST",
+            "/api/oware/game",
+            r#"{"start":{"pits":[4,4,4,4,4,4,4,4,4,4,4,4],"to_move":"east"}}"#,
+            400,
+            "start.to_move",
+        ),
+        ("POST", "/api/lukho/play", r#"{"south":{"id":0},"north":{"id":0}}"#, 400, "race: missing"),
+        ("POST", "/api/lukho/play", r#"{"race":"fast","south":{"id":0},"north":{"id":0}}"#, 400, "race: "),
+        (
+            "POST",
+            "/api/lukho/play",
+            r#"{"race":"south-first","south":{"id":99999999},"north":{"id":0}}"#,
+            400,
+            "south.id: 99999999 is out of range",
+        ),
+        (
+            "POST",
+            "/api/lukho/play",
+            r#"{"race":"south-first","south":{"remove":"4,0,0,0,0,0,0,0","drop":"0@0"},"north":{"id":0}}"#,
+            400,
+            "south.remove",
+        ),
+        (
+            "POST",
+            "/api/lukho/play",
+            r#"{"race":"south-first","south":{"id":0},"north":{"remove":"0,0,0,0,0,0,0,1","drop":"5@0"}}"#,
+            400,
+            "north.drop",
+        ),
+        ("POST", "/api/lukho/opening", r#"{"id":"x"}"#, 400, "choice.id"),
+        ("POST", "/api/kiothi/solve", r#"{}"#, 400, "position: missing"),
+        ("POST", "/api/kiothi/solve", r#"{"position":{"game":"oware"}}"#, 400, "position: "),
+        ("GET", "/api/lukho/results/../Cargo.toml", "", 404, "no such file"),
+        ("GET", "/api/lukho/results/.hidden.csv", "", 404, "no such file"),
+        ("GET", "/api/lukho/results/nope.csv", "", 404, "no such file"),
+        ("GET", "/api/nothing", "", 404, "no such page"),
+        ("GET", "/api/oware/solve", "", 405, "not allowed"),
+        ("DELETE", "/", "", 405, "not allowed"),
+    ];
+    for &(method, path, body, status, reason) in cases {
+        let (got, text) = s.request(method, path, body.as_bytes());
+        assert_eq!(got, status, "{method} {path} {body}: {text}");
+        assert!(!text.contains('\n'), "one line: {text}");
+        let v: Value = serde_json::from_str(&text).unwrap();
+        let e = v["error"].as_str().unwrap();
+        assert!(e.contains(reason), "{method} {path} {body}: `{e}` lacks `{reason}`");
+    }
+    // Oversized bodies: by declared length, and without one (chunked).
+    let big = vec![b' '; mancala::serve::MAX_BODY + 1];
+    assert_eq!(s.request("POST", "/api/oware/solve", &big).0, 413);
+    let mut c = TcpStream::connect(s.addr).unwrap();
+    c.write_all(
+        b"POST /api/oware/solve HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n",
+    )
+    .unwrap();
+    let chunk = vec![b' '; 16 * 1024];
+    for _ in 0..5 {
+        let _ =
+            write!(c, "{:x}\r\n", chunk.len()).and_then(|()| c.write_all(&chunk)).and_then(|()| c.write_all(b"\r\n"));
+    }
+    let _ = c.write_all(b"0\r\n\r\n");
+    let mut answer = String::new();
+    let _ = c.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+    // The results directory serves what it holds, and nothing outside it.
+    assert_eq!(s.request("GET", "/api/lukho/results/t.csv", b""), (200, "a,b\n1,2\n".to_string()));
+    let list: Value = serde_json::from_str(&s.request("GET", "/api/lukho/results", b"").1).unwrap();
+    // The layer files beside it are no result: only tables, JSON, text and charts are listed.
+    assert_eq!(list, json!({"files": [{"path": "t.csv", "bytes": 8}]}));
+}
+
+#[test]
+fn many_clients_garbage_and_a_running_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = db(dir.path());
+    let s = Serve::start(&["--db", d.to_str().unwrap(), "--workers", "8"]);
+    let v = [0, 0, 0, 0, 1, 2, 1, 0, 0, 0, 0, 3];
+    let expected = untimed(s.ok("/api/oware/solve", &json!({"pits": v})));
+    // A search of the opening position runs for 4 s on one worker meanwhile.
+    let addr = s.addr;
+    let search = std::thread::spawn(move || {
+        let mut c = TcpStream::connect(addr).unwrap();
+        let body = json!({"pits": OPENING, "time": 4}).to_string();
+        write!(
+            c,
+            "POST /api/oware/analyse HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .unwrap();
+        let mut text = String::new();
+        c.read_to_string(&mut text).unwrap();
+        text
+    });
+    std::thread::sleep(Duration::from_millis(200));
+    let started = Instant::now();
+    let s = &s;
+    let slowest = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..24u64)
+            .map(|i| {
+                let expected = &expected;
+                scope.spawn(move || {
+                    let mut rng = XorShift64Star(i + 1);
+                    // Garbage: random bytes, a request cut off mid-header, an abandoned body.
+                    if let Ok(mut c) = TcpStream::connect(s.addr) {
+                        let junk: Vec<u8> = (0..rng.below(3000)).map(|_| rng.next_u64() as u8).collect();
+                        let _ = c.write_all(&junk);
+                    }
+                    if let Ok(mut c) = TcpStream::connect(s.addr) {
+                        let _ = c.write_all(b"POST /api/oware/solve HTTP/1.1\r\nContent-Le");
+                    }
+                    if let Ok(mut c) = TcpStream::connect(s.addr) {
+                        let _ = c.write_all(
+                            b"POST /api/oware/solve HTTP/1.1\r\nHost: x\r\nContent-Length: 500\r\n\r\n{\"pi",
+                        );
+                    }
+                    let mut slowest = Duration::ZERO;
+                    for _ in 0..5 {
+                        let t = Instant::now();
+                        let got = untimed(s.ok("/api/oware/solve", &json!({"pits": v})));
+                        slowest = slowest.max(t.elapsed());
+                        assert_eq!(&got, expected);
+                    }
+                    slowest
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).max().unwrap()
+    });
+    // 120 database answers, all given while the 4 s search was still running: none waited
+    // for it.
+    let all = started.elapsed();
+    assert!(!search.is_finished(), "the answers took {all:?}: longer than the search");
+    eprintln!("120 database answers from 24 clients among garbage in {all:?}; slowest {slowest:?}");
+    let text = search.join().unwrap();
+    assert!(text.starts_with("HTTP/1.1 200"), "{text}");
+    assert!(dechunk(text.split_once("\r\n\r\n").unwrap().1).lines().last().unwrap().contains("\"done\":true"));
+    // Still serving afterwards.
+    assert_eq!(untimed(s.ok("/api/oware/solve", &json!({"pits": v}))), expected);
+}
+
+#[test]
+fn the_page_and_its_files_are_served() {
+    let s = Serve::start(&[]);
+    let (status, html) = s.request("GET", "/", b"");
+    assert_eq!(status, 200);
+    assert!(html.contains("<script src=\"/app.js\"></script>") && html.contains("/style.css"));
+    for path in ["/app.js", "/style.css"] {
+        let (status, text) = s.request("GET", path, b"");
+        assert_eq!(status, 200);
+        assert_eq!(
+            text,
+            std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("web").join(&path[1..])).unwrap()
+        );
+    }
+    // No database: the opening position is searched (within the default limit), not refused.
+    let info: Value = serde_json::from_str(&s.request("GET", "/api/info", b"").1).unwrap();
+    assert_eq!(info["oware"]["databases"], json!([]));
+    assert_eq!(info["oware"]["grand_slam"].as_array().unwrap().len(), 3);
+    let v = s.ok("/api/oware/solve", &json!({"pits": OPENING, "depth": 2}));
+    assert_eq!(v["method"], "search");
+}
+
+#[test]
+fn bad_flags_are_refused_before_serving() {
+    let dir = tempfile::tempdir().unwrap();
+    let running = Serve::start(&[]);
+    let port = running.addr.port().to_string();
+    let empty = dir.path().to_str().unwrap();
+    let cases: &[(&[&str], &str)] = &[
+        (&["--db", "/nonexistent/db"], "error: --db: /nonexistent/db is not a directory"),
+        (&["--db", empty], "holds no Oware database"),
+        (&["--kiothi-db", empty], "error: --kiothi-db: "),
+        (&["--results", "/nonexistent"], "error: --results: /nonexistent is not a directory"),
+        (&["--port", &port], "error: --port: cannot listen on 127.0.0.1:"),
+        (&["--workers", "1"], "--workers"),
+        (&["--max-time", "0"], "--max-time"),
+        (&["--bind", "localhost.example"], "--bind"),
+    ];
+    for (args, reason) in cases {
+        let o = Command::new(BIN).arg("serve").args(*args).output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(reason), "{args:?}: `{err}` lacks `{reason}`");
+        assert!(o.stdout.is_empty(), "{args:?}: no address printed");
+    }
+}
