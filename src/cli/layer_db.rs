@@ -59,6 +59,11 @@ pub struct DbSpec<G: TableGame> {
 /// Run one `db` subcommand of a game under `rules`.
 pub fn run<G: TableGame>(req: DbRequest, spec: &DbSpec<G>, rules: G::Rules) -> Result<()> {
     let game = G::with_rules(rules).map_err(super::args::input)?;
+    run_with(req, spec, rules, game)
+}
+
+/// [`run`] with the game a build writes (its index); readers find theirs from the files.
+pub fn run_with<G: TableGame>(req: DbRequest, spec: &DbSpec<G>, rules: G::Rules, game: G) -> Result<()> {
     match req {
         DbRequest::Build { max, dir, threads } => build(spec, &game, max, &dir, threads),
         DbRequest::Verify { dir } => verify(spec, &open(spec, &dir, rules, "--dir", None)?, &dir),
