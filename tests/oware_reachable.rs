@@ -99,3 +99,74 @@ fn cli_builds_detects_and_probes_a_reachable_database() {
     let err = common::usage_error(mancala().args(["oware", "db", "verify", "--dir", f]));
     assert!(err.contains("--dir") && err.contains("oware-gs-no-capture-3.db"), "{err}");
 }
+
+/// Run by `scripts/oware_reachable_check.sh` on two databases built by the CLI (one of each
+/// index, up to the same layer): every position of the reachable one holds the full one's
+/// value, and every 61st position it leaves out (and the start position of that many seeds
+/// in every pit, when it fits) probes as the full one holds it.
+#[test]
+#[ignore = "needs MANCALA_FULL_DB and MANCALA_REACHABLE_DB (scripts/oware_reachable_check.sh)"]
+fn reachable_database_equals_full_database() {
+    use mancala::retro::oware::Database;
+    use rayon::prelude::*;
+    let full_dir = std::env::var("MANCALA_FULL_DB").expect("MANCALA_FULL_DB");
+    let reach_dir = std::env::var("MANCALA_REACHABLE_DB").expect("MANCALA_REACHABLE_DB");
+    let rules = Rules::default();
+    let full = Database::open(full_dir.as_ref(), rules).unwrap();
+    let reach = Database::open(reach_dir.as_ref(), rules).unwrap();
+    assert_eq!(full.game.index_kind(), IndexKind::Full);
+    assert_eq!(reach.game.index_kind(), IndexKind::Reachable);
+    let max = full.max_layer().min(reach.max_layer());
+    let index = Compositions::new(PITS, 48);
+    for n in 0..=max {
+        let t = std::time::Instant::now();
+        let size = reach.game.layer_size(n);
+        let held = reach.layers()[n].values().unwrap();
+        let full_values = full.layers()[n].values().unwrap();
+        const CHUNK: u64 = 1 << 16;
+        let bad: u64 = (0..size.div_ceil(CHUNK))
+            .into_par_iter()
+            .map(|c| {
+                let start = c * CHUNK;
+                let mut pos = reach.game.unrank(n, start);
+                let mut bad = 0u64;
+                for r in start..(start + CHUNK).min(size) {
+                    if r > start {
+                        reach.game.next_in_layer(&mut pos);
+                    }
+                    if held[r as usize] != full_values[index.rank(&pos) as usize] {
+                        bad += 1;
+                    }
+                }
+                bad
+            })
+            .sum();
+        assert_eq!(bad, 0, "layer {n}: {bad} reachable positions differ");
+        // Positions left out, valued from their children.
+        let all = index.layer_size(n);
+        let outside: u64 = (0..all.div_ceil(61))
+            .into_par_iter()
+            .map(|i| {
+                let r = i * 61;
+                let mut p: View = [0; PITS];
+                index.unrank(n, r, &mut p);
+                if p[ROW..].contains(&0) {
+                    return 0;
+                }
+                assert_eq!(reach.probe(&p), Some(full_values[r as usize]), "layer {n} {p:?}");
+                1
+            })
+            .sum();
+        println!(
+            "layer {n:>2}: {size:>11} reachable positions equal, {outside:>9} others probed equal, {:.1} s",
+            t.elapsed().as_secs_f64()
+        );
+    }
+    reach.damage().unwrap();
+    full.damage().unwrap();
+    if max % PITS == 0 && max > 0 {
+        let start = [(max / PITS) as u8; PITS];
+        assert_eq!(reach.probe(&start), full.probe(&start));
+        println!("start position of {max} seeds: {:?} in both", reach.probe(&start));
+    }
+}
