@@ -117,8 +117,21 @@ impl Resume {
         progress: &dyn Fn(usize, u64) -> Box<dyn Progress>,
         on_layer: &mut dyn FnMut(usize, &Header),
     ) -> Result<(), DbError> {
+        self.build_in_parts(game, &|_| 1, progress, on_layer)
+    }
+
+    /// [`Resume::build`] with layer `n` in `parts(n)` partitions (1: in memory; more: out of
+    /// core, [`super::outcore`]).
+    pub fn build_in_parts<G: TableGame>(
+        self,
+        game: &G,
+        parts: &dyn Fn(usize) -> u64,
+        progress: &dyn Fn(usize, u64) -> Box<dyn Progress>,
+        on_layer: &mut dyn FnMut(usize, &Header),
+    ) -> Result<(), DbError> {
         let Resume { dir, max, layers } = self;
-        with_family(game, &dir, |family| super::build_files(family, game, layers, max, progress, on_layer)).map(drop)
+        with_family(game, &dir, |family| super::build_files(family, game, layers, max, parts, progress, on_layer))
+            .map(drop)
     }
 }
 

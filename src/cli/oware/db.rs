@@ -34,6 +34,10 @@ enum DbCmd {
         /// Which positions the layers hold (readers find the index from the files).
         #[arg(long, value_parser = crate::cli::args::variant(&IndexKind::ALL, IndexKind::name, IndexKind::description), default_value = "full")]
         index: IndexKind,
+        /// Memory budget (`512M`, `4G`, `1.5GiB`, bytes): a layer whose working arrays do not
+        /// fit is built in partitions kept on disk; refused when no split fits.
+        #[arg(long, value_parser = crate::cli::args::bytes)]
+        memory: Option<u64>,
         #[command(flatten)]
         rules: RuleFlags,
     },
@@ -83,9 +87,9 @@ enum DbCmd {
 pub fn run(a: DbArgs) -> Result<()> {
     let mut index = IndexKind::Full;
     let (req, rules) = match a.cmd {
-        DbCmd::Build { max_stones, dir, threads, index: kind, rules } => {
+        DbCmd::Build { max_stones, dir, threads, index: kind, memory, rules } => {
             index = kind;
-            (DbRequest::Build { max: max_stones, dir, threads }, rules)
+            (DbRequest::Build { max: max_stones, dir, threads, memory }, rules)
         }
         DbCmd::Verify { dir, rules } => (DbRequest::Verify { dir }, rules),
         DbCmd::Stats { dir, json, svg, csv, histogram_csv, rules } => {
