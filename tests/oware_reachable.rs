@@ -4,6 +4,9 @@
 
 mod common;
 
+#[path = "support/layer_checksums.rs"]
+mod layer_checksums;
+
 use common::{json_out, mancala, stdout};
 use mancala::games::oware::{GrandSlam, Node, Rules, View, PITS, ROW};
 use mancala::index::{binomial, Compositions};
@@ -21,6 +24,13 @@ fn reachable_values_equal_full_values() {
         let full = tables_in_memory(rules, MAX);
         let reach = tables_in_memory_with(rules, IndexKind::Reachable, MAX);
         let game = OwareLayers::with_index(rules, IndexKind::Reachable);
+        if grand_slam == GrandSlam::NoCapture {
+            let want = layer_checksums::expected("tests/data/oware/layers-reachable.csv");
+            for (n, l) in reach.iter().enumerate() {
+                let crc = mancala::store::layer_file::checksum(mancala::store::layer_file::as_bytes(l));
+                assert_eq!(crc, want[&(format!("{}-reachable", rules.db_tag()), n)], "layer {n} checksum");
+            }
+        }
         for n in 0..=MAX {
             let want = binomial(n as u64 + 11, 11) - binomial(n as u64 + 5, 11);
             assert_eq!(reach[n].len() as u64, want, "{grand_slam:?} layer {n} size");
