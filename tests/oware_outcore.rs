@@ -40,10 +40,10 @@ fn a_small_budget_builds_out_of_core_with_the_in_memory_checksums() {
         let memory = tempfile::tempdir().unwrap();
         let disk = tempfile::tempdir().unwrap();
         build(memory.path(), index, None);
-        // Enough for the lower layers and a few hundred KiB of working arrays only: the top
+        // Enough for the lower layers and a third of the top layer's working arrays: the top
         // layers split into many partitions.
         let lower: u64 = (0..MAX).map(|n| game.layer_size(n)).sum();
-        let budget = (48 << 20) + lower + game.layer_size(MAX) / 2;
+        let budget = (48 << 20) + lower + game.layer_size(MAX);
         let log = build(disk.path(), index, Some(&budget.to_string()));
         assert!(log.contains("out of core from layer"), "{log}");
         let parts: u64 = log
