@@ -54,16 +54,72 @@ pub fn build_layer<G: LayeredGame, L: Layers + ?Sized>(
     part.finish()
 }
 
-/// The working state of the ranks `base..base + len` of the layer being built: the whole
-/// layer in memory, or one partition of it ([`super::outcore`]).
-pub struct Part {
-    pub base: u64,
-    value: Vec<AtomicI8>,
-    open: Vec<AtomicU8>,
-    best_exit: Vec<i8>,
+/// A slice whose memory a [`Part`] owns (its vectors or its file's map).
+struct Raw<T> {
+    ptr: *const T,
+    len: usize,
 }
 
+impl<T> std::ops::Deref for Raw<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        // SAFETY: `ptr..ptr + len` lies in memory the Part holds (`Owner`) for as long as the
+        // Part lives, initialised, and is only mutated through atomics.
+        unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
+    }
+}
+
+/// What holds a Part's memory.
+#[allow(dead_code)] // held for its memory, read through the `Raw` slices
+enum Owner {
+    Vecs(Vec<AtomicI8>, Vec<AtomicU8>, Vec<i8>),
+    Map(memmap2::MmapMut),
+}
+
+/// The working state of the ranks `base..base + len` of the layer being built: the whole
+/// layer in memory, or one partition of it mapped from its file ([`super::outcore`]).
+pub struct Part {
+    pub base: u64,
+    value: Raw<AtomicI8>,
+    open: Raw<AtomicU8>,
+    best_exit: Raw<i8>,
+    _owner: Owner,
+}
+
+// SAFETY: the raw slices point into `_owner`, which moves with the Part; shared access goes
+// through atomics (value, open) or reads of bytes written before the Part was shared.
+unsafe impl Send for Part {}
+unsafe impl Sync for Part {}
+
 impl Part {
+    fn from_vecs(base: u64, value: Vec<AtomicI8>, open: Vec<AtomicU8>, best_exit: Vec<i8>) -> Part {
+        let len = best_exit.len();
+        assert!(value.len() == len && open.len() == len);
+        Part {
+            base,
+            value: Raw { ptr: value.as_ptr(), len },
+            open: Raw { ptr: open.as_ptr(), len },
+            best_exit: Raw { ptr: best_exit.as_ptr(), len },
+            _owner: Owner::Vecs(value, open, best_exit),
+        }
+    }
+
+    /// The state kept in `map` ([`Part::to_bytes`]'s layout), used in place: a visit touches
+    /// only the pages it needs, and the kernel writes back only the pages it changed.
+    pub fn mapped(base: u64, mut map: memmap2::MmapMut) -> Part {
+        assert_eq!(map.len() % 3, 0, "a partition's state is three bytes per position");
+        let len = map.len() / 3;
+        let ptr = map.as_mut_ptr();
+        Part {
+            base,
+            value: Raw { ptr: ptr as *const AtomicI8, len },
+            // SAFETY: within the map (3 * len bytes).
+            open: Raw { ptr: unsafe { ptr.add(len) } as *const AtomicU8, len },
+            best_exit: Raw { ptr: unsafe { ptr.add(2 * len) } as *const i8, len },
+            _owner: Owner::Map(map),
+        }
+    }
+
     pub fn len(&self) -> u64 {
         self.best_exit.len() as u64
     }
@@ -107,7 +163,7 @@ impl Part {
                 progress.forward(slice.len() as u64);
             },
         );
-        Part { base, value, open, best_exit }
+        Part::from_vecs(base, value, open, best_exit)
     }
 
     /// The state as bytes: values, open-move counters, best exits (what a partition keeps on
@@ -120,20 +176,6 @@ impl Part {
         out
     }
 
-    /// [`Part::to_bytes`] read back.
-    pub fn from_bytes(base: u64, bytes: &[u8]) -> Part {
-        assert_eq!(bytes.len() % 3, 0, "a partition's state is three bytes per position");
-        let len = bytes.len() / 3;
-        let (v, rest) = bytes.split_at(len);
-        let (o, e) = rest.split_at(len);
-        Part {
-            base,
-            value: v.iter().map(|&x| AtomicI8::new(x as i8)).collect(),
-            open: o.iter().map(|&x| AtomicU8::new(x)).collect(),
-            best_exit: e.iter().map(|&x| x as i8).collect(),
-        }
-    }
-
     /// Seeds of threshold `t`: positions whose own exits settle them now, settled and returned
     /// (as ranks of the layer). An exit worth more than t settled its position at an earlier
     /// threshold, and a position whose last open move closed while its exits allowed it was
@@ -141,7 +183,7 @@ impl Part {
     /// compare per position.
     pub fn seeds(&self, t: i32) -> Vec<u32> {
         let (up, down) = (t as i8, -t as i8);
-        let (value, open, base) = (&self.value, &self.open, self.base);
+        let (value, open, base) = (&*self.value, &*self.open, self.base);
         self.best_exit
             .par_chunks(CHUNK as usize)
             .enumerate()
@@ -250,9 +292,9 @@ impl Part {
     /// endless play is worth 0).
     pub fn finish(self) -> Vec<i8> {
         self.value
-            .into_iter()
+            .iter()
             .map(|v| {
-                let v = v.into_inner();
+                let v = v.load(Relaxed);
                 if v == UNDECIDED {
                     0
                 } else {

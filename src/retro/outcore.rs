@@ -128,10 +128,14 @@ fn inbox(work: &Path, p: u64) -> PathBuf {
     work.join(format!("part-{p}.in"))
 }
 
+/// Partition `p`'s state, mapped from its file (changes reach the file as the map is dropped).
 fn load(work: &Path, p: u64, base: u64) -> Result<Part, (PathBuf, io::Error)> {
     let path = state(work, p);
-    let bytes = fs::read(&path).map_err(io_at(&path))?;
-    Ok(Part::from_bytes(base, &bytes))
+    let f = OpenOptions::new().read(true).write(true).open(&path).map_err(io_at(&path))?;
+    // SAFETY: the file is this build's own, in its own work directory; nothing else writes it
+    // while it is mapped.
+    let map = unsafe { memmap2::MmapMut::map_mut(&f) }.map_err(io_at(&path))?;
+    Ok(Part::mapped(base, map))
 }
 
 fn save(work: &Path, p: u64, part: &Part) -> Result<(), (PathBuf, io::Error)> {
@@ -197,7 +201,7 @@ pub fn build_layer_parts<G: LayeredGame, L: Layers + ?Sized>(
                 }
                 decided += part.propagate(game, n, t, frontier, &|batch| outbox.send(batch));
                 outbox.flush()?;
-                save(work, p, &part)?;
+                drop(part);
             }
             first = false;
             if !visited || !(0..parts).any(|p| inbox(work, p).exists()) {
