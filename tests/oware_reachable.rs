@@ -174,7 +174,7 @@ fn reachable_database_equals_full_database() {
     }
     reach.damage().unwrap();
     full.damage().unwrap();
-    if max % PITS == 0 && max > 0 {
+    if max.is_multiple_of(PITS) && max > 0 {
         let start = [(max / PITS) as u8; PITS];
         assert_eq!(reach.probe(&start), full.probe(&start));
         println!("start position of {max} seeds: {:?} in both", reach.probe(&start));

@@ -183,10 +183,10 @@ fn build<G: TableGame>(
     if let Some(budget) = memory {
         let mut lower = 0u64;
         need = 0;
-        for n in 0..=max {
+        for (n, slot) in parts.iter_mut().enumerate() {
             let size = game.layer_size(n);
             match mancala::retro::outcore::parts_within(size, lower, budget) {
-                Ok(k) => parts[n] = k,
+                Ok(k) => *slot = k,
                 Err(least) => {
                     return usage(format!(
                         "--memory: {} is too small to build layer {n} ({size} positions over {} of lower layers); the smallest budget that works is {} MiB",
@@ -196,7 +196,7 @@ fn build<G: TableGame>(
                     ))
                 }
             }
-            need = need.max(mancala::retro::outcore::memory_for(size, lower, parts[n]));
+            need = need.max(mancala::retro::outcore::memory_for(size, lower, *slot));
             lower += size;
         }
     }

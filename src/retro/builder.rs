@@ -54,6 +54,10 @@ pub fn build_layer<G: LayeredGame, L: Layers + ?Sized>(
     part.finish()
 }
 
+/// Where a partition sends the updates of predecessors in other partitions: `(rank, win)`
+/// batches ([`Part::update`]).
+pub type Outside<'a> = dyn Fn(&[(u32, bool)]) + Sync + 'a;
+
 /// A slice whose memory a [`Part`] owns (its vectors or its file's map).
 struct Raw<T> {
     ptr: *const T,
@@ -249,7 +253,7 @@ impl Part {
         n: usize,
         t: i32,
         mut frontier: Vec<u32>,
-        outside: &(dyn Fn(&[(u32, bool)]) + Sync),
+        outside: &Outside<'_>,
     ) -> u64 {
         let (lo, hi) = (self.base, self.base + self.len());
         let mut decided = 0u64;

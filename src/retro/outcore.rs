@@ -69,10 +69,17 @@ fn io_at(path: &Path) -> impl Fn(io::Error) -> (PathBuf, io::Error) + '_ {
     move |e| (path.to_path_buf(), e)
 }
 
+/// An I/O error with the file it concerns.
+type IoAt = (PathBuf, io::Error);
+
+/// Buffered updates per partition, their bytes, and the first error of a flush made while
+/// sending (reported by the next [`Outbox::flush`]).
+type Pending = (Vec<Vec<u64>>, u64, Option<IoAt>);
+
 /// Pending updates of the other partitions, buffered, then appended to their inbox files.
 struct Outbox<'a> {
     work: &'a Path,
-    pending: Mutex<(Vec<Vec<u64>>, u64, Option<(PathBuf, io::Error)>)>,
+    pending: Mutex<Pending>,
     len: u64,
     cap: u64,
 }
