@@ -161,18 +161,22 @@ pub fn build_files<G: LayeredGame>(
                 let name = file.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
                 let work = file.with_file_name(format!(".{name}.work"));
                 let io = |(path, source)| layer_file::DbError::Io { path, source };
-                let values =
-                    outcore::build_layer_parts(game, layers.as_slice(), n, k, &work, p.as_ref()).map_err(io)?;
-                let map = std::fs::File::open(&values)
-                    // SAFETY: the file is this build's own, in its own work directory, and
-                    // nothing writes it while it is mapped.
-                    .and_then(|f| unsafe { memmap2::Mmap::map(&f) })
-                    .map_err(|e| io((values.clone(), e)))?;
-                // SAFETY: i8 and u8 have the same size and alignment.
-                let values: &[i8] = unsafe { std::slice::from_raw_parts(map.as_ptr() as *const i8, map.len()) };
-                let header = family.write(n, values)?;
-                drop(map);
-                std::fs::remove_dir_all(&work).map_err(|e| io((work.clone(), e)))?;
+                let built = (|| {
+                    let values =
+                        outcore::build_layer_parts(game, layers.as_slice(), n, k, &work, p.as_ref()).map_err(io)?;
+                    let map = std::fs::File::open(&values)
+                        // SAFETY: the file is this build's own, in its own work directory, and
+                        // nothing writes it while it is mapped.
+                        .and_then(|f| unsafe { memmap2::Mmap::map(&f) })
+                        .map_err(|e| io((values.clone(), e)))?;
+                    // SAFETY: i8 and u8 have the same size and alignment.
+                    let values: &[i8] = unsafe { std::slice::from_raw_parts(map.as_ptr() as *const i8, map.len()) };
+                    family.write(n, values)
+                })();
+                // Finished or failed (a full disk), nothing of the partitions stays behind.
+                let cleaned = std::fs::remove_dir_all(&work).map_err(|e| io((work.clone(), e)));
+                let header = built?;
+                cleaned?;
                 header
             }
         };
