@@ -72,6 +72,29 @@ pub fn seconds_at_most(s: &str, max: f64) -> Result<f64, String> {
     }
 }
 
+/// A size in bytes: `N`, or `N` with `K`, `M`, `G` or `T` (powers of 1024, optionally
+/// followed by `iB` or `B`), `N` a positive decimal (`--memory 1.5G`).
+pub fn bytes(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let err = || format!("`{s}`; expected a size such as 512M, 4G or 1.5GiB (bytes without a unit)");
+    let digits = t.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(t.len());
+    let (num, unit) = t.split_at(digits);
+    let scale: u64 = match unit.trim().to_ascii_uppercase().trim_end_matches("IB").trim_end_matches('B') {
+        "" => 1,
+        "K" => 1 << 10,
+        "M" => 1 << 20,
+        "G" => 1 << 30,
+        "T" => 1 << 40,
+        _ => return Err(err()),
+    };
+    match num.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 && x * (scale as f64) < 1.8e19 && x * scale as f64 >= 1.0 => {
+            Ok((x * scale as f64) as u64)
+        }
+        _ => Err(err()),
+    }
+}
+
 /// A path flag naming a file to write (`--out`, `--csv`, `--svg`, …), checked at parse time so
 /// a bad path is refused before any work: it is not a directory or a device (the file is
 /// replaced by a rename), and its directory exists.

@@ -17,10 +17,30 @@ use std::path::{Path, PathBuf};
 
 /// A `db` subcommand, parsed (each game's clap enum maps onto it).
 pub enum DbRequest {
-    Build { max: usize, dir: PathBuf, threads: Option<super::args::Threads> },
-    Verify { dir: PathBuf },
-    Stats { dir: PathBuf, json: bool, svg: Option<PathBuf>, csv: Option<PathBuf>, histogram_csv: Option<PathBuf> },
-    Export { dir: PathBuf, layers: String, format: Format, out: PathBuf },
+    /// `memory`: the budget in bytes (`--memory`); layers whose working arrays do not fit it
+    /// are built out of core.
+    Build {
+        max: usize,
+        dir: PathBuf,
+        threads: Option<super::args::Threads>,
+        memory: Option<u64>,
+    },
+    Verify {
+        dir: PathBuf,
+    },
+    Stats {
+        dir: PathBuf,
+        json: bool,
+        svg: Option<PathBuf>,
+        csv: Option<PathBuf>,
+        histogram_csv: Option<PathBuf>,
+    },
+    Export {
+        dir: PathBuf,
+        layers: String,
+        format: Format,
+        out: PathBuf,
+    },
 }
 
 /// What differs between the games' `db` commands: words, flags, columns.
@@ -59,8 +79,13 @@ pub struct DbSpec<G: TableGame> {
 /// Run one `db` subcommand of a game under `rules`.
 pub fn run<G: TableGame>(req: DbRequest, spec: &DbSpec<G>, rules: G::Rules) -> Result<()> {
     let game = G::with_rules(rules).map_err(super::args::input)?;
+    run_with(req, spec, rules, game)
+}
+
+/// [`run`] with the game a build writes (its index); readers find theirs from the files.
+pub fn run_with<G: TableGame>(req: DbRequest, spec: &DbSpec<G>, rules: G::Rules, game: G) -> Result<()> {
     match req {
-        DbRequest::Build { max, dir, threads } => build(spec, &game, max, &dir, threads),
+        DbRequest::Build { max, dir, threads, memory } => build(spec, &game, max, &dir, threads, memory),
         DbRequest::Verify { dir } => verify(spec, &open(spec, &dir, rules, "--dir", None)?, &dir),
         DbRequest::Stats { dir, json, svg, csv, histogram_csv } => {
             stats(spec, &open(spec, &dir, rules, "--dir", None)?, json, svg, csv, histogram_csv)
@@ -146,11 +171,35 @@ fn build<G: TableGame>(
     max: usize,
     dir: &Path,
     threads: Option<super::args::Threads>,
+    memory: Option<u64>,
 ) -> Result<()> {
     if max > G::MAX_LAYER {
         return usage(format!("{}: {max}; expected 0..={}{}", spec.max_flag, G::MAX_LAYER, spec.max_reason));
     }
-    let need = database::memory_needed(game, max);
+    let mut need = database::memory_needed(game, max);
+    // Under --memory every layer gets the fewest partitions that fit the budget (1: in memory),
+    // planned before anything is written.
+    let mut parts = vec![1u64; max + 1];
+    if let Some(budget) = memory {
+        let mut lower = 0u64;
+        need = 0;
+        for (n, slot) in parts.iter_mut().enumerate() {
+            let size = game.layer_size(n);
+            match mancala::retro::outcore::parts_within(size, lower, budget) {
+                Ok(k) => *slot = k,
+                Err(least) => {
+                    return usage(format!(
+                        "--memory: {} is too small to build layer {n} ({size} positions over {} of lower layers); the smallest budget that works is {} MiB",
+                        mancala::store::space::human_bytes(budget),
+                        mancala::store::space::human_bytes(lower),
+                        least.div_ceil(1 << 20)
+                    ))
+                }
+            }
+            need = need.max(mancala::retro::outcore::memory_for(size, lower, *slot));
+            lower += size;
+        }
+    }
     // MANCALA_MEMORY_LIMIT_GIB caps what a build may use (a shared machine; tests).
     let cap = std::env::var("MANCALA_MEMORY_LIMIT_GIB")
         .ok()
@@ -175,7 +224,9 @@ fn build<G: TableGame>(
     // an error before anything is built on it), then the disk must hold the rest.
     let _lock = mancala::store::DirLock::acquire(dir, "db-build").map_err(|e| super::args::lock_error("--dir", e))?;
     let resume = database::Resume::open(game, dir, max).map_err(|e| db_error("--dir", e))?;
-    let disk = resume.disk_needed(game);
+    // An out-of-core layer also keeps its partitions' state and its values on disk while built.
+    let staging = resume.missing().filter(|&n| parts[n] > 1).map(|n| 5 * game.layer_size(n)).max().unwrap_or(0);
+    let disk = resume.disk_needed(game) + staging;
     if let Some(short) = mancala::store::space::shortfall(dir, disk) {
         return usage(format!("--dir: {short} (layers {:?})", resume.missing()));
     }
@@ -187,6 +238,11 @@ fn build<G: TableGame>(
         gib(need),
         rayon::current_num_threads()
     );
+    if let Some(n) = resume.missing().find(|&n| parts[n] > 1) {
+        let split: Vec<String> =
+            resume.missing().filter(|&k| parts[k] > 1).map(|k| format!("{k}:{}", parts[k])).collect();
+        eprintln!("out of core from layer {n} (layer:partitions {})", split.join(" "));
+    }
     for h in resume.built() {
         eprintln!("layer {:>2}: {:>13} positions already built, crc32 {:08x}", h.layer, h.entries, h.checksum);
     }
@@ -198,7 +254,7 @@ fn build<G: TableGame>(
         Box::new(LayerBar { pb, n })
     };
     resume
-        .build(game, &progress, &mut |n, h| {
+        .build_in_parts(game, &|n| parts[n], &progress, &mut |n, h| {
             let secs = layer_start.elapsed().as_secs_f64();
             eprintln!(
                 "layer {n:>2}: {:>13} positions in {:>8.2} s ({:>6.2} M/s), crc32 {:08x}{}",

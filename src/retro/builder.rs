@@ -43,52 +43,161 @@ pub fn build_layer<G: LayeredGame, L: Layers + ?Sized>(
     // Frontiers hold u32 ranks (half the memory of u64): every layer up to 30 Oware seeds fits,
     // and larger ones are refused earlier for memory anyway.
     assert!(size <= u32::MAX as u64 + 1, "layer {n} has {size} positions, more than u32 ranks can hold");
-    let value: Vec<AtomicI8> = (0..size).map(|_| AtomicI8::new(UNDECIDED)).collect();
-    let open: Vec<AtomicU8> = (0..size).map(|_| AtomicU8::new(0)).collect();
-    let mut best_exit: Vec<i8> = vec![NO_EXIT; size as usize];
-
-    // Forward pass: for every position, the best exit payoff and the number of moves that stay
-    // in the layer. An ended position is an exit of its own value with no open moves.
-    best_exit.par_chunks_mut(CHUNK as usize).enumerate().for_each_init(
-        || Vec::with_capacity(16),
-        |buf: &mut Vec<Edge<G::Pos>>, (ci, slice)| {
-            let start = ci as u64 * CHUNK;
-            let mut pos = game.unrank(n, start);
-            for (k, slot) in slice.iter_mut().enumerate() {
-                if k > 0 {
-                    game.next_in_layer(&mut pos);
-                }
-                let rank = start + k as u64;
-                match game.exits(&pos, lower, buf) {
-                    Err(v) => *slot = v as i8,
-                    Ok((best, same)) => {
-                        *slot = best.map_or(NO_EXIT, |b| b as i8);
-                        open[rank as usize].store(same, Relaxed);
-                    }
-                }
-            }
-            progress.forward(slice.len() as u64);
-        },
-    );
-
+    let part = Part::forward(game, lower, n, 0..size, progress);
     let mut decided = 0u64;
     for t in (1..=n as i32).rev() {
-        // Seeds of this threshold: positions whose own exits settle them now. An exit worth
-        // more than t settled its position at an earlier threshold, and a position whose last
-        // open move closed while its exits allowed it was settled in that propagation, so only
-        // `best_exit == ±t` can be new; the scan is a byte compare per position.
+        let frontier = part.seeds(t);
+        decided +=
+            part.propagate(game, n, t, frontier, &|_: &[(u32, bool)]| unreachable!("one part holds the whole layer"));
+        progress.threshold(t, decided);
+    }
+    part.finish()
+}
+
+/// Where a partition sends the updates of predecessors in other partitions: `(rank, win)`
+/// batches ([`Part::update`]).
+pub type Outside<'a> = dyn Fn(&[(u32, bool)]) + Sync + 'a;
+
+/// A slice whose memory a [`Part`] owns (its vectors or its file's map).
+struct Raw<T> {
+    ptr: *const T,
+    len: usize,
+}
+
+impl<T> std::ops::Deref for Raw<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        // SAFETY: `ptr..ptr + len` lies in memory the Part holds (`Owner`) for as long as the
+        // Part lives, initialised, and is only mutated through atomics.
+        unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
+    }
+}
+
+/// What holds a Part's memory.
+#[allow(dead_code)] // held for its memory, read through the `Raw` slices
+enum Owner {
+    Vecs(Vec<AtomicI8>, Vec<AtomicU8>, Vec<i8>),
+    Map(memmap2::MmapMut),
+}
+
+/// The working state of the ranks `base..base + len` of the layer being built: the whole
+/// layer in memory, or one partition of it mapped from its file ([`super::outcore`]).
+pub struct Part {
+    pub base: u64,
+    value: Raw<AtomicI8>,
+    open: Raw<AtomicU8>,
+    best_exit: Raw<i8>,
+    _owner: Owner,
+}
+
+// SAFETY: the raw slices point into `_owner`, which moves with the Part; shared access goes
+// through atomics (value, open) or reads of bytes written before the Part was shared.
+unsafe impl Send for Part {}
+unsafe impl Sync for Part {}
+
+impl Part {
+    fn from_vecs(base: u64, value: Vec<AtomicI8>, open: Vec<AtomicU8>, best_exit: Vec<i8>) -> Part {
+        let len = best_exit.len();
+        assert!(value.len() == len && open.len() == len);
+        Part {
+            base,
+            value: Raw { ptr: value.as_ptr(), len },
+            open: Raw { ptr: open.as_ptr(), len },
+            best_exit: Raw { ptr: best_exit.as_ptr(), len },
+            _owner: Owner::Vecs(value, open, best_exit),
+        }
+    }
+
+    /// The state kept in `map` ([`Part::to_bytes`]'s layout), used in place: a visit touches
+    /// only the pages it needs, and the kernel writes back only the pages it changed.
+    pub fn mapped(base: u64, mut map: memmap2::MmapMut) -> Part {
+        assert_eq!(map.len() % 3, 0, "a partition's state is three bytes per position");
+        let len = map.len() / 3;
+        let ptr = map.as_mut_ptr();
+        Part {
+            base,
+            value: Raw { ptr: ptr as *const AtomicI8, len },
+            // SAFETY: within the map (3 * len bytes).
+            open: Raw { ptr: unsafe { ptr.add(len) } as *const AtomicU8, len },
+            best_exit: Raw { ptr: unsafe { ptr.add(2 * len) } as *const i8, len },
+            _owner: Owner::Map(map),
+        }
+    }
+
+    pub fn len(&self) -> u64 {
+        self.best_exit.len() as u64
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.best_exit.is_empty()
+    }
+
+    /// Forward pass over `ranks`: for every position, the best exit payoff and the number of
+    /// moves that stay in the layer. An ended position is an exit of its own value with no
+    /// open moves.
+    pub fn forward<G: LayeredGame, L: Layers + ?Sized>(
+        game: &G,
+        lower: &L,
+        n: usize,
+        ranks: std::ops::Range<u64>,
+        progress: &dyn Progress,
+    ) -> Part {
+        let len = (ranks.end - ranks.start) as usize;
+        let base = ranks.start;
+        let value: Vec<AtomicI8> = (0..len).map(|_| AtomicI8::new(UNDECIDED)).collect();
+        let open: Vec<AtomicU8> = (0..len).map(|_| AtomicU8::new(0)).collect();
+        let mut best_exit: Vec<i8> = vec![NO_EXIT; len];
+        best_exit.par_chunks_mut(CHUNK as usize).enumerate().for_each_init(
+            || Vec::with_capacity(16),
+            |buf: &mut Vec<Edge<G::Pos>>, (ci, slice)| {
+                let start = ci as u64 * CHUNK;
+                let mut pos = game.unrank(n, base + start);
+                for (k, slot) in slice.iter_mut().enumerate() {
+                    if k > 0 {
+                        game.next_in_layer(&mut pos);
+                    }
+                    match game.exits(&pos, lower, buf) {
+                        Err(v) => *slot = v as i8,
+                        Ok((best, same)) => {
+                            *slot = best.map_or(NO_EXIT, |b| b as i8);
+                            open[start as usize + k].store(same, Relaxed);
+                        }
+                    }
+                }
+                progress.forward(slice.len() as u64);
+            },
+        );
+        Part::from_vecs(base, value, open, best_exit)
+    }
+
+    /// The state as bytes: values, open-move counters, best exits (what a partition keeps on
+    /// disk between its visits).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.best_exit.len() * 3);
+        out.extend(self.value.iter().map(|v| v.load(Relaxed) as u8));
+        out.extend(self.open.iter().map(|v| v.load(Relaxed)));
+        out.extend(self.best_exit.iter().map(|&v| v as u8));
+        out
+    }
+
+    /// Seeds of threshold `t`: positions whose own exits settle them now, settled and returned
+    /// (as ranks of the layer). An exit worth more than t settled its position at an earlier
+    /// threshold, and a position whose last open move closed while its exits allowed it was
+    /// settled in that propagation, so only `best_exit == ±t` can be new; the scan is a byte
+    /// compare per position.
+    pub fn seeds(&self, t: i32) -> Vec<u32> {
         let (up, down) = (t as i8, -t as i8);
-        let mut frontier: Vec<u32> = best_exit
+        let (value, open, base) = (&*self.value, &*self.open, self.base);
+        self.best_exit
             .par_chunks(CHUNK as usize)
             .enumerate()
             .flat_map_iter(|(c, slice)| {
-                let base = c as u64 * CHUNK;
-                let (value, open) = (&value, &open);
+                let first = c as u64 * CHUNK;
                 slice.iter().enumerate().filter_map(move |(k, &e)| {
                     if e != up && e != down {
                         return None;
                     }
-                    let i = base as usize + k;
+                    let i = first as usize + k;
                     if value[i].load(Relaxed) != UNDECIDED {
                         return None;
                     }
@@ -99,11 +208,55 @@ pub fn build_layer<G: LayeredGame, L: Layers + ?Sized>(
                     } else {
                         return None;
                     }
-                    Some(i as u32)
+                    Some((base + i as u64) as u32)
                 })
             })
-            .collect();
-        // Propagate backwards until nothing more is settled at this threshold.
+            .collect()
+    }
+
+    /// One predecessor update of threshold `t` at rank `pr` (in this part): `win` when its move
+    /// leads into a position lost for the mover there (it wins at least `t`), else the move
+    /// gives it at most `-t`. Whether `pr` is settled now (and must be expanded).
+    #[inline]
+    fn update(&self, t: i32, pr: u32, win: bool) -> bool {
+        let i = (pr as u64 - self.base) as usize;
+        if self.value[i].load(Relaxed) != UNDECIDED {
+            return false;
+        }
+        if !win {
+            let left = self.open[i].fetch_sub(1, Relaxed) - 1;
+            left == 0
+                && (self.best_exit[i] as i32) <= -t
+                && self.value[i].compare_exchange(UNDECIDED, -t as i8, Relaxed, Relaxed).is_ok()
+        } else {
+            self.value[i].compare_exchange(UNDECIDED, t as i8, Relaxed, Relaxed).is_ok()
+        }
+    }
+
+    /// Apply updates that other parts sent (`(rank, win)`, see [`Part::update`]); the positions
+    /// they settle.
+    pub fn receive(&self, t: i32, updates: &[(u32, bool)]) -> Vec<u32> {
+        updates
+            .par_chunks(4096)
+            .flat_map_iter(|c| {
+                c.iter().filter(|&&(pr, win)| self.update(t, pr, win)).map(|&(pr, _)| pr).collect::<Vec<_>>()
+            })
+            .collect()
+    }
+
+    /// Propagate threshold `t` backwards from `frontier` (positions of this part just settled)
+    /// until nothing more of this part is settled; updates of predecessors in other parts go
+    /// to `outside` (a batch at a time). Returns the positions settled here.
+    pub fn propagate<G: LayeredGame>(
+        &self,
+        game: &G,
+        n: usize,
+        t: i32,
+        mut frontier: Vec<u32>,
+        outside: &Outside<'_>,
+    ) -> u64 {
+        let (lo, hi) = (self.base, self.base + self.len());
+        let mut decided = 0u64;
         while !frontier.is_empty() {
             decided += frontier.len() as u64;
             frontier = frontier
@@ -112,28 +265,22 @@ pub fn build_layer<G: LayeredGame, L: Layers + ?Sized>(
                     let mut preds = Vec::with_capacity(32);
                     let mut ranks = Vec::with_capacity(32);
                     let mut next = Vec::new();
+                    let mut away = Vec::new();
                     for &r in chunk {
-                        let v = value[r as usize].load(Relaxed) as i32;
+                        let v = self.value[(r as u64 - lo) as usize].load(Relaxed) as i32;
+                        // A move into a position lost for its mover wins at least t there.
+                        let win = v < t;
                         game.unmove_ranks(n, r as u64, &mut preds, &mut ranks);
                         for &pr in &ranks {
-                            let i = pr as usize;
-                            if value[i].load(Relaxed) != UNDECIDED {
-                                continue;
-                            }
-                            if v >= t {
-                                // This move gives the predecessor's mover at most -t.
-                                let left = open[i].fetch_sub(1, Relaxed) - 1;
-                                if left == 0
-                                    && (best_exit[i] as i32) <= -t
-                                    && value[i].compare_exchange(UNDECIDED, -t as i8, Relaxed, Relaxed).is_ok()
-                                {
-                                    next.push(pr as u32);
-                                }
-                            } else if value[i].compare_exchange(UNDECIDED, t as i8, Relaxed, Relaxed).is_ok() {
-                                // A move into a lost position wins at least t.
+                            if pr < lo || pr >= hi {
+                                away.push((pr as u32, win));
+                            } else if self.update(t, pr as u32, win) {
                                 next.push(pr as u32);
                             }
                         }
+                    }
+                    if !away.is_empty() {
+                        outside(&away);
                     }
                     next
                 })
@@ -142,21 +289,24 @@ pub fn build_layer<G: LayeredGame, L: Layers + ?Sized>(
                 frontier.par_sort_unstable();
             }
         }
-        progress.threshold(t, decided);
+        decided
     }
 
-    // Positions never settled: neither side can force a gain, endless play is worth 0.
-    value
-        .into_iter()
-        .map(|v| {
-            let v = v.into_inner();
-            if v == UNDECIDED {
-                0
-            } else {
-                v
-            }
-        })
-        .collect()
+    /// The values: positions never settled are worth 0 (neither side can force a gain,
+    /// endless play is worth 0).
+    pub fn finish(self) -> Vec<i8> {
+        self.value
+            .iter()
+            .map(|v| {
+                let v = v.load(Relaxed);
+                if v == UNDECIDED {
+                    0
+                } else {
+                    v
+                }
+            })
+            .collect()
+    }
 }
 
 /// Build layers `0..=max` in memory (tests, small tables).

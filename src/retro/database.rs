@@ -29,6 +29,20 @@ pub trait TableGame: LayeredGame + Sized {
 
     /// The game under `rules`, or why those rules have no tables (the error names the flag).
     fn with_rules(rules: Self::Rules) -> Result<Self, InputError>;
+    /// The game under `rules` as the layers present in `dir` are indexed (a game with one
+    /// index: [`TableGame::with_rules`]).
+    fn for_dir(rules: Self::Rules, _dir: &Path) -> Result<Self, InputError> {
+        Self::with_rules(rules)
+    }
+    /// The rank order of this game's layers, recorded in (and required of) every header.
+    fn index_order(&self) -> &'static str {
+        Self::INDEX_ORDER
+    }
+    /// Whether the index holds `pos`; one it does not hold is valued from its children, which
+    /// it holds (a game with one index holds every position).
+    fn holds(&self, _pos: &Self::Pos) -> bool {
+        true
+    }
     fn rules(&self) -> &Self::Rules;
     /// The rules text recorded in (and required of) every header: only what values depend on.
     fn rules_text(&self) -> String;
@@ -60,7 +74,7 @@ pub fn memory_needed<G: TableGame>(game: &G, max: usize) -> u64 {
 
 fn with_family<G: TableGame, R>(game: &G, dir: &Path, f: impl FnOnce(&Family) -> R) -> R {
     let path = |n: usize| layer_path(game, dir, n);
-    f(&Family { game: G::GAME, rules: game.rules_text(), index_order: G::INDEX_ORDER, path: &path })
+    f(&Family { game: G::GAME, rules: game.rules_text(), index_order: game.index_order(), path: &path })
 }
 
 /// The finished layers a build resumes from: the consecutive layers `0..` present in a
@@ -103,8 +117,21 @@ impl Resume {
         progress: &dyn Fn(usize, u64) -> Box<dyn Progress>,
         on_layer: &mut dyn FnMut(usize, &Header),
     ) -> Result<(), DbError> {
+        self.build_in_parts(game, &|_| 1, progress, on_layer)
+    }
+
+    /// [`Resume::build`] with layer `n` in `parts(n)` partitions (1: in memory; more: out of
+    /// core, [`super::outcore`]).
+    pub fn build_in_parts<G: TableGame>(
+        self,
+        game: &G,
+        parts: &dyn Fn(usize) -> u64,
+        progress: &dyn Fn(usize, u64) -> Box<dyn Progress>,
+        on_layer: &mut dyn FnMut(usize, &Header),
+    ) -> Result<(), DbError> {
         let Resume { dir, max, layers } = self;
-        with_family(game, &dir, |family| super::build_files(family, game, layers, max, progress, on_layer)).map(drop)
+        with_family(game, &dir, |family| super::build_files(family, game, layers, max, parts, progress, on_layer))
+            .map(drop)
     }
 }
 
@@ -136,7 +163,7 @@ impl<G: TableGame> Database<G> {
     /// [`Database::open`] of the layers `0..=max` only: what a query from a position of layer
     /// `max` can reach (pieces never return to the board).
     pub fn open_through(dir: &Path, rules: G::Rules, max: usize) -> Result<Self, DbError> {
-        let game = G::with_rules(rules).map_err(DbError::Rules)?;
+        let game = G::for_dir(rules, dir).map_err(DbError::Rules)?;
         let max = max.min(G::MAX_LAYER);
         let layers = with_family(&game, dir, |family| family.open_present(max, |n| game.layer_size(n), false))?;
         if layers.is_empty() {
@@ -159,11 +186,15 @@ impl<G: TableGame> Database<G> {
         &self.layers
     }
 
-    /// Exact value of a position for its mover, if its layer is present.
+    /// Exact value of a position for its mover, if its layer is present (a position the
+    /// index does not hold: from its children, one ply).
     #[inline]
     pub fn probe(&self, pos: &G::Pos) -> Option<i8> {
         if self.game.layer_of(pos) > self.max_layer() {
             return None;
+        }
+        if !self.game.holds(pos) {
+            return Some(super::bellman(&self.game, self, pos, &mut Vec::new()) as i8);
         }
         let (n, r) = self.game.locate(pos);
         Some(self.layers[n].value(r))

@@ -23,6 +23,7 @@
 pub mod builder;
 pub mod database;
 pub mod kiothi;
+pub mod outcore;
 pub mod oware;
 pub mod stats;
 pub mod verify;
@@ -138,22 +139,47 @@ pub fn bellman<G: LayeredGame, L: Layers + ?Sized>(
 }
 
 /// Build the layers `layers.len()..=max` of a table family into `dir` on top of the finished
-/// (and checked) `layers` below them, and return them all, mapped. `on_layer(n, header)` is
-/// called after each layer is written.
+/// (and checked) `layers` below them, and return them all, mapped. `parts(n)` is the number of
+/// partitions layer `n` is built in (1: in memory; more: out of core, [`outcore`], in a work
+/// directory beside its file). `on_layer(n, header)` is called after each layer is written.
 pub fn build_files<G: LayeredGame>(
     family: &layer_file::Family,
     game: &G,
     mut layers: Vec<layer_file::LayerFile>,
     max: usize,
+    parts: &dyn Fn(usize) -> u64,
     progress: &dyn Fn(usize, u64) -> Box<dyn builder::Progress>,
     on_layer: &mut dyn FnMut(usize, &layer_file::Header),
 ) -> Result<Vec<layer_file::LayerFile>, layer_file::DbError> {
     for n in layers.len()..=max {
         let size = game.layer_size(n);
         let p = progress(n, size);
-        let values = builder::build_layer(game, layers.as_slice(), n, p.as_ref());
-        let header = family.write(n, &values)?;
-        drop(values);
+        let header = match parts(n) {
+            0 | 1 => family.write(n, &builder::build_layer(game, layers.as_slice(), n, p.as_ref()))?,
+            k => {
+                let file = (family.path)(n);
+                let name = file.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+                let work = file.with_file_name(format!(".{name}.work"));
+                let io = |(path, source)| layer_file::DbError::Io { path, source };
+                let built = (|| {
+                    let values =
+                        outcore::build_layer_parts(game, layers.as_slice(), n, k, &work, p.as_ref()).map_err(io)?;
+                    let map = std::fs::File::open(&values)
+                        // SAFETY: the file is this build's own, in its own work directory, and
+                        // nothing writes it while it is mapped.
+                        .and_then(|f| unsafe { memmap2::Mmap::map(&f) })
+                        .map_err(|e| io((values.clone(), e)))?;
+                    // SAFETY: i8 and u8 have the same size and alignment.
+                    let values: &[i8] = unsafe { std::slice::from_raw_parts(map.as_ptr() as *const i8, map.len()) };
+                    family.write(n, values)
+                })();
+                // Finished or failed (a full disk), nothing of the partitions stays behind.
+                let cleaned = std::fs::remove_dir_all(&work).map_err(|e| io((work.clone(), e)));
+                let header = built?;
+                cleaned?;
+                header
+            }
+        };
         on_layer(n, &header);
         // Read back and checked: the next layer is built on it.
         layers.push(family.open_verified(n, size)?);

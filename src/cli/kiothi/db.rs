@@ -80,7 +80,9 @@ enum DbCmd {
 pub fn run(a: DbArgs) -> Result<()> {
     let rules = a.rules.rules();
     let req = match a.cmd {
-        DbCmd::Build { max_warriors, dir, threads } => DbRequest::Build { max: max_warriors, dir, threads },
+        DbCmd::Build { max_warriors, dir, threads } => {
+            DbRequest::Build { max: max_warriors, dir, threads, memory: None }
+        }
         DbCmd::Verify { dir } => DbRequest::Verify { dir },
         DbCmd::Stats { dir, json, svg, csv, histogram_csv } => DbRequest::Stats { dir, json, svg, csv, histogram_csv },
         DbCmd::Export { dir, warriors, format, out } => DbRequest::Export { dir, layers: warriors, format, out },

@@ -7,7 +7,8 @@ use anyhow::Result;
 use clap::{Args, Subcommand};
 use mancala::export::{Column, Format, Value};
 use mancala::games::oware::{Rules, PITS};
-use mancala::retro::oware::{Database, OwareLayers};
+use mancala::retro::database::TableGame;
+use mancala::retro::oware::{Database, IndexKind, OwareLayers};
 use std::path::{Path, PathBuf};
 
 #[derive(Args)]
@@ -30,6 +31,13 @@ enum DbCmd {
         /// Worker threads (default: all cores).
         #[arg(long, value_parser = crate::cli::args::threads)]
         threads: Option<crate::cli::args::Threads>,
+        /// Which positions the layers hold (readers find the index from the files).
+        #[arg(long, value_parser = crate::cli::args::variant(&IndexKind::ALL, IndexKind::name, IndexKind::description), default_value = "full")]
+        index: IndexKind,
+        /// Memory budget (`512M`, `4G`, `1.5GiB`, bytes): a layer whose working arrays do not
+        /// fit is built in partitions kept on disk; refused when no split fits.
+        #[arg(long, value_parser = crate::cli::args::bytes)]
+        memory: Option<u64>,
         #[command(flatten)]
         rules: RuleFlags,
     },
@@ -77,8 +85,12 @@ enum DbCmd {
 }
 
 pub fn run(a: DbArgs) -> Result<()> {
+    let mut index = IndexKind::Full;
     let (req, rules) = match a.cmd {
-        DbCmd::Build { max_stones, dir, threads, rules } => (DbRequest::Build { max: max_stones, dir, threads }, rules),
+        DbCmd::Build { max_stones, dir, threads, index: kind, memory, rules } => {
+            index = kind;
+            (DbRequest::Build { max: max_stones, dir, threads, memory }, rules)
+        }
         DbCmd::Verify { dir, rules } => (DbRequest::Verify { dir }, rules),
         DbCmd::Stats { dir, json, svg, csv, histogram_csv, rules } => {
             (DbRequest::Stats { dir, json, svg, csv, histogram_csv }, rules)
@@ -88,7 +100,10 @@ pub fn run(a: DbArgs) -> Result<()> {
         }
     };
     let rules = rules.rules();
-    layer_db::run(req, &spec(&rules), rules)
+    OwareLayers::with_rules(rules).map_err(crate::cli::args::input)?;
+    let mut spec = spec(&rules);
+    spec.build_tag = format!("{}, {} index", spec.build_tag, index.name());
+    layer_db::run_with(req, &spec, rules, OwareLayers::with_index(rules, index))
 }
 
 /// The layers `0..=through` of the database in `dir` for `rules`, checked (errors name `flag`).

@@ -1,0 +1,242 @@
+//! Out-of-core layers: a layer whose working arrays do not fit a memory budget is built in
+//! partitions, equal ranges of its ranks, each kept on disk between its visits.
+//!
+//! A partition's state is three bytes per position (value, open-move counter, best exit,
+//! [`Part`]). The forward pass fills each partition in turn (reading the lower layers through
+//! their maps). Each threshold then visits every partition once (its seeds) and afterwards
+//! every partition that updates were sent to, until none is pending: propagation inside the
+//! loaded partition is done in memory, updates of predecessors in other partitions are appended
+//! to their inbox files (`rank << 1 | win`, u64 LE) and applied on their next visit. Within a
+//! threshold the result is the attractor's least fixed point whatever the order the updates
+//! arrive in (a predecessor is either sent a win or counted down, never both: a move into a
+//! position lost at `-t` and one into a position won at `t` are different moves of different
+//! children, and a countdown settles it only when every move is the latter), so every layer has
+//! exactly the checksum of the in-memory build.
+//!
+//! The partitions are rank ranges, so `k` processes (MPI ranks) can each own a contiguous range
+//! of every layer the same way: the inbox files become the messages between them.
+
+use super::builder::{Part, Progress, FRONTIER_SHARE, WORK_BYTES_PER_POSITION};
+use super::{LayeredGame, Layers};
+use crate::store::layer_file::as_bytes;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// Updates buffered in memory before they are appended to the inbox files, and read from an
+/// inbox file at a time, each: the size of a partition (a byte per position), within these.
+pub const MESSAGE_BYTES: std::ops::RangeInclusive<u64> = (64 << 10)..=(16 << 20);
+/// The process beside its arrays: code, tables, thread stacks, buffers.
+pub const FIXED_BYTES: u64 = 48 << 20;
+/// The most partitions a layer is split into, and the fewest positions one holds.
+pub const MAX_PARTS: u64 = 4096;
+pub const MIN_PART: u64 = 1 << 12;
+
+/// Bytes of each message buffer for partitions of `len` positions.
+fn message_bytes(len: u64) -> u64 {
+    len.clamp(*MESSAGE_BYTES.start(), *MESSAGE_BYTES.end()) & !7
+}
+
+/// Bytes of memory a build of a layer of `size` positions over lower layers of `lower` bytes
+/// needs at its peak with `parts` partitions (1: the in-memory build).
+pub fn memory_for(size: u64, lower: u64, parts: u64) -> u64 {
+    let len = size.div_ceil(parts.max(1));
+    let work = len * WORK_BYTES_PER_POSITION + len / FRONTIER_SHARE * 4;
+    let messages = if parts > 1 { 2 * message_bytes(len) } else { 0 };
+    FIXED_BYTES + lower + work + messages
+}
+
+/// The fewest partitions of a layer of `size` positions over `lower` bytes of lower layers
+/// that fit `budget` bytes, or `Err(the smallest budget that fits)`.
+pub fn parts_within(size: u64, lower: u64, budget: u64) -> Result<u64, u64> {
+    let most = MAX_PARTS.min(size.div_ceil(MIN_PART)).max(1);
+    // Memory falls as the parts grow in number: the first that fits is the fewest.
+    let mut parts = 1;
+    while parts <= most {
+        if memory_for(size, lower, parts) <= budget {
+            return Ok(parts);
+        }
+        parts = if parts < 16 { parts + 1 } else { parts * 5 / 4 };
+    }
+    if memory_for(size, lower, most) <= budget {
+        return Ok(most);
+    }
+    Err(memory_for(size, lower, most))
+}
+
+fn io_at(path: &Path) -> impl Fn(io::Error) -> (PathBuf, io::Error) + '_ {
+    move |e| (path.to_path_buf(), e)
+}
+
+/// An I/O error with the file it concerns.
+type IoAt = (PathBuf, io::Error);
+
+/// Buffered updates per partition, their bytes, and the first error of a flush made while
+/// sending (reported by the next [`Outbox::flush`]).
+type Pending = (Vec<Vec<u64>>, u64, Option<IoAt>);
+
+/// Pending updates of the other partitions, buffered, then appended to their inbox files.
+struct Outbox<'a> {
+    work: &'a Path,
+    pending: Mutex<Pending>,
+    len: u64,
+    cap: u64,
+}
+
+impl<'a> Outbox<'a> {
+    fn new(work: &'a Path, parts: u64, len: u64) -> Self {
+        Outbox { work, pending: Mutex::new((vec![Vec::new(); parts as usize], 0, None)), len, cap: message_bytes(len) }
+    }
+
+    fn send(&self, batch: &[(u32, bool)]) {
+        let mut g = self.pending.lock().unwrap();
+        for &(r, win) in batch {
+            g.0[(r as u64 / self.len) as usize].push((r as u64) << 1 | win as u64);
+        }
+        g.1 += batch.len() as u64 * 8;
+        if g.1 >= self.cap {
+            if let Err(e) = Self::flush_locked(self.work, &mut g.0) {
+                g.2.get_or_insert(e);
+            }
+            g.1 = 0;
+        }
+    }
+
+    fn flush_locked(work: &Path, boxes: &mut [Vec<u64>]) -> Result<(), (PathBuf, io::Error)> {
+        for (q, b) in boxes.iter_mut().enumerate() {
+            if b.is_empty() {
+                continue;
+            }
+            let path = inbox(work, q as u64);
+            let mut f = OpenOptions::new().create(true).append(true).open(&path).map_err(io_at(&path))?;
+            let bytes: Vec<u8> = b.iter().flat_map(|x| x.to_le_bytes()).collect();
+            f.write_all(&bytes).map_err(io_at(&path))?;
+            b.clear();
+        }
+        Ok(())
+    }
+
+    fn flush(&self) -> Result<(), (PathBuf, io::Error)> {
+        let mut g = self.pending.lock().unwrap();
+        if let Some(e) = g.2.take() {
+            return Err(e);
+        }
+        g.1 = 0;
+        Self::flush_locked(self.work, &mut g.0)
+    }
+}
+
+fn state(work: &Path, p: u64) -> PathBuf {
+    work.join(format!("part-{p}.state"))
+}
+
+fn inbox(work: &Path, p: u64) -> PathBuf {
+    work.join(format!("part-{p}.in"))
+}
+
+/// Partition `p`'s state, mapped from its file (changes reach the file as the map is dropped).
+fn load(work: &Path, p: u64, base: u64) -> Result<Part, (PathBuf, io::Error)> {
+    let path = state(work, p);
+    let f = OpenOptions::new().read(true).write(true).open(&path).map_err(io_at(&path))?;
+    // SAFETY: the file is this build's own, in its own work directory; nothing else writes it
+    // while it is mapped.
+    let map = unsafe { memmap2::MmapMut::map_mut(&f) }.map_err(io_at(&path))?;
+    Ok(Part::mapped(base, map))
+}
+
+fn save(work: &Path, p: u64, part: &Part) -> Result<(), (PathBuf, io::Error)> {
+    let path = state(work, p);
+    fs::write(&path, part.to_bytes()).map_err(io_at(&path))
+}
+
+/// Build layer `n` in `parts` partitions with their files in `work` (created, and emptied of
+/// what a stopped build left). Returns the file of its values, one byte per rank, in `work`.
+pub fn build_layer_parts<G: LayeredGame, L: Layers + ?Sized>(
+    game: &G,
+    lower: &L,
+    n: usize,
+    parts: u64,
+    work: &Path,
+    progress: &dyn Progress,
+) -> Result<PathBuf, (PathBuf, io::Error)> {
+    let size = game.layer_size(n);
+    assert!(size <= u32::MAX as u64 + 1, "layer {n} has {size} positions, more than u32 ranks can hold");
+    let len = size.div_ceil(parts).max(1);
+    let parts = size.div_ceil(len).max(1);
+    let range = |p: u64| p * len..((p + 1) * len).min(size);
+    if work.exists() {
+        fs::remove_dir_all(work).map_err(io_at(work))?;
+    }
+    fs::create_dir_all(work).map_err(io_at(work))?;
+    for p in 0..parts {
+        save(work, p, &Part::forward(game, lower, n, range(p), progress))?;
+    }
+    let outbox = Outbox::new(work, parts, len);
+    let mut decided = 0u64;
+    for t in (1..=n as i32).rev() {
+        let mut first = true;
+        loop {
+            let mut visited = false;
+            for p in 0..parts {
+                let path = inbox(work, p);
+                let pending = path.exists();
+                if !first && !pending {
+                    continue;
+                }
+                visited = true;
+                let part = load(work, p, range(p).start)?;
+                let mut frontier = if first { part.seeds(t) } else { Vec::new() };
+                if pending {
+                    let mut r = BufReader::new(File::open(&path).map_err(io_at(&path))?);
+                    let mut buf = vec![0u8; message_bytes(len) as usize];
+                    loop {
+                        let got = read_full(&mut r, &mut buf).map_err(io_at(&path))?;
+                        if got == 0 {
+                            break;
+                        }
+                        let updates: Vec<(u32, bool)> = buf[..got]
+                            .chunks_exact(8)
+                            .map(|c| {
+                                let x = u64::from_le_bytes(c.try_into().unwrap());
+                                ((x >> 1) as u32, x & 1 == 1)
+                            })
+                            .collect();
+                        frontier.extend(part.receive(t, &updates));
+                    }
+                    fs::remove_file(&path).map_err(io_at(&path))?;
+                }
+                decided += part.propagate(game, n, t, frontier, &|batch| outbox.send(batch));
+                outbox.flush()?;
+                drop(part);
+            }
+            first = false;
+            if !visited || !(0..parts).any(|p| inbox(work, p).exists()) {
+                break;
+            }
+        }
+        progress.threshold(t, decided);
+    }
+    let out = work.join("values");
+    let mut f = io::BufWriter::new(File::create(&out).map_err(io_at(&out))?);
+    for p in 0..parts {
+        let values = load(work, p, range(p).start)?.finish();
+        f.write_all(as_bytes(&values)).map_err(io_at(&out))?;
+        let path = state(work, p);
+        fs::remove_file(&path).map_err(io_at(&path))?;
+    }
+    f.into_inner().map_err(|e| e.into_error()).and_then(|f| f.sync_all()).map_err(io_at(&out))?;
+    Ok(out)
+}
+
+/// Read until `buf` is full or the reader ends (a multiple of 8 bytes but at the end).
+fn read_full(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut got = 0;
+    while got < buf.len() {
+        match r.read(&mut buf[got..])? {
+            0 => break,
+            k => got += k,
+        }
+    }
+    Ok(got)
+}
