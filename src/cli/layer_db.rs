@@ -219,14 +219,14 @@ fn build<G: TableGame>(
 /// moves and the layers below); the first mismatch is a one-line error naming the position.
 fn verify<G: TableGame>(spec: &DbSpec<G>, d: &Database<G>, dir: &Path) -> Result<()> {
     for (n, l) in d.layers().iter().enumerate() {
-        let pb = bar(l.header.entries, &format!("layer {n}"));
+        let pb = bar(l.header().entries, &format!("layer {n}"));
         let bad = d.verify_layer(n, 5, &|k| pb.inc(k));
         pb.finish_and_clear();
         let bad = bad.map_err(|e| db_error("--dir", e))?;
         if let Some(m) = bad.first() {
             return usage(format!(
                 "{}: entry {} ({}) holds {} but its moves give {} ({} mismatches shown at most 5)",
-                l.path.display(),
+                l.path().display(),
                 m.rank,
                 (spec.describe)(&d.game.unrank(n, m.rank)),
                 m.stored,
@@ -234,7 +234,12 @@ fn verify<G: TableGame>(spec: &DbSpec<G>, d: &Database<G>, dir: &Path) -> Result
                 bad.len()
             ));
         }
-        println!("layer {n:>2}: {:>13} positions ok (checksum {:08x}, Bellman)", l.header.entries, l.header.checksum);
+        println!(
+            "layer {n:>2}: {:>13} positions ok (checksum {:08x}, Bellman{})",
+            l.header().entries,
+            l.header().checksum,
+            if l.is_packed() { ", packed" } else { "" }
+        );
     }
     println!("verified layers 0..={} in {}", d.max_layer(), dir.display());
     Ok(())

@@ -7,6 +7,7 @@ use super::stats::LayerStats;
 use super::verify::{verify_layer, Mismatch};
 use super::{LayeredGame, Layers};
 use crate::input::InputError;
+use crate::store::layer::Layer;
 use crate::store::layer_file::{DbError, Family, Header, LayerFile};
 use std::path::{Path, PathBuf};
 
@@ -119,10 +120,11 @@ pub fn build<G: TableGame>(
     Resume::open(game, dir, max)?.build(game, progress, &mut |_, _| {})
 }
 
-/// An opened database directory: every layer `0..=max_layer` mapped.
+/// An opened database directory: every layer `0..=max_layer` mapped, each raw or packed
+/// ([`Layer`]; a directory may mix them).
 pub struct Database<G: TableGame> {
     pub game: G,
-    layers: Vec<LayerFile>,
+    layers: Vec<Layer>,
 }
 
 impl<G: TableGame> Database<G> {
@@ -138,7 +140,7 @@ impl<G: TableGame> Database<G> {
     pub fn open_through(dir: &Path, rules: G::Rules, max: usize) -> Result<Self, DbError> {
         let game = G::with_rules(rules).map_err(DbError::Rules)?;
         let max = max.min(G::MAX_LAYER);
-        let layers = with_family(&game, dir, |family| family.open_present(max, |n| game.layer_size(n), false))?;
+        let layers = with_family(&game, dir, |family| family.open_present_any(max, |n| game.layer_size(n)))?;
         if layers.is_empty() {
             return Err(DbError::Missing { dir: dir.to_path_buf(), layer: 0 });
         }
@@ -155,7 +157,7 @@ impl<G: TableGame> Database<G> {
     }
 
     /// Every layer file, `0..=max_layer`.
-    pub fn layers(&self) -> &[LayerFile] {
+    pub fn layers(&self) -> &[Layer] {
         &self.layers
     }
 
@@ -172,12 +174,12 @@ impl<G: TableGame> Database<G> {
     /// `Err` naming the file and block when a value read so far came from a damaged block
     /// (it read as 0): whatever was computed from the database must then not be reported.
     pub fn damage(&self) -> Result<(), DbError> {
-        self.layers.iter().try_for_each(LayerFile::damage)
+        self.layers.iter().try_for_each(Layer::damage)
     }
 
     /// Check every block of every layer `0..=max` now (for a command that reads them all).
     pub fn verify_through(&self, max: usize) -> Result<(), DbError> {
-        self.layers.iter().take(max + 1).try_for_each(LayerFile::verify)
+        self.layers.iter().take(max + 1).try_for_each(Layer::verify)
     }
 
     /// The first best move of a covered position (in the game's move order) with its value;
@@ -211,8 +213,8 @@ impl<G: TableGame> Database<G> {
         (self.layers.iter().enumerate())
             .map(|(n, l)| {
                 let values = l.values()?;
-                LayerStats::of(n, values, l.header.checksum).map_err(|rank| DbError::Value {
-                    path: l.path.clone(),
+                LayerStats::of(n, &values, l.header().checksum).map_err(|rank| DbError::Value {
+                    path: l.path().to_path_buf(),
                     rank,
                     value: values[rank as usize],
                     layer: n as u32,
