@@ -182,6 +182,13 @@ impl<G: TableGame> Database<G> {
         self.layers.iter().take(max + 1).try_for_each(Layer::verify)
     }
 
+    /// [`Database::verify_through`], and keep the packed layers among `0..=max` decompressed
+    /// in memory (their raw size), for a command that reads them all at random (a Bellman
+    /// check, an export with best moves): a packed read otherwise decompresses a block.
+    pub fn load_through(&self, max: usize) -> Result<(), DbError> {
+        self.layers.iter().take(max + 1).try_for_each(Layer::make_resident)
+    }
+
     /// The first best move of a covered position (in the game's move order) with its value;
     /// `None` when the position has ended or its layer is not present.
     pub fn best_move(&self, pos: &G::Pos) -> Option<(G::Move, i32)> {
@@ -200,10 +207,11 @@ impl<G: TableGame> Database<G> {
     }
 
     /// Check layer `n`: its blocks against their checksums (and those of the layers below,
-    /// which its moves read), then every entry against its moves and the layers below
+    /// which its moves read; packed layers are then kept in memory, [`Database::load_through`]),
+    /// then every entry against its moves and the layers below
     /// (Bellman). Returns at most `limit` mismatches; `tick(k)` as entries are done.
     pub fn verify_layer(&self, n: usize, limit: usize, tick: &(dyn Fn(u64) + Sync)) -> Result<Vec<Mismatch>, DbError> {
-        self.verify_through(n)?;
+        self.load_through(n)?;
         Ok(verify_layer(&self.game, self, n, limit, tick))
     }
 

@@ -74,6 +74,15 @@ impl Layer {
         }
     }
 
+    /// Check every block now and, for a packed layer, keep its values decompressed in memory
+    /// (its raw size) for the reads to come ([`PackedFile::make_resident`]).
+    pub fn make_resident(&self) -> Result<(), DbError> {
+        match self {
+            Layer::Raw(f) => f.verify(),
+            Layer::Packed(f) => f.make_resident(),
+        }
+    }
+
     /// Every value, checked: the mapped bytes of a raw layer, a packed one decompressed.
     pub fn values(&self) -> Result<Cow<'_, [i8]>, DbError> {
         match self {

@@ -255,6 +255,10 @@ pub struct PackedFile {
     checked: Box<[AtomicU64]>,
     /// The first damaged block found.
     damage: OnceLock<(usize, Fault)>,
+    /// Every value, decompressed and checked, once [`PackedFile::make_resident`] ran: a
+    /// command that reads a whole layer at random (a Bellman check, an export's best moves)
+    /// reads it here instead of decompressing a block per read.
+    resident: OnceLock<Box<[i8]>>,
 }
 
 fn le_u32(b: &[u8]) -> u32 {
@@ -356,6 +360,7 @@ impl PackedFile {
             values,
             checked,
             damage: OnceLock::new(),
+            resident: OnceLock::new(),
         })
     }
 
@@ -389,6 +394,9 @@ impl PackedFile {
     /// its block is damaged.
     #[inline]
     pub fn value(&self, rank: u64) -> i8 {
+        if let Some(all) = self.resident.get() {
+            return all[rank as usize];
+        }
         let b = rank >> BLOCK_SHIFT;
         let key = (self.id as u64) << 32 | b;
         let slot = ((self.id as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40 ^ b) as usize & (CACHE_SLOTS - 1);
@@ -481,9 +489,27 @@ impl PackedFile {
 
     /// Every value, decompressed and checked.
     pub fn values(&self) -> Result<Vec<i8>, DbError> {
+        if let Some(all) = self.resident.get() {
+            return Ok(all.to_vec());
+        }
         let mut all = Vec::with_capacity(self.header.entries as usize);
         self.for_each_block(|_, v| all.extend_from_slice(v))?;
         Ok(all)
+    }
+
+    /// Decompress and check every value and keep them in memory (the layer's raw size), so
+    /// that reads no longer decompress: for commands that read a whole layer at random.
+    pub fn make_resident(&self) -> Result<(), DbError> {
+        if self.resident.get().is_none() {
+            let all = self.values()?.into_boxed_slice();
+            let _ = self.resident.set(all);
+        }
+        Ok(())
+    }
+
+    /// Whether [`PackedFile::make_resident`] ran.
+    pub fn is_resident(&self) -> bool {
+        self.resident.get().is_some()
     }
 }
 
@@ -546,6 +572,8 @@ mod tests {
         assert!((0..n as u64).rev().step_by(7).all(|r| f.value(r) == v[r as usize]));
         assert_eq!(f.values().unwrap(), v);
         assert!(f.damage().is_ok());
+        f.make_resident().unwrap();
+        assert!(f.is_resident() && (0..n as u64).step_by(3).all(|r| f.value(r) == v[r as usize]));
         // An empty layer and a one-value layer.
         for small in [vec![], vec![-3i8]] {
             let d = tempfile::tempdir().unwrap();
