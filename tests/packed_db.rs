@@ -49,10 +49,10 @@ fn solve(pits: &str, db: &Path) -> Value {
 fn every_value_of_a_packed_database_equals_the_raw_one() {
     let dir = tempfile::tempdir().unwrap();
     let (raw, packed) = (dir.path().join("raw"), dir.path().join("packed"));
-    build_and_pack(&raw, &packed, "11");
+    build_and_pack(&raw, &packed, "10");
     let a = Database::open(&raw, Rules::default()).unwrap();
     let b = Database::open(&packed, Rules::default()).unwrap();
-    assert_eq!((a.max_layer(), b.max_layer()), (11, 11));
+    assert_eq!((a.max_layer(), b.max_layer()), (10, 10));
     for (n, (la, lb)) in a.layers().iter().zip(b.layers()).enumerate() {
         assert!(!la.is_packed() && lb.is_packed());
         assert_eq!(la.header().checksum, lb.header().checksum, "layer {n}");
@@ -69,9 +69,9 @@ fn every_value_of_a_packed_database_equals_the_raw_one() {
         }
     }
     assert!(b.damage().is_ok());
-    // Probes and best moves of positions of layer 11.
-    for r in (0..a.game.layer_size(11)).step_by(1009) {
-        let v = a.game.unrank(11, r);
+    // Probes and best moves of positions of layer 10.
+    for r in (0..a.game.layer_size(10)).step_by(1009) {
+        let v = a.game.unrank(10, r);
         assert_eq!(a.probe(&v), b.probe(&v));
         assert_eq!(a.best_move(&v), b.best_move(&v));
     }
@@ -86,7 +86,7 @@ fn every_value_of_a_packed_database_equals_the_raw_one() {
 fn solve_stats_export_and_verify_read_packed_databases() {
     let dir = tempfile::tempdir().unwrap();
     let (raw, packed) = (dir.path().join("raw"), dir.path().join("packed"));
-    build_and_pack(&raw, &packed, "9");
+    build_and_pack(&raw, &packed, "8");
     for pits in ["1,0,2,0,0,3,0,1,1,0,2,1", "3,0,0,0,0,1,4,0,0,2,0,1", "2,0,0,1,0,2,0,1,0,2,1,1"] {
         let (x, y) = (solve(pits, &raw), solve(pits, &packed));
         assert_eq!(x, y, "{pits}");
@@ -100,13 +100,13 @@ fn solve_stats_export_and_verify_read_packed_databases() {
         (Some("db"), Some(-6), "[3,4,5]".into())
     );
     mancala().args(["oware", "db", "verify", "--dir"]).arg(&packed).assert().success().stdout(
-        predicate::str::contains("layer  9:        167960 positions ok").and(predicate::str::contains("packed")),
+        predicate::str::contains("layer  8:         75582 positions ok").and(predicate::str::contains("packed")),
     );
     let stats = |d: &Path| common::stdout(&["oware", "db", "stats", "--json", "--dir", d.to_str().unwrap()]);
     assert_eq!(stats(&raw), stats(&packed));
     let export = |d: &Path, out: &Path| {
         mancala()
-            .args(["oware", "db", "export", "--stones", "0..=9", "--format", "csv", "--dir"])
+            .args(["oware", "db", "export", "--stones", "0..=8", "--format", "csv", "--dir"])
             .arg(d)
             .arg("--out")
             .arg(out)
@@ -115,11 +115,11 @@ fn solve_stats_export_and_verify_read_packed_databases() {
         std::fs::read(out).unwrap()
     };
     let (ea, eb) = (export(&raw, &dir.path().join("a.csv")), export(&packed, &dir.path().join("b.csv")));
-    assert_eq!(ea.iter().filter(|&&c| c == b'\n').count(), 2 + 293_930);
+    assert_eq!(ea.iter().filter(|&&c| c == b'\n').count(), 2 + 125_970);
     assert!(ea == eb, "exports differ");
     // Resumed: every layer is kept.
     mancala().args(["oware", "db", "pack", "--dir"]).arg(&raw).arg("--out").arg(&packed).assert().success().stderr(
-        predicate::str::contains("layer  9:        167960 positions").and(predicate::str::contains("already packed")),
+        predicate::str::contains("layer  8:         75582 positions").and(predicate::str::contains("already packed")),
     );
     let err = usage_error(mancala().args(["oware", "db", "pack", "--dir"]).arg(&raw).arg("--out").arg(&raw));
     assert!(err.contains("--out") && err.contains("source directory"), "{err}");
