@@ -12,8 +12,9 @@
 //! value is replaced by its rank among the values that follow the previous value of the block,
 //! most frequent first (the ranking is the layer's, kept in [`PackInfo::order`]), then each
 //! block of [`BLOCK`] ranks is compressed by zstd at level 1. The ranking turns the values'
-//! order-1 redundancy into small, skewed symbols that zstd's entropy stage codes well: 3.4 bits
-//! per position against 3.7 for zstd alone on the 20-seed layer.
+//! order-1 redundancy into small, skewed symbols that zstd's entropy stage codes well: on the
+//! 20-seed layer 3.43 bits per position against 3.69 for zstd alone (blocks of 32 Ki values;
+//! 3.56 with the 8 Ki blocks used here).
 //!
 //! No value of a damaged file is ever used: the meta CRC is checked on open (a damaged table
 //! could otherwise send reads to the wrong bytes), and a block is checked against its CRC the
