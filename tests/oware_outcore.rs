@@ -28,7 +28,7 @@ fn build(dir: &std::path::Path, index: &str, memory: Option<&str>) -> String {
 
 fn crcs(dir: &std::path::Path) -> Vec<(usize, u32)> {
     let db = mancala::retro::oware::Database::open(dir, Default::default()).unwrap();
-    db.layers().iter().enumerate().map(|(n, l)| (n, checksum(as_bytes(l.values().unwrap())))).collect()
+    db.layers().iter().enumerate().map(|(n, l)| (n, checksum(as_bytes(&l.values().unwrap())))).collect()
 }
 
 #[test]

@@ -41,6 +41,11 @@ pub enum DbRequest {
         format: Format,
         out: PathBuf,
     },
+    Pack {
+        dir: PathBuf,
+        out: PathBuf,
+        threads: Option<super::args::Threads>,
+    },
 }
 
 /// What differs between the games' `db` commands: words, flags, columns.
@@ -91,6 +96,7 @@ pub fn run_with<G: TableGame>(req: DbRequest, spec: &DbSpec<G>, rules: G::Rules,
             stats(spec, &open(spec, &dir, rules, "--dir", None)?, json, svg, csv, histogram_csv)
         }
         DbRequest::Export { dir, layers, format, out } => export(spec, &dir, &layers, format, &out, rules),
+        DbRequest::Pack { dir, out, threads } => pack(spec, &dir, &out, rules, threads),
     }
 }
 
@@ -275,14 +281,14 @@ fn build<G: TableGame>(
 /// moves and the layers below); the first mismatch is a one-line error naming the position.
 fn verify<G: TableGame>(spec: &DbSpec<G>, d: &Database<G>, dir: &Path) -> Result<()> {
     for (n, l) in d.layers().iter().enumerate() {
-        let pb = bar(l.header.entries, &format!("layer {n}"));
+        let pb = bar(l.header().entries, &format!("layer {n}"));
         let bad = d.verify_layer(n, 5, &|k| pb.inc(k));
         pb.finish_and_clear();
         let bad = bad.map_err(|e| db_error("--dir", e))?;
         if let Some(m) = bad.first() {
             return usage(format!(
                 "{}: entry {} ({}) holds {} but its moves give {} ({} mismatches shown at most 5)",
-                l.path.display(),
+                l.path().display(),
                 m.rank,
                 (spec.describe)(&d.game.unrank(n, m.rank)),
                 m.stored,
@@ -290,7 +296,12 @@ fn verify<G: TableGame>(spec: &DbSpec<G>, d: &Database<G>, dir: &Path) -> Result
                 bad.len()
             ));
         }
-        println!("layer {n:>2}: {:>13} positions ok (checksum {:08x}, Bellman)", l.header.entries, l.header.checksum);
+        println!(
+            "layer {n:>2}: {:>13} positions ok (checksum {:08x}, Bellman{})",
+            l.header().entries,
+            l.header().checksum,
+            if l.is_packed() { ", packed" } else { "" }
+        );
     }
     println!("verified layers 0..={} in {}", d.max_layer(), dir.display());
     Ok(())
@@ -383,6 +394,70 @@ fn stats<G: TableGame>(
     Ok(())
 }
 
+/// Pack every layer of `dir` into `out` ([`mancala::store::packed`]): each source layer is
+/// checked whole first, each packed layer is written atomically, and a layer already packed in
+/// `out` from the same values (same checksum) is kept, so a stopped run resumes.
+fn pack<G: TableGame>(
+    spec: &DbSpec<G>,
+    dir: &Path,
+    out: &Path,
+    rules: G::Rules,
+    threads: Option<super::args::Threads>,
+) -> Result<()> {
+    use mancala::store::layer::Layer;
+    use mancala::store::packed;
+    super::args::set_threads(threads)?;
+    let d = open(spec, dir, rules, "--dir", None)?;
+    if let Some(l) = d.layers().iter().find(|l| l.is_packed()) {
+        return usage(format!("--dir: {} is packed already; `db pack` reads raw layers", l.path().display()));
+    }
+    std::fs::create_dir_all(out).with_context(|| format!("--out: {}", out.display()))?;
+    if std::fs::canonicalize(out).ok() == std::fs::canonicalize(dir).ok() {
+        return usage(format!("--out: {} is the source directory; packed layers go to another one", out.display()));
+    }
+    let _lock = mancala::store::DirLock::acquire(out, "db-pack").map_err(|e| super::args::lock_error("--out", e))?;
+    let raw: u64 = d.layers().iter().map(|l| l.header().entries).sum();
+    // Oware layers pack to about 0.45 of their bytes; the estimate leaves room above that.
+    if let Some(short) = mancala::store::space::shortfall(out, raw * 3 / 5) {
+        return usage(format!("--out: {short}"));
+    }
+    let t0 = std::time::Instant::now();
+    let (mut total_in, mut total_out) = (0u64, 0u64);
+    for (n, l) in d.layers().iter().enumerate() {
+        let Layer::Raw(src) = l else { unreachable!("refused above") };
+        let dest = database::layer_path(&d.game, out, n);
+        let h = l.header();
+        let done = packed::is_packed(&dest)
+            && packed::PackedFile::open(&dest, &h.game, &h.rules, &h.index_order, h.layer, h.entries)
+                .is_ok_and(|p| p.header.checksum == h.checksum);
+        let t = std::time::Instant::now();
+        if !done {
+            src.verify().map_err(|e| db_error("--dir", e))?;
+            packed::pack_layer(src, &dest).map_err(|e| db_error("--out", e))?;
+        }
+        let bytes = std::fs::metadata(&dest).with_context(|| format!("--out: {}", dest.display()))?.len();
+        total_in += h.entries;
+        total_out += bytes;
+        eprintln!(
+            "layer {n:>2}: {:>13} positions -> {:>12} bytes ({:.3} bits/position) {}, crc32 {:08x}",
+            h.entries,
+            bytes,
+            bytes as f64 * 8.0 / h.entries.max(1) as f64,
+            if done { "already packed".to_string() } else { format!("in {:.2} s", t.elapsed().as_secs_f64()) },
+            h.checksum
+        );
+    }
+    eprintln!(
+        "packed layers 0..={} of {} into {}: {total_in} positions in {total_out} bytes ({:.3} bits/position), {:.2} s",
+        d.max_layer(),
+        dir.display(),
+        out.display(),
+        total_out as f64 * 8.0 / total_in.max(1) as f64,
+        t0.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
 /// `A..=B`, `A..B` or `N`, within `0..=G::MAX_LAYER`.
 fn parse_range<G: TableGame>(spec: &DbSpec<G>, s: &str) -> Result<(usize, usize)> {
     let form = format!("N, A..B or A..=B with 0 <= A <= B <= {}", G::MAX_LAYER);
@@ -410,7 +485,7 @@ fn export<G: TableGame>(
             d.max_layer()
         ));
     }
-    d.verify_through(b).map_err(|e| db_error("--dir", e))?;
+    d.load_through(b).map_err(|e| db_error("--dir", e))?;
     let mut schema = vec![Column::Int(spec.pieces)];
     schema.extend(spec.position_columns.iter().copied());
     schema.push(Column::Int("value"));

@@ -7,6 +7,7 @@ use super::stats::LayerStats;
 use super::verify::{verify_layer, Mismatch};
 use super::{LayeredGame, Layers};
 use crate::input::InputError;
+use crate::store::layer::Layer;
 use crate::store::layer_file::{DbError, Family, Header, LayerFile};
 use std::path::{Path, PathBuf};
 
@@ -146,10 +147,11 @@ pub fn build<G: TableGame>(
     Resume::open(game, dir, max)?.build(game, progress, &mut |_, _| {})
 }
 
-/// An opened database directory: every layer `0..=max_layer` mapped.
+/// An opened database directory: every layer `0..=max_layer` mapped, each raw or packed
+/// ([`Layer`]; a directory may mix them).
 pub struct Database<G: TableGame> {
     pub game: G,
-    layers: Vec<LayerFile>,
+    layers: Vec<Layer>,
 }
 
 impl<G: TableGame> Database<G> {
@@ -165,7 +167,7 @@ impl<G: TableGame> Database<G> {
     pub fn open_through(dir: &Path, rules: G::Rules, max: usize) -> Result<Self, DbError> {
         let game = G::for_dir(rules, dir).map_err(DbError::Rules)?;
         let max = max.min(G::MAX_LAYER);
-        let layers = with_family(&game, dir, |family| family.open_present(max, |n| game.layer_size(n), false))?;
+        let layers = with_family(&game, dir, |family| family.open_present_any(max, |n| game.layer_size(n)))?;
         if layers.is_empty() {
             return Err(DbError::Missing { dir: dir.to_path_buf(), layer: 0 });
         }
@@ -182,7 +184,7 @@ impl<G: TableGame> Database<G> {
     }
 
     /// Every layer file, `0..=max_layer`.
-    pub fn layers(&self) -> &[LayerFile] {
+    pub fn layers(&self) -> &[Layer] {
         &self.layers
     }
 
@@ -203,12 +205,19 @@ impl<G: TableGame> Database<G> {
     /// `Err` naming the file and block when a value read so far came from a damaged block
     /// (it read as 0): whatever was computed from the database must then not be reported.
     pub fn damage(&self) -> Result<(), DbError> {
-        self.layers.iter().try_for_each(LayerFile::damage)
+        self.layers.iter().try_for_each(Layer::damage)
     }
 
     /// Check every block of every layer `0..=max` now (for a command that reads them all).
     pub fn verify_through(&self, max: usize) -> Result<(), DbError> {
-        self.layers.iter().take(max + 1).try_for_each(LayerFile::verify)
+        self.layers.iter().take(max + 1).try_for_each(Layer::verify)
+    }
+
+    /// [`Database::verify_through`], and keep the packed layers among `0..=max` decompressed
+    /// in memory (their raw size), for a command that reads them all at random (a Bellman
+    /// check, an export with best moves): a packed read otherwise decompresses a block.
+    pub fn load_through(&self, max: usize) -> Result<(), DbError> {
+        self.layers.iter().take(max + 1).try_for_each(Layer::make_resident)
     }
 
     /// The first best move of a covered position (in the game's move order) with its value;
@@ -229,10 +238,11 @@ impl<G: TableGame> Database<G> {
     }
 
     /// Check layer `n`: its blocks against their checksums (and those of the layers below,
-    /// which its moves read), then every entry against its moves and the layers below
+    /// which its moves read; packed layers are then kept in memory, [`Database::load_through`]),
+    /// then every entry against its moves and the layers below
     /// (Bellman). Returns at most `limit` mismatches; `tick(k)` as entries are done.
     pub fn verify_layer(&self, n: usize, limit: usize, tick: &(dyn Fn(u64) + Sync)) -> Result<Vec<Mismatch>, DbError> {
-        self.verify_through(n)?;
+        self.load_through(n)?;
         Ok(verify_layer(&self.game, self, n, limit, tick))
     }
 
@@ -242,8 +252,8 @@ impl<G: TableGame> Database<G> {
         (self.layers.iter().enumerate())
             .map(|(n, l)| {
                 let values = l.values()?;
-                LayerStats::of(n, values, l.header.checksum).map_err(|rank| DbError::Value {
-                    path: l.path.clone(),
+                LayerStats::of(n, &values, l.header().checksum).map_err(|rank| DbError::Value {
+                    path: l.path().to_path_buf(),
                     rank,
                     value: values[rank as usize],
                     layer: n as u32,

@@ -63,6 +63,12 @@ pub enum DbError {
     Block { path: PathBuf, block: usize, found: u32, expected: u32 },
     #[error("{path}: damaged: entry {rank} holds {value}, outside -{layer}..={layer} (delete the file and rebuild it with `db build`)")]
     Value { path: PathBuf, rank: u64, value: i8, layer: u32 },
+    /// A packed layer file ([`super::packed`]) that is cut short, damaged outside its blocks or of
+    /// an unknown packed version.
+    #[error("{path}: {why}")]
+    Packed { path: PathBuf, why: String },
+    #[error("{path}: damaged: block {block} (values from rank {first}): {why} (delete the file and pack it again with `db pack`)")]
+    PackedBlock { path: PathBuf, block: usize, first: u64, why: String },
     /// Rules the tables do not exist for (the field names the variant).
     #[error("{0}")]
     Rules(crate::input::InputError),

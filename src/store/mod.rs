@@ -2,10 +2,13 @@
 //! [`atomic`], so a reader never sees a half-written file under its final name; files that
 //! belong together are published as one [`set`]; a directory has one writer at a time
 //! ([`lock`]); [`space`] says up front whether an output fits. Endgame databases keep one
-//! [`layer_file`] per layer.
+//! [`layer_file`] per layer, or a [`packed`] one (compressed blocks); a [`layer::Layer`] is
+//! either.
 pub mod atomic;
+pub mod layer;
 pub mod layer_file;
 pub mod lock;
+pub mod packed;
 pub mod set;
 pub mod space;
 

@@ -75,6 +75,18 @@ enum DbCmd {
         #[arg(long, value_parser = crate::cli::args::out_file())]
         out: PathBuf,
     },
+    /// Write a packed (compressed) copy of every layer of DIR into OUT, which `solve`, `db
+    /// verify`, `db stats` and `db export` read like the raw layers (resumable).
+    Pack {
+        #[arg(long)]
+        dir: PathBuf,
+        /// Directory of the packed layer files (created if missing).
+        #[arg(long, value_parser = crate::cli::args::out_dir())]
+        out: PathBuf,
+        /// Worker threads (default: all cores).
+        #[arg(long, value_parser = crate::cli::args::threads)]
+        threads: Option<crate::cli::args::Threads>,
+    },
 }
 
 pub fn run(a: DbArgs) -> Result<()> {
@@ -86,6 +98,7 @@ pub fn run(a: DbArgs) -> Result<()> {
         DbCmd::Verify { dir } => DbRequest::Verify { dir },
         DbCmd::Stats { dir, json, svg, csv, histogram_csv } => DbRequest::Stats { dir, json, svg, csv, histogram_csv },
         DbCmd::Export { dir, warriors, format, out } => DbRequest::Export { dir, layers: warriors, format, out },
+        DbCmd::Pack { dir, out, threads } => DbRequest::Pack { dir, out, threads },
     };
     layer_db::run(req, &spec(&rules), rules)
 }

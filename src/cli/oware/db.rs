@@ -82,6 +82,21 @@ enum DbCmd {
         #[command(flatten)]
         rules: RuleFlags,
     },
+    /// Write a packed (compressed) copy of every layer of DIR into OUT, which `solve --db`,
+    /// `db verify`, `db stats` and `db export` read like the raw layers (resumable).
+    #[command(after_help = "Example: mancala oware db pack --dir /tmp/db --out /tmp/db-packed")]
+    Pack {
+        #[arg(long)]
+        dir: PathBuf,
+        /// Directory of the packed layer files (created if missing).
+        #[arg(long, value_parser = crate::cli::args::out_dir())]
+        out: PathBuf,
+        /// Worker threads (default: all cores).
+        #[arg(long, value_parser = crate::cli::args::threads)]
+        threads: Option<crate::cli::args::Threads>,
+        #[command(flatten)]
+        rules: RuleFlags,
+    },
 }
 
 pub fn run(a: DbArgs) -> Result<()> {
@@ -98,6 +113,7 @@ pub fn run(a: DbArgs) -> Result<()> {
         DbCmd::Export { dir, stones, format, out, rules } => {
             (DbRequest::Export { dir, layers: stones, format, out }, rules)
         }
+        DbCmd::Pack { dir, out, threads, rules } => (DbRequest::Pack { dir, out, threads }, rules),
     };
     let rules = rules.rules();
     OwareLayers::with_rules(rules).map_err(crate::cli::args::input)?;
