@@ -1,7 +1,7 @@
 //! The double-oracle loop: restricted sets, their LP mixes refined against the whole family,
 //! both best replies, the iteration log, and when to stop.
 
-use super::lp::maximiser;
+use super::lp::maximiser_from;
 use super::state::{read_state, write_state, State, STATE_FILE};
 use super::vectors::Kind;
 use super::{io_err, EqError, OpeningGame};
@@ -73,8 +73,17 @@ struct Refined {
     guarantee: f64,
     mix: Vec<(u32, f64)>,
     reply: u32,
+    /// The opponent's best replies to `mix` with distinct payoffs, best first (the first is `reply`).
+    replies: Vec<(f64, u32)>,
     first_value: f64,
     first_reply: u32,
+}
+
+impl Refined {
+    /// The opponent's further replies that beat the restricted game's value (best first).
+    fn more(&self) -> Vec<u32> {
+        self.replies.iter().skip(1).filter(|&&(g, _)| g < self.first_value - TOLERANCE).map(|&(_, c)| c).collect()
+    }
 }
 
 /// The lock file of a run's directory (`.equilibrium.lock`).
@@ -93,6 +102,10 @@ pub struct Solver {
     /// restricted set (0: plain double oracle). More cuts give better bounds per sweep at the
     /// price of LPs; worth it when sweeps are expensive and sets small.
     pub cuts: usize,
+    /// Best replies added per side and iteration (at least 1): the best one, then the next
+    /// best with distinct payoffs against the mix that beat the restricted value. One pass
+    /// over the family ranks them all, so more replies cost only their vectors' sweeps.
+    pub replies: usize,
     /// Perpetual cycles proven by this run's sweeps, shared by all of them.
     pub(super) proven: ProvenCycles,
     /// The directory's one-writer lock, held from before the state is read until the run
@@ -125,6 +138,7 @@ impl Solver {
             state: State::default(),
             identity,
             cuts: 0,
+            replies: 1,
             proven: ProvenCycles::new(),
             lock,
         };
@@ -142,6 +156,17 @@ impl Solver {
 
     /// South's best reply to North's mix `y` (over `north`): (payoff, choice id).
     pub(super) fn south_best(&self, y: &[(u32, f64)]) -> (f64, u32) {
+        self.south_ranked(y, 1)[0]
+    }
+
+    /// North's best reply to South's mix `x`: (South's payoff, choice id).
+    pub(super) fn north_best(&self, x: &[(u32, f64)]) -> (f64, u32) {
+        self.north_ranked(x, 1)[0]
+    }
+
+    /// South's `k` best replies to North's mix `y` with distinct payoffs, best first:
+    /// (South's payoff, choice id). The first is [`Solver::south_best`].
+    pub(super) fn south_ranked(&self, y: &[(u32, f64)], k: usize) -> Vec<(f64, u32)> {
         let terms: Vec<(&[i16], f64)> = y
             .iter()
             .map(|&(id, w)| {
@@ -149,12 +174,12 @@ impl Solver {
                 (v, s * w)
             })
             .collect();
-        let (best, k) = self.extreme(&terms);
-        (best / self.def.scale(), self.ids[k])
+        self.ranked(&terms, k).into_iter().map(|(best, p)| (best / self.def.scale(), self.ids[p])).collect()
     }
 
-    /// North's best reply to South's mix `x`: (South's payoff, choice id).
-    pub(super) fn north_best(&self, x: &[(u32, f64)]) -> (f64, u32) {
+    /// North's `k` best replies to South's mix `x` with distinct payoffs, best (for North)
+    /// first: (South's payoff, choice id).
+    pub(super) fn north_ranked(&self, x: &[(u32, f64)], k: usize) -> Vec<(f64, u32)> {
         let terms: Vec<(&[i16], f64)> = x
             .iter()
             .map(|&(id, w)| {
@@ -162,8 +187,7 @@ impl Solver {
                 (v, -s * w)
             })
             .collect();
-        let (best, k) = self.extreme(&terms);
-        (-best / self.def.scale(), self.ids[k])
+        self.ranked(&terms, k).into_iter().map(|(best, p)| (-best / self.def.scale(), self.ids[p])).collect()
     }
 
     /// South's payoff in payoff units for a pair of restricted members.
@@ -190,8 +214,9 @@ impl Solver {
         &self,
         own: &[u32],
         cuts0: &[u32],
+        hints: (&[(u32, f64)], &[(u32, f64)]),
         entry: impl Fn(&Self, u32, u32) -> f64,
-        reply: impl Fn(&Self, &[(u32, f64)]) -> (f64, u32),
+        reply: impl Fn(&Self, &[(u32, f64)], usize) -> Vec<(f64, u32)>,
     ) -> Result<Refined, EqError> {
         let mut cuts = cuts0.to_vec();
         let mut best: Option<Refined> = None;
@@ -202,12 +227,20 @@ impl Solver {
                     a.push(entry(self, o, c));
                 }
             }
-            let (v, w) = maximiser(&a, own.len(), cuts.len())?;
+            // The LPs start from the last iteration's supports and the newest members.
+            let guess = |set: &[u32], mix: &[(u32, f64)]| -> Vec<usize> {
+                let fresh = set.len().saturating_sub(2 * self.replies.max(1));
+                (0..set.len()).filter(|&i| i >= fresh || mix.iter().any(|m| m.0 == set[i])).collect()
+            };
+            let mut cols0 = guess(cuts0, hints.1);
+            cols0.extend(cuts0.len()..cuts.len());
+            let (v, w) = maximiser_from(&a, own.len(), cuts.len(), &guess(own, hints.0), &cols0)?;
             let mix: Vec<(u32, f64)> = own.iter().copied().zip(w).filter(|&(_, w)| w > 0.0).collect();
-            let (g, br) = reply(self, &mix);
+            let replies = reply(self, &mix, self.replies.max(1));
+            let (g, br) = replies[0];
             let (first_value, first_reply) = best.as_ref().map_or((v, br), |b| (b.first_value, b.first_reply));
             if best.as_ref().is_none_or(|b| g > b.guarantee) {
-                best = Some(Refined { guarantee: g, mix, reply: br, first_value, first_reply });
+                best = Some(Refined { guarantee: g, mix, reply: br, replies, first_value, first_reply });
             }
             if v - g <= TOLERANCE / 4.0 || cuts.contains(&br) || step == self.cuts {
                 break;
@@ -266,23 +299,30 @@ impl Solver {
         }
         let (s_set, n_set) = (self.state.south.clone(), self.state.north.clone());
         // South's mix over S against every North choice (the cached rows know them all).
-        let south = self.refine(&s_set, &n_set, |sv, s, n| sv.row_entry(s, n), |sv, x| sv.north_best(x))?;
+        let (s_mix, n_mix) = (self.state.south_strategy.clone(), self.state.north_strategy.clone());
+        let south = self.refine(
+            &s_set,
+            &n_set,
+            (&s_mix, &n_mix),
+            |sv, s, n| sv.row_entry(s, n),
+            |sv, x, k| sv.north_ranked(x, k),
+        )?;
         let (lower, x, n_br, n_plain) = (south.guarantee, south.mix.clone(), south.reply, south.first_reply);
-        let (upper, y, s_br, s_plain);
+        let n_more = south.more();
+        let (upper, y, s_br, s_plain, s_more);
         if self.def.symmetric() {
             // S = N and A = −Aᵀ: South's optimal mix is North's too, and North's best reply
             // to it mirrors South's: upper = −lower, one sweep serves both.
-            (upper, y, s_br, s_plain) = (-lower, x.clone(), n_br, n_plain);
+            (upper, y, s_br, s_plain, s_more) = (-lower, x.clone(), n_br, n_plain, n_more.clone());
         } else {
             let north = self.refine(
                 &n_set,
                 &s_set,
+                (&n_mix, &s_mix),
                 |sv, n, s| -sv.entry(s, n),
-                |sv, y| {
-                    let (u, s) = sv.south_best(y);
-                    (-u, s)
-                },
+                |sv, y, k| sv.south_ranked(y, k).into_iter().map(|(u, s)| (-u, s)).collect(),
             )?;
+            s_more = north.more();
             (upper, y, s_br, s_plain) = (-north.guarantee, north.mix, north.reply, north.first_reply);
         }
         let restricted_value = south.first_value;
@@ -308,12 +348,25 @@ impl Solver {
         };
         // The best reply to the refined mix, else (as plain double oracle) to the restricted
         // game's mix, whichever is new.
-        let pick = |set: &[u32], a: u32, b: u32| [a, b].into_iter().find(|c| !set.contains(c));
-        let add_s = pick(&st.south, s_br, s_plain);
-        let add_n = pick(&st.north, n_br, n_plain);
+        // Then up to `replies − 1` more replies that beat the restricted game's value.
+        let k = self.replies.max(1);
+        let pick = |set: &[u32], a: u32, b: u32, more: &[u32]| {
+            let mut add: Vec<u32> = [a, b].into_iter().find(|c| !set.contains(c)).into_iter().collect();
+            for &c in more {
+                if add.len() >= k {
+                    break;
+                }
+                if !set.contains(&c) && !add.contains(&c) {
+                    add.push(c);
+                }
+            }
+            add
+        };
+        let add_s = pick(&st.south, s_br, s_plain, &s_more);
+        let add_n = pick(&st.north, n_br, n_plain, &n_more);
         if upper - lower <= TOLERANCE {
             st.done = true;
-        } else if add_s.is_none() && add_n.is_none() {
+        } else if add_s.is_empty() && add_n.is_empty() {
             st.done = true;
             st.stalled = true;
         } else if self.def.symmetric() {

@@ -63,6 +63,56 @@ pub fn maximiser(a: &[f64], rows: usize, cols: usize) -> Result<(f64, Vec<f64>),
     }
 }
 
+/// [`maximiser`] by constraint generation from a guess of both supports (`rows0`, `cols0`,
+/// e.g. the previous iteration's mixes and the new members): solve the game on the guessed
+/// rows and columns, add every row and column that beats the sub-game's value against its
+/// mixes, until none does. A double-oracle iteration changes the optimal supports little,
+/// so the LPs stay near the support's size instead of the restricted set's.
+pub fn maximiser_from(
+    a: &[f64],
+    rows: usize,
+    cols: usize,
+    rows0: &[usize],
+    cols0: &[usize],
+) -> Result<(f64, Vec<f64>), LpError> {
+    let pick = |v: &[usize], n: usize| {
+        let mut v: Vec<usize> = v.iter().copied().filter(|&i| i < n).collect();
+        v.sort_unstable();
+        v.dedup();
+        if v.is_empty() {
+            v.push(0);
+        }
+        v
+    };
+    let (mut r, mut c) = (pick(rows0, rows), pick(cols0, cols));
+    let scale = 1.0 + a.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+    loop {
+        if r.len() == rows && c.len() == cols {
+            return maximiser(a, rows, cols);
+        }
+        let sub: Vec<f64> = r.iter().flat_map(|&i| c.iter().map(move |&j| a[i * cols + j])).collect();
+        let Some(s) = dense_game(&sub, r.len(), c.len()) else {
+            return maximiser(a, rows, cols);
+        };
+        let mut x = vec![0.0; rows];
+        r.iter().zip(&s.x).for_each(|(&i, &w)| x[i] = w);
+        let mut y = vec![0.0; cols];
+        c.iter().zip(&s.y).for_each(|(&j, &w)| y[j] = w);
+        let g: Vec<f64> = (0..cols).map(|j| (0..rows).map(|i| x[i] * a[i * cols + j]).sum()).collect();
+        let h: Vec<f64> = (0..rows).map(|i| (0..cols).map(|j| a[i * cols + j] * y[j]).sum()).collect();
+        let tol = 1e-9 * scale;
+        let more_c: Vec<usize> = (0..cols).filter(|j| g[*j] < s.value - tol && c.binary_search(j).is_err()).collect();
+        let more_r: Vec<usize> = (0..rows).filter(|i| h[*i] > s.value + tol && r.binary_search(i).is_err()).collect();
+        if more_c.is_empty() && more_r.is_empty() {
+            return Ok((g.iter().copied().fold(f64::INFINITY, f64::min), x));
+        }
+        r.extend(more_r);
+        c.extend(more_c);
+        r.sort_unstable();
+        c.sort_unstable();
+    }
+}
+
 /// The maximiser's LP by `microlp` (a sparse revised simplex, solved from scratch).
 pub fn maximiser_microlp(a: &[f64], rows: usize, cols: usize) -> Result<(f64, Vec<f64>), LpError> {
     let mut p = Problem::new(OptimizationDirection::Maximize);
@@ -94,7 +144,9 @@ pub fn dense_game(a: &[f64], rows: usize, cols: usize) -> Option<MatrixSolution>
     assert_eq!(a.len(), rows * cols);
     assert!(rows > 0 && cols > 0, "a matrix game needs a strategy on each side");
     let (m, n) = (rows, cols);
-    let w = n + 1;
+    // Column n: the right-hand side perturbed (below), for the ratio tests; column n + 1:
+    // the true one, pivoted alongside.
+    let w = n + 2;
     let lo = a.iter().copied().fold(f64::INFINITY, f64::min);
     let shift = 1.0 - lo;
     // Rows 0..m: constraints (basic label), row m: objective. Column n: right-hand side.
@@ -103,7 +155,8 @@ pub fn dense_game(a: &[f64], rows: usize, cols: usize) -> Option<MatrixSolution>
         for j in 0..n {
             t[i * w + j] = a[i * n + j] + shift;
         }
-        t[i * w + n] = 1.0;
+        t[i * w + n] = 1.0 + 1e-7 * (crate::rng::mix64(i as u64) >> 11) as f64 / (1u64 << 53) as f64;
+        t[i * w + n + 1] = 1.0;
     }
     for j in 0..n {
         t[m * w + j] = -1.0;
@@ -117,7 +170,7 @@ pub fn dense_game(a: &[f64], rows: usize, cols: usize) -> Option<MatrixSolution>
     let mut pivot_row = vec![0.0f64; w];
     for _ in 0..limit {
         let obj = &t[m * w..m * w + n];
-        let bland = degenerate > 30;
+        let bland = degenerate > 1000;
         let q = if bland {
             (0..n).filter(|&j| obj[j] < -1e-12).min_by_key(|&j| nonbasic[j])
         } else {
@@ -191,11 +244,11 @@ fn finish(
     a: &[f64],
     shift: f64,
 ) -> Option<MatrixSolution> {
-    let w = n + 1;
+    let w = n + 2;
     let mut y = vec![0.0; n];
     for (i, &l) in basic.iter().enumerate() {
         if l < n {
-            y[l] = t[i * w + n];
+            y[l] = t[i * w + n + 1];
         }
     }
     let mut x = vec![0.0; m];
@@ -204,7 +257,7 @@ fn finish(
             x[l - n] = t[m * w + j];
         }
     }
-    let z = t[m * w + n];
+    let z = t[m * w + n + 1];
     if !(z.is_finite() && z > 0.0) {
         return None;
     }
@@ -290,6 +343,12 @@ mod tests {
                 rest[..cols].copy_from_slice(first);
             }
             let d = dense_game(&a, rows, cols).expect("the dense simplex solves it");
+            let guess: Vec<usize> = (0..rows.max(cols)).filter(|i| i % 3 == 0).collect();
+            let (g, gx) = maximiser_from(&a, rows, cols, &guess, &guess[..1]).unwrap();
+            assert!((g - d.value).abs() < 1e-7, "case {case}: from a guess {g} vs {}", d.value);
+            for j in 0..cols {
+                assert!((0..rows).map(|i| gx[i] * a[i * cols + j]).sum::<f64>() >= g - 1e-9);
+            }
             let (v, _) = maximiser_microlp(&a, rows, cols).unwrap();
             assert!((d.value - v).abs() < 1e-6, "case {case}: {} vs {v}", d.value);
             assert!((d.north_value - d.value).abs() < 1e-9, "case {case}");

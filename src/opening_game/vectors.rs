@@ -103,21 +103,57 @@ impl Solver {
         (self.cache.get(&(k, id)).expect("ensured"), sign)
     }
 
-    /// max over the family of Σ w·v[k] (ties: the lowest position), in integer units.
-    pub(super) fn extreme(&self, terms: &[(&[i16], f64)]) -> (f64, usize) {
-        (0..self.ids.len())
+    /// The `k` largest distinct values over the family of Σ w·v[p] with their positions,
+    /// largest first (equal values: the lowest position), in integer units. Each chunk of
+    /// positions sums the vectors one after another (streaming reads, the same order of
+    /// terms for every position).
+    pub(super) fn ranked(&self, terms: &[(&[i16], f64)], k: usize) -> Vec<(f64, usize)> {
+        let n = self.ids.len();
+        (0..n.div_ceil(CHUNK))
             .into_par_iter()
-            .with_min_len(CHUNK)
-            .map(|k| (terms.iter().map(|(v, w)| w * v[k] as f64).sum::<f64>(), k))
-            .reduce(
-                || (f64::NEG_INFINITY, usize::MAX),
-                |a, b| {
-                    if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) {
-                        b
-                    } else {
-                        a
+            .map(|c| {
+                let (a, b) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
+                let mut acc = vec![0.0f64; b - a];
+                for (v, w) in terms {
+                    for (s, &x) in acc.iter_mut().zip(&v[a..b]) {
+                        *s += w * x as f64;
                     }
-                },
-            )
+                }
+                let mut top = Vec::with_capacity(k + 1);
+                for (i, &s) in acc.iter().enumerate() {
+                    offer(&mut top, k, (s, a + i));
+                }
+                top
+            })
+            .reduce(Vec::new, |mut x, y| {
+                for e in y {
+                    offer(&mut x, k, e);
+                }
+                x
+            })
+    }
+}
+
+/// Keep `top` the `k` largest distinct values (largest first; of equal values the lowest
+/// position).
+fn offer(top: &mut Vec<(f64, usize)>, k: usize, e: (f64, usize)) {
+    if top.len() == k && top.last().is_some_and(|l| e.0 < l.0) {
+        return;
+    }
+    match top.iter().position(|t| t.0 <= e.0) {
+        Some(i) if top[i].0 == e.0 => {
+            if e.1 < top[i].1 {
+                top[i].1 = e.1;
+            }
+        }
+        Some(i) => {
+            top.insert(i, e);
+            top.truncate(k);
+        }
+        None => {
+            if top.len() < k {
+                top.push(e);
+            }
+        }
     }
 }

@@ -38,6 +38,10 @@ pub struct EquilibriumArgs {
     /// the cached payoff vectors, no games): better bounds per sweep, more LP time.
     #[arg(long, default_value_t = 0)]
     cuts: usize,
+    /// Best replies added per side and iteration: the best, then the next best with distinct
+    /// payoffs against the mix that beat the restricted value (one vector sweep each).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100000))]
+    replies: u32,
     #[arg(long)]
     json: bool,
     /// Worker threads (default: all cores).
@@ -123,6 +127,7 @@ pub fn equilibrium(a: EquilibriumArgs) -> Result<()> {
     let def = OpeningGame { rules, model: a.race, payoff: a.payoff, family: a.family };
     let mut solver = Solver::open(def, &a.out).map_err(eq_error)?;
     solver.cuts = a.cuts;
+    solver.replies = a.replies as usize;
     if let Some(&id) = exploit_ids.iter().find(|&&id| solver.ids.binary_search(&id).is_err()) {
         let message = format!("choice {id} is not in the family `{}`", solver.def.family.text);
         return Err(input(InputError::new("exploit", message)));
