@@ -38,6 +38,9 @@ pub struct IterRecord {
     pub total_games: u64,
     pub seconds: f64,
     pub total_seconds: f64,
+    /// Payoff vectors saved after this iteration.
+    #[serde(default)]
+    pub vectors: usize,
 }
 
 impl IterRecord {
@@ -95,7 +98,7 @@ pub struct Solver {
     pub ids: Vec<u32>,
     pub(super) choices: Vec<Choice>,
     pub(super) dir: PathBuf,
-    pub(super) cache: HashMap<(Kind, u32), Vec<i16>>,
+    pub(super) cache: HashMap<(Kind, u32), super::vectors::Vector>,
     pub state: State,
     pub(super) identity: Json,
     /// Opposing best replies a mix may be refined against per iteration, beyond the
@@ -283,9 +286,32 @@ impl Solver {
             {
                 break;
             }
+            self.check_space()?;
             self.iterate(obs)?;
         }
         Ok(())
+    }
+
+    /// Bytes one iteration's new vectors take at most: every reply of both sides swept
+    /// (one vector each in a symmetric game, a row and a column otherwise), plus the state.
+    pub fn iteration_bytes(&self) -> u64 {
+        let per_side = 2 * self.replies.max(1) as u64;
+        let kinds = if self.def.symmetric() { 1 } else { 2 };
+        per_side * kinds * 2 * self.ids.len() as u64 + (1 << 20)
+    }
+
+    /// Bytes of the vectors saved so far (mapped, not held in RAM).
+    pub fn vector_bytes(&self) -> u64 {
+        self.state.vectors.len() as u64 * 2 * self.ids.len() as u64
+    }
+
+    /// Refuse to start an iteration whose vectors may not fit on the disk of `--out`: the run
+    /// stops between iterations with its state whole instead of failing inside a write.
+    fn check_space(&self) -> Result<(), EqError> {
+        match crate::store::space::shortfall(&self.dir, self.iteration_bytes()) {
+            Some(why) => Err(InputError::new("out", format!("{why} (one iteration's payoff vectors)")).into()),
+            None => Ok(()),
+        }
     }
 
     fn iterate(&mut self, obs: &dyn Observer) -> Result<(), EqError> {
@@ -345,6 +371,7 @@ impl Solver {
             total_games: st.games,
             seconds,
             total_seconds: st.seconds,
+            vectors: st.vectors.len(),
         };
         // The best reply to the refined mix, else (as plain double oracle) to the restricted
         // game's mix, whichever is new.

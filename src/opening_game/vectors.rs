@@ -18,6 +18,50 @@ pub(super) enum Kind {
 
 const CHUNK: usize = 4096;
 
+/// A payoff vector: mapped from its file (the page cache holds it, not the heap: thousands of
+/// 12.7 MB vectors fit where RAM would not), or in memory where mapping is not possible.
+pub(super) enum Vector {
+    Mapped(memmap2::Mmap),
+    Owned(Vec<i16>),
+}
+
+impl Vector {
+    pub(super) fn as_slice(&self) -> &[i16] {
+        match self {
+            // Little-endian i16s, page-aligned (checked when mapped).
+            Vector::Mapped(m) => unsafe { std::slice::from_raw_parts(m.as_ptr().cast::<i16>(), m.len() / 2) },
+            Vector::Owned(v) => v,
+        }
+    }
+
+    /// Its length in bytes and their CRC-32 (as saved: little-endian).
+    fn crc(&self) -> (usize, u32) {
+        match self {
+            Vector::Mapped(m) => (m.len(), crc32fast::hash(m)),
+            Vector::Owned(v) => {
+                let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+                (bytes.len(), crc32fast::hash(&bytes))
+            }
+        }
+    }
+
+    /// The vector in `path` (its bytes already checked or just written), mapped on
+    /// little-endian targets.
+    fn open(path: &std::path::Path) -> std::io::Result<Vector> {
+        let bytes_to_vec = |b: &[u8]| b.chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect();
+        let file = fs::File::open(path)?;
+        if cfg!(target_endian = "little") && file.metadata()?.len() > 0 {
+            // Read-only map of a file this run's lock keeps from other writers.
+            let map = unsafe { memmap2::Mmap::map(&file) }?;
+            if (map.as_ptr() as usize) % 2 == 0 {
+                return Ok(Vector::Mapped(map));
+            }
+            return Ok(Vector::Owned(bytes_to_vec(&map)));
+        }
+        Ok(Vector::Owned(bytes_to_vec(&fs::read(path)?)))
+    }
+}
+
 impl Solver {
     pub(super) fn pos(&self, id: u32) -> usize {
         self.ids.binary_search(&id).expect("restricted sets hold family members")
@@ -49,14 +93,16 @@ impl Solver {
         let name = Self::file_name(kind, id);
         let path = self.dir.join("columns").join(&name);
         if let Some(&crc) = self.state.vectors.get(&name) {
-            if let Ok(bytes) = fs::read(&path) {
-                if bytes.len() != 2 * self.ids.len() || crc32fast::hash(&bytes) != crc {
-                    return Err(EqError::state(
-                        &path,
-                        "does not match its checksum in the state (corrupt or truncated)",
-                    ));
+            if path.exists() {
+                let v = Vector::open(&path).map_err(io_err(&path))?;
+                let (len, got) = v.crc();
+                if len != 2 * self.ids.len() || got != crc {
+                    let what = format!(
+                        "{len} bytes, CRC-32 {got:08x}: the state expects {} bytes, CRC-32 {crc:08x} (corrupt or truncated; delete the file to sweep it again)",
+                        2 * self.ids.len()
+                    );
+                    return Err(EqError::state(&path, what));
                 }
-                let v = bytes.chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect();
                 self.cache.insert((kind, id), v);
                 return Ok(0);
             }
@@ -67,7 +113,8 @@ impl Solver {
         fs::create_dir_all(self.dir.join("columns")).map_err(io_err(&self.dir))?;
         write_bytes_atomic(&path, &bytes)?;
         self.state.vectors.insert(name, crc32fast::hash(&bytes));
-        self.cache.insert((kind, id), v);
+        drop(v);
+        self.cache.insert((kind, id), Vector::open(&path).map_err(io_err(&path))?);
         Ok(games)
     }
 
@@ -100,7 +147,7 @@ impl Solver {
     /// The vector (integer units, summed over outcomes) with its sign applied lazily.
     pub(super) fn vector(&self, kind: Kind, id: u32) -> (&[i16], f64) {
         let (k, sign) = self.stored(kind);
-        (self.cache.get(&(k, id)).expect("ensured"), sign)
+        (self.cache.get(&(k, id)).expect("ensured").as_slice(), sign)
     }
 
     /// The `k` largest distinct values over the family of Σ w·v[p] with their positions,

@@ -55,12 +55,25 @@ pub struct EquilibriumArgs {
 pub(super) struct EqProgress {
     pb: Mutex<Option<indicatif::ProgressBar>>,
     quiet: bool,
+    /// Bytes of one payoff vector (0: not reported).
+    vector_bytes: u64,
+    /// Without a terminal (a log file), sweeps report as lines, at most one per 30 s.
+    lines: Mutex<Option<SweepLine>>,
+}
+
+/// A sweep reported as lines: label, games due and done, start, last line.
+struct SweepLine {
+    label: String,
+    total: u64,
+    done: u64,
+    start: std::time::Instant,
+    last: std::time::Instant,
 }
 
 impl EqProgress {
     /// `quiet`: bars only, no iteration lines.
     pub(super) fn new(quiet: bool) -> EqProgress {
-        EqProgress { pb: Mutex::new(None), quiet }
+        EqProgress { pb: Mutex::new(None), quiet, vector_bytes: 0, lines: Mutex::new(None) }
     }
 
     fn bar(&self) -> std::sync::MutexGuard<'_, Option<indicatif::ProgressBar>> {
@@ -71,16 +84,38 @@ impl EqProgress {
 
 impl Observer for EqProgress {
     fn sweep_start(&self, label: &str, games: u64) {
+        if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+            let now = std::time::Instant::now();
+            let line = SweepLine { label: label.to_string(), total: games, done: 0, start: now, last: now };
+            *self.lines.lock().unwrap_or_else(|e| e.into_inner()) = Some(line);
+            return;
+        }
         let b = bar(games, "games");
         b.set_message(label.to_string());
         *self.bar() = Some(b);
     }
     fn games(&self, n: u64) {
+        if let Some(l) = &mut *self.lines.lock().unwrap_or_else(|e| e.into_inner()) {
+            l.done += n;
+            if l.last.elapsed().as_secs_f64() >= 30.0 {
+                l.last = std::time::Instant::now();
+                let rate = l.done as f64 / l.start.elapsed().as_secs_f64().max(1e-9);
+                eprintln!(
+                    "  sweep {}: {}/{} games, {:.2} M games/s, ETA {:.0} s",
+                    l.label,
+                    l.done,
+                    l.total,
+                    rate / 1e6,
+                    l.total.saturating_sub(l.done) as f64 / rate.max(1e-9)
+                );
+            }
+        }
         if let Some(b) = &*self.bar() {
             b.inc(n);
         }
     }
     fn sweep_end(&self) {
+        self.lines.lock().unwrap_or_else(|e| e.into_inner()).take();
         if let Some(b) = self.bar().take() {
             b.finish_and_clear();
         }
@@ -88,7 +123,7 @@ impl Observer for EqProgress {
     fn iteration(&self, r: &IterRecord) {
         if !self.quiet {
             eprintln!(
-                "iteration {}: |S| {} |N| {} (support {}/{}), restricted value {:.6}, bounds [{:.6}, {:.6}], gap {:.6}, games {} (+{}), {:.1} s (+{:.1} s)",
+                "iteration {}: |S| {} |N| {} (support {}/{}), restricted value {:.6}, bounds [{:.6}, {:.6}], gap {:.6}, games {} (+{}), {:.1} s (+{:.1} s), {:.2} M games/s, {} vectors ({:.2} GB, mapped)",
                 r.iteration,
                 r.south_size,
                 r.north_size,
@@ -101,7 +136,10 @@ impl Observer for EqProgress {
                 r.total_games,
                 r.games,
                 r.total_seconds,
-                r.seconds
+                r.seconds,
+                r.games as f64 / r.seconds.max(1e-9) / 1e6,
+                r.vectors,
+                (r.vectors as u64 * self.vector_bytes) as f64 / 1e9
             );
         }
     }
@@ -132,7 +170,8 @@ pub fn equilibrium(a: EquilibriumArgs) -> Result<()> {
         let message = format!("choice {id} is not in the family `{}`", solver.def.family.text);
         return Err(input(InputError::new("exploit", message)));
     }
-    let obs = EqProgress::new(false);
+    let mut obs = EqProgress::new(false);
+    obs.vector_bytes = 2 * solver.ids.len() as u64;
     solver.run(StopAt { max_iterations: a.max_iterations, seconds: a.time }, &obs).map_err(eq_error)?;
     let exploits = exploit_ids.iter().map(|&id| solver.exploit(id, &obs)).collect::<Result<Vec<_>, _>>();
     let answer = solver.answer(&exploits.map_err(eq_error)?);
