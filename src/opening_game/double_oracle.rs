@@ -12,6 +12,7 @@ use serde_json::Value as Json;
 use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering::Relaxed;
 use std::time::Instant;
 
 /// Convergence: `upper − lower` at most this, in payoff units (seeds, results, points).
@@ -41,6 +42,11 @@ pub struct IterRecord {
     /// Payoff vectors saved after this iteration.
     #[serde(default)]
     pub vectors: usize,
+    /// Of `seconds`: in the restricted LPs, in the best-reply passes over the family.
+    #[serde(default)]
+    pub lp_seconds: f64,
+    #[serde(default)]
+    pub reply_seconds: f64,
 }
 
 impl IterRecord {
@@ -114,6 +120,9 @@ pub struct Solver {
     /// The directory's one-writer lock, held from before the state is read until the run
     /// ends (taken when the run starts writing if the directory did not exist at `open`).
     lock: Option<crate::store::DirLock>,
+    /// Seconds of the current iteration in LPs and in best-reply passes.
+    lp_time: std::sync::atomic::AtomicU64,
+    reply_time: std::sync::atomic::AtomicU64,
 }
 
 impl Solver {
@@ -144,6 +153,8 @@ impl Solver {
             replies: 1,
             proven: ProvenCycles::new(),
             lock,
+            lp_time: Default::default(),
+            reply_time: Default::default(),
         };
         if !solver.load_state()? {
             // Both players start with the family's first choice.
@@ -237,9 +248,13 @@ impl Solver {
             };
             let mut cols0 = guess(cuts0, hints.1);
             cols0.extend(cuts0.len()..cuts.len());
+            let t = Instant::now();
             let (v, w) = maximiser_from(&a, own.len(), cuts.len(), &guess(own, hints.0), &cols0)?;
+            self.lp_time.fetch_add(t.elapsed().as_nanos() as u64, Relaxed);
             let mix: Vec<(u32, f64)> = own.iter().copied().zip(w).filter(|&(_, w)| w > 0.0).collect();
+            let t = Instant::now();
             let replies = reply(self, &mix, self.replies.max(1));
+            self.reply_time.fetch_add(t.elapsed().as_nanos() as u64, Relaxed);
             let (g, br) = replies[0];
             let (first_value, first_reply) = best.as_ref().map_or((v, br), |b| (b.first_value, b.first_reply));
             if best.as_ref().is_none_or(|b| g > b.guarantee) {
@@ -316,6 +331,8 @@ impl Solver {
 
     fn iterate(&mut self, obs: &dyn Observer) -> Result<(), EqError> {
         let t0 = Instant::now();
+        self.lp_time.store(0, Relaxed);
+        self.reply_time.store(0, Relaxed);
         let mut games = 0;
         for id in self.state.north.clone() {
             games += self.ensure(Kind::Col, id, obs)?;
@@ -372,6 +389,8 @@ impl Solver {
             seconds,
             total_seconds: st.seconds,
             vectors: st.vectors.len(),
+            lp_seconds: self.lp_time.load(Relaxed) as f64 / 1e9,
+            reply_seconds: self.reply_time.load(Relaxed) as f64 / 1e9,
         };
         // The best reply to the refined mix, else (as plain double oracle) to the restricted
         // game's mix, whichever is new.

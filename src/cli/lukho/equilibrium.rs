@@ -123,7 +123,7 @@ impl Observer for EqProgress {
     fn iteration(&self, r: &IterRecord) {
         if !self.quiet {
             eprintln!(
-                "iteration {}: |S| {} |N| {} (support {}/{}), restricted value {:.6}, bounds [{:.6}, {:.6}], gap {:.6}, games {} (+{}), {:.1} s (+{:.1} s), {:.2} M games/s, {} vectors ({:.2} GB, mapped)",
+                "iteration {}: |S| {} |N| {} (support {}/{}), restricted value {:.6}, bounds [{:.6}, {:.6}], gap {:.6}, games {} (+{}), {:.1} s (+{:.1} s: LP {:.1}, replies {:.1}), {:.2} M games/s, {} vectors ({:.2} GB, mapped)",
                 r.iteration,
                 r.south_size,
                 r.north_size,
@@ -137,6 +137,8 @@ impl Observer for EqProgress {
                 r.games,
                 r.total_seconds,
                 r.seconds,
+                r.lp_seconds,
+                r.reply_seconds,
                 r.games as f64 / r.seconds.max(1e-9) / 1e6,
                 r.vectors,
                 (r.vectors as u64 * self.vector_bytes) as f64 / 1e9
