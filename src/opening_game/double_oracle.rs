@@ -95,6 +95,9 @@ impl Refined {
     }
 }
 
+/// A mix over choice ids: (id, weight).
+type Mix<'a> = &'a [(u32, f64)];
+
 /// The lock file of a run's directory (`.equilibrium.lock`).
 const LOCK: &str = "equilibrium";
 
@@ -228,7 +231,7 @@ impl Solver {
         &self,
         own: &[u32],
         cuts0: &[u32],
-        hints: (&[(u32, f64)], &[(u32, f64)]),
+        hints: (Mix<'_>, Mix<'_>),
         entry: impl Fn(&Self, u32, u32) -> f64,
         reply: impl Fn(&Self, &[(u32, f64)], usize) -> Vec<(f64, u32)>,
     ) -> Result<Refined, EqError> {

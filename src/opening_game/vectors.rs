@@ -53,7 +53,7 @@ impl Vector {
         if cfg!(target_endian = "little") && file.metadata()?.len() > 0 {
             // Read-only map of a file this run's lock keeps from other writers.
             let map = unsafe { memmap2::Mmap::map(&file) }?;
-            if (map.as_ptr() as usize) % 2 == 0 {
+            if (map.as_ptr() as usize).is_multiple_of(2) {
                 return Ok(Vector::Mapped(map));
             }
             return Ok(Vector::Owned(bytes_to_vec(&map)));

@@ -118,7 +118,12 @@ impl Observer for EqProgress {
         if let Some(l) = self.lines.lock().unwrap_or_else(|e| e.into_inner()).take() {
             let secs = l.start.elapsed().as_secs_f64();
             if secs >= 5.0 {
-                eprintln!("  swept {}: {} games in {secs:.1} s, {:.2} M games/s", l.label, l.done, l.done as f64 / secs / 1e6);
+                eprintln!(
+                    "  swept {}: {} games in {secs:.1} s, {:.2} M games/s",
+                    l.label,
+                    l.done,
+                    l.done as f64 / secs / 1e6
+                );
             }
         }
         if let Some(b) = self.bar().take() {
