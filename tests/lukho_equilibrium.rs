@@ -97,6 +97,8 @@ fn equilibrium_bad_input_is_one_line_exit_2_and_overwrites_nothing() {
     run(&["--race", "random", "--payoff", "margin"], "--race");
     run(&["--race", "sequential", "--payoff", "margin", "--family", "0..10:drop=5"], "--family");
     run(&["--race", "sequential", "--payoff", "margin", "--family", "0..10", "--exploit", "99"], "--exploit");
+    run(&["--race", "sequential", "--payoff", "margin", "--family", "bogus"], "--family");
+    run(&["--race", "sequential", "--payoff", "margin", "--family", "0..10", "--replies", "0"], "--replies");
     assert!(!out.exists(), "bad input wrote {o}");
     // A finished small run, then a foreign and a corrupt state.
     json_out(&[
@@ -117,6 +119,7 @@ fn equilibrium_bad_input_is_one_line_exit_2_and_overwrites_nothing() {
     let answer = std::fs::read(out.join("equilibrium.json")).unwrap();
     run(&["--race", "north-first", "--payoff", "margin", "--family", "0..30"], "payoff");
     run(&["--race", "north-first", "--payoff", "points", "--family", "0..31"], "family");
+    run(&["--race", "north-first", "--payoff", "points", "--family", "0..30", "--chain", "en"], "rules");
     let mut bad = before.clone();
     let k = bad.len() - 3;
     bad[k] ^= 4;
@@ -124,6 +127,42 @@ fn equilibrium_bad_input_is_one_line_exit_2_and_overwrites_nothing() {
     run(&["--race", "north-first", "--payoff", "points", "--family", "0..30"], "crc32");
     assert_eq!(std::fs::read(&state).unwrap(), bad);
     assert_eq!(std::fs::read(out.join("equilibrium.json")).unwrap(), answer);
+}
+
+/// A corrupt or truncated payoff vector of an unfinished run: one line naming the file, exit
+/// 2, the state, the vector and the answer untouched; deleted, it is swept again and the run
+/// ends as an uninterrupted one.
+#[test]
+fn equilibrium_corrupt_or_truncated_vector_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("eq");
+    let o = out.to_str().unwrap();
+    let base = ["lukho", "equilibrium", "--race", "south-first", "--payoff", "margin", "--family", "0..40", "--json"];
+    let whole = json_out(&[&base[..], &["--out", dir.path().join("whole").to_str().unwrap()]].concat());
+    json_out(&[&base[..], &["--out", o, "--max-iterations", "3"]].concat());
+    let state = std::fs::read(out.join("state.lukho-eq")).unwrap();
+    let answer = std::fs::read(out.join("equilibrium.json")).unwrap();
+    let vector = out.join("columns").join("col-0.i16");
+    let good = std::fs::read(&vector).unwrap();
+    assert_eq!(good.len(), 80, "40 choices, 2 bytes each");
+    let mut flipped = good.clone();
+    flipped[7] ^= 0x10;
+    for bad in [flipped, good[..good.len() - 2].to_vec(), vec![]] {
+        std::fs::write(&vector, &bad).unwrap();
+        mancala().args([&base[..], &["--out", o]].concat()).assert().code(2).stdout("").stderr(
+            predicate::str::contains("col-0.i16")
+                .and(predicate::str::contains("corrupt or truncated"))
+                .and(predicate::function(|s: &str| s.trim().lines().count() == 1)),
+        );
+        assert_eq!(std::fs::read(&vector).unwrap(), bad);
+        assert_eq!(std::fs::read(out.join("state.lukho-eq")).unwrap(), state);
+        assert_eq!(std::fs::read(out.join("equilibrium.json")).unwrap(), answer);
+    }
+    std::fs::remove_file(&vector).unwrap();
+    let r = json_out(&[&base[..], &["--out", o]].concat());
+    assert_eq!(std::fs::read(&vector).unwrap(), good);
+    assert_eq!((r["iterations"].clone(), r["value"].clone()), (whole["iterations"].clone(), whole["value"].clone()));
+    assert_eq!((r["lower"].clone(), r["upper"].clone()), (whole["lower"].clone(), whole["upper"].clone()));
 }
 
 /// `lukho replies` on a small family: every South choice's best value equals the minimum of

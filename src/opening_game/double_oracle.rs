@@ -1,7 +1,7 @@
 //! The double-oracle loop: restricted sets, their LP mixes refined against the whole family,
 //! both best replies, the iteration log, and when to stop.
 
-use super::lp::maximiser;
+use super::lp::maximiser_from;
 use super::state::{read_state, write_state, State, STATE_FILE};
 use super::vectors::Kind;
 use super::{io_err, EqError, OpeningGame};
@@ -12,6 +12,7 @@ use serde_json::Value as Json;
 use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering::Relaxed;
 use std::time::Instant;
 
 /// Convergence: `upper − lower` at most this, in payoff units (seeds, results, points).
@@ -38,6 +39,14 @@ pub struct IterRecord {
     pub total_games: u64,
     pub seconds: f64,
     pub total_seconds: f64,
+    /// Payoff vectors saved after this iteration.
+    #[serde(default)]
+    pub vectors: usize,
+    /// Of `seconds`: in the restricted LPs, in the best-reply passes over the family.
+    #[serde(default)]
+    pub lp_seconds: f64,
+    #[serde(default)]
+    pub reply_seconds: f64,
 }
 
 impl IterRecord {
@@ -73,9 +82,21 @@ struct Refined {
     guarantee: f64,
     mix: Vec<(u32, f64)>,
     reply: u32,
+    /// The opponent's best replies to `mix` with distinct payoffs, best first (the first is `reply`).
+    replies: Vec<(f64, u32)>,
     first_value: f64,
     first_reply: u32,
 }
+
+impl Refined {
+    /// The opponent's further replies that beat the restricted game's value (best first).
+    fn more(&self) -> Vec<u32> {
+        self.replies.iter().skip(1).filter(|&&(g, _)| g < self.first_value - TOLERANCE).map(|&(_, c)| c).collect()
+    }
+}
+
+/// A mix over choice ids: (id, weight).
+type Mix<'a> = &'a [(u32, f64)];
 
 /// The lock file of a run's directory (`.equilibrium.lock`).
 const LOCK: &str = "equilibrium";
@@ -86,18 +107,25 @@ pub struct Solver {
     pub ids: Vec<u32>,
     pub(super) choices: Vec<Choice>,
     pub(super) dir: PathBuf,
-    pub(super) cache: HashMap<(Kind, u32), Vec<i16>>,
+    pub(super) cache: HashMap<(Kind, u32), super::vectors::Vector>,
     pub state: State,
     pub(super) identity: Json,
     /// Opposing best replies a mix may be refined against per iteration, beyond the
     /// restricted set (0: plain double oracle). More cuts give better bounds per sweep at the
     /// price of LPs; worth it when sweeps are expensive and sets small.
     pub cuts: usize,
+    /// Best replies added per side and iteration (at least 1): the best one, then the next
+    /// best with distinct payoffs against the mix that beat the restricted value. One pass
+    /// over the family ranks them all, so more replies cost only their vectors' sweeps.
+    pub replies: usize,
     /// Perpetual cycles proven by this run's sweeps, shared by all of them.
     pub(super) proven: ProvenCycles,
     /// The directory's one-writer lock, held from before the state is read until the run
     /// ends (taken when the run starts writing if the directory did not exist at `open`).
     lock: Option<crate::store::DirLock>,
+    /// Seconds of the current iteration in LPs and in best-reply passes.
+    lp_time: std::sync::atomic::AtomicU64,
+    reply_time: std::sync::atomic::AtomicU64,
 }
 
 impl Solver {
@@ -125,8 +153,11 @@ impl Solver {
             state: State::default(),
             identity,
             cuts: 0,
+            replies: 1,
             proven: ProvenCycles::new(),
             lock,
+            lp_time: Default::default(),
+            reply_time: Default::default(),
         };
         if !solver.load_state()? {
             // Both players start with the family's first choice.
@@ -142,6 +173,17 @@ impl Solver {
 
     /// South's best reply to North's mix `y` (over `north`): (payoff, choice id).
     pub(super) fn south_best(&self, y: &[(u32, f64)]) -> (f64, u32) {
+        self.south_ranked(y, 1)[0]
+    }
+
+    /// North's best reply to South's mix `x`: (South's payoff, choice id).
+    pub(super) fn north_best(&self, x: &[(u32, f64)]) -> (f64, u32) {
+        self.north_ranked(x, 1)[0]
+    }
+
+    /// South's `k` best replies to North's mix `y` with distinct payoffs, best first:
+    /// (South's payoff, choice id). The first is [`Solver::south_best`].
+    pub(super) fn south_ranked(&self, y: &[(u32, f64)], k: usize) -> Vec<(f64, u32)> {
         let terms: Vec<(&[i16], f64)> = y
             .iter()
             .map(|&(id, w)| {
@@ -149,12 +191,12 @@ impl Solver {
                 (v, s * w)
             })
             .collect();
-        let (best, k) = self.extreme(&terms);
-        (best / self.def.scale(), self.ids[k])
+        self.ranked(&terms, k).into_iter().map(|(best, p)| (best / self.def.scale(), self.ids[p])).collect()
     }
 
-    /// North's best reply to South's mix `x`: (South's payoff, choice id).
-    pub(super) fn north_best(&self, x: &[(u32, f64)]) -> (f64, u32) {
+    /// North's `k` best replies to South's mix `x` with distinct payoffs, best (for North)
+    /// first: (South's payoff, choice id).
+    pub(super) fn north_ranked(&self, x: &[(u32, f64)], k: usize) -> Vec<(f64, u32)> {
         let terms: Vec<(&[i16], f64)> = x
             .iter()
             .map(|&(id, w)| {
@@ -162,8 +204,7 @@ impl Solver {
                 (v, -s * w)
             })
             .collect();
-        let (best, k) = self.extreme(&terms);
-        (-best / self.def.scale(), self.ids[k])
+        self.ranked(&terms, k).into_iter().map(|(best, p)| (-best / self.def.scale(), self.ids[p])).collect()
     }
 
     /// South's payoff in payoff units for a pair of restricted members.
@@ -190,8 +231,9 @@ impl Solver {
         &self,
         own: &[u32],
         cuts0: &[u32],
+        hints: (Mix<'_>, Mix<'_>),
         entry: impl Fn(&Self, u32, u32) -> f64,
-        reply: impl Fn(&Self, &[(u32, f64)]) -> (f64, u32),
+        reply: impl Fn(&Self, &[(u32, f64)], usize) -> Vec<(f64, u32)>,
     ) -> Result<Refined, EqError> {
         let mut cuts = cuts0.to_vec();
         let mut best: Option<Refined> = None;
@@ -202,12 +244,24 @@ impl Solver {
                     a.push(entry(self, o, c));
                 }
             }
-            let (v, w) = maximiser(&a, own.len(), cuts.len())?;
+            // The LPs start from the last iteration's supports and the newest members.
+            let guess = |set: &[u32], mix: &[(u32, f64)]| -> Vec<usize> {
+                let fresh = set.len().saturating_sub(2 * self.replies.max(1));
+                (0..set.len()).filter(|&i| i >= fresh || mix.iter().any(|m| m.0 == set[i])).collect()
+            };
+            let mut cols0 = guess(cuts0, hints.1);
+            cols0.extend(cuts0.len()..cuts.len());
+            let t = Instant::now();
+            let (v, w) = maximiser_from(&a, own.len(), cuts.len(), &guess(own, hints.0), &cols0)?;
+            self.lp_time.fetch_add(t.elapsed().as_nanos() as u64, Relaxed);
             let mix: Vec<(u32, f64)> = own.iter().copied().zip(w).filter(|&(_, w)| w > 0.0).collect();
-            let (g, br) = reply(self, &mix);
+            let t = Instant::now();
+            let replies = reply(self, &mix, self.replies.max(1));
+            self.reply_time.fetch_add(t.elapsed().as_nanos() as u64, Relaxed);
+            let (g, br) = replies[0];
             let (first_value, first_reply) = best.as_ref().map_or((v, br), |b| (b.first_value, b.first_reply));
             if best.as_ref().is_none_or(|b| g > b.guarantee) {
-                best = Some(Refined { guarantee: g, mix, reply: br, first_value, first_reply });
+                best = Some(Refined { guarantee: g, mix, reply: br, replies, first_value, first_reply });
             }
             if v - g <= TOLERANCE / 4.0 || cuts.contains(&br) || step == self.cuts {
                 break;
@@ -250,13 +304,38 @@ impl Solver {
             {
                 break;
             }
+            self.check_space()?;
             self.iterate(obs)?;
         }
         Ok(())
     }
 
+    /// Bytes one iteration's new vectors take at most: every reply of both sides swept
+    /// (one vector each in a symmetric game, a row and a column otherwise), plus the state.
+    pub fn iteration_bytes(&self) -> u64 {
+        let per_side = 2 * self.replies.max(1) as u64;
+        let kinds = if self.def.symmetric() { 1 } else { 2 };
+        per_side * kinds * 2 * self.ids.len() as u64 + (1 << 20)
+    }
+
+    /// Bytes of the vectors saved so far (mapped, not held in RAM).
+    pub fn vector_bytes(&self) -> u64 {
+        self.state.vectors.len() as u64 * 2 * self.ids.len() as u64
+    }
+
+    /// Refuse to start an iteration whose vectors may not fit on the disk of `--out`: the run
+    /// stops between iterations with its state whole instead of failing inside a write.
+    fn check_space(&self) -> Result<(), EqError> {
+        match crate::store::space::shortfall(&self.dir, self.iteration_bytes()) {
+            Some(why) => Err(InputError::new("out", format!("{why} (one iteration's payoff vectors)")).into()),
+            None => Ok(()),
+        }
+    }
+
     fn iterate(&mut self, obs: &dyn Observer) -> Result<(), EqError> {
         let t0 = Instant::now();
+        self.lp_time.store(0, Relaxed);
+        self.reply_time.store(0, Relaxed);
         let mut games = 0;
         for id in self.state.north.clone() {
             games += self.ensure(Kind::Col, id, obs)?;
@@ -266,23 +345,30 @@ impl Solver {
         }
         let (s_set, n_set) = (self.state.south.clone(), self.state.north.clone());
         // South's mix over S against every North choice (the cached rows know them all).
-        let south = self.refine(&s_set, &n_set, |sv, s, n| sv.row_entry(s, n), |sv, x| sv.north_best(x))?;
+        let (s_mix, n_mix) = (self.state.south_strategy.clone(), self.state.north_strategy.clone());
+        let south = self.refine(
+            &s_set,
+            &n_set,
+            (&s_mix, &n_mix),
+            |sv, s, n| sv.row_entry(s, n),
+            |sv, x, k| sv.north_ranked(x, k),
+        )?;
         let (lower, x, n_br, n_plain) = (south.guarantee, south.mix.clone(), south.reply, south.first_reply);
-        let (upper, y, s_br, s_plain);
+        let n_more = south.more();
+        let (upper, y, s_br, s_plain, s_more);
         if self.def.symmetric() {
             // S = N and A = −Aᵀ: South's optimal mix is North's too, and North's best reply
             // to it mirrors South's: upper = −lower, one sweep serves both.
-            (upper, y, s_br, s_plain) = (-lower, x.clone(), n_br, n_plain);
+            (upper, y, s_br, s_plain, s_more) = (-lower, x.clone(), n_br, n_plain, n_more.clone());
         } else {
             let north = self.refine(
                 &n_set,
                 &s_set,
+                (&n_mix, &s_mix),
                 |sv, n, s| -sv.entry(s, n),
-                |sv, y| {
-                    let (u, s) = sv.south_best(y);
-                    (-u, s)
-                },
+                |sv, y, k| sv.south_ranked(y, k).into_iter().map(|(u, s)| (-u, s)).collect(),
             )?;
+            s_more = north.more();
             (upper, y, s_br, s_plain) = (-north.guarantee, north.mix, north.reply, north.first_reply);
         }
         let restricted_value = south.first_value;
@@ -305,15 +391,31 @@ impl Solver {
             total_games: st.games,
             seconds,
             total_seconds: st.seconds,
+            vectors: st.vectors.len(),
+            lp_seconds: self.lp_time.load(Relaxed) as f64 / 1e9,
+            reply_seconds: self.reply_time.load(Relaxed) as f64 / 1e9,
         };
         // The best reply to the refined mix, else (as plain double oracle) to the restricted
         // game's mix, whichever is new.
-        let pick = |set: &[u32], a: u32, b: u32| [a, b].into_iter().find(|c| !set.contains(c));
-        let add_s = pick(&st.south, s_br, s_plain);
-        let add_n = pick(&st.north, n_br, n_plain);
+        // Then up to `replies − 1` more replies that beat the restricted game's value.
+        let k = self.replies.max(1);
+        let pick = |set: &[u32], a: u32, b: u32, more: &[u32]| {
+            let mut add: Vec<u32> = [a, b].into_iter().find(|c| !set.contains(c)).into_iter().collect();
+            for &c in more {
+                if add.len() >= k {
+                    break;
+                }
+                if !set.contains(&c) && !add.contains(&c) {
+                    add.push(c);
+                }
+            }
+            add
+        };
+        let add_s = pick(&st.south, s_br, s_plain, &s_more);
+        let add_n = pick(&st.north, n_br, n_plain, &n_more);
         if upper - lower <= TOLERANCE {
             st.done = true;
-        } else if add_s.is_none() && add_n.is_none() {
+        } else if add_s.is_empty() && add_n.is_empty() {
             st.done = true;
             st.stalled = true;
         } else if self.def.symmetric() {

@@ -18,6 +18,50 @@ pub(super) enum Kind {
 
 const CHUNK: usize = 4096;
 
+/// A payoff vector: mapped from its file (the page cache holds it, not the heap: thousands of
+/// 12.7 MB vectors fit where RAM would not), or in memory where mapping is not possible.
+pub(super) enum Vector {
+    Mapped(memmap2::Mmap),
+    Owned(Vec<i16>),
+}
+
+impl Vector {
+    pub(super) fn as_slice(&self) -> &[i16] {
+        match self {
+            // Little-endian i16s, page-aligned (checked when mapped).
+            Vector::Mapped(m) => unsafe { std::slice::from_raw_parts(m.as_ptr().cast::<i16>(), m.len() / 2) },
+            Vector::Owned(v) => v,
+        }
+    }
+
+    /// Its length in bytes and their CRC-32 (as saved: little-endian).
+    fn crc(&self) -> (usize, u32) {
+        match self {
+            Vector::Mapped(m) => (m.len(), crc32fast::hash(m)),
+            Vector::Owned(v) => {
+                let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+                (bytes.len(), crc32fast::hash(&bytes))
+            }
+        }
+    }
+
+    /// The vector in `path` (its bytes already checked or just written), mapped on
+    /// little-endian targets.
+    fn open(path: &std::path::Path) -> std::io::Result<Vector> {
+        let bytes_to_vec = |b: &[u8]| b.chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect();
+        let file = fs::File::open(path)?;
+        if cfg!(target_endian = "little") && file.metadata()?.len() > 0 {
+            // Read-only map of a file this run's lock keeps from other writers.
+            let map = unsafe { memmap2::Mmap::map(&file) }?;
+            if (map.as_ptr() as usize).is_multiple_of(2) {
+                return Ok(Vector::Mapped(map));
+            }
+            return Ok(Vector::Owned(bytes_to_vec(&map)));
+        }
+        Ok(Vector::Owned(bytes_to_vec(&fs::read(path)?)))
+    }
+}
+
 impl Solver {
     pub(super) fn pos(&self, id: u32) -> usize {
         self.ids.binary_search(&id).expect("restricted sets hold family members")
@@ -49,14 +93,16 @@ impl Solver {
         let name = Self::file_name(kind, id);
         let path = self.dir.join("columns").join(&name);
         if let Some(&crc) = self.state.vectors.get(&name) {
-            if let Ok(bytes) = fs::read(&path) {
-                if bytes.len() != 2 * self.ids.len() || crc32fast::hash(&bytes) != crc {
-                    return Err(EqError::state(
-                        &path,
-                        "does not match its checksum in the state (corrupt or truncated)",
-                    ));
+            if path.exists() {
+                let v = Vector::open(&path).map_err(io_err(&path))?;
+                let (len, got) = v.crc();
+                if len != 2 * self.ids.len() || got != crc {
+                    let what = format!(
+                        "{len} bytes, CRC-32 {got:08x}: the state expects {} bytes, CRC-32 {crc:08x} (corrupt or truncated; delete the file to sweep it again)",
+                        2 * self.ids.len()
+                    );
+                    return Err(EqError::state(&path, what));
                 }
-                let v = bytes.chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect();
                 self.cache.insert((kind, id), v);
                 return Ok(0);
             }
@@ -67,7 +113,8 @@ impl Solver {
         fs::create_dir_all(self.dir.join("columns")).map_err(io_err(&self.dir))?;
         write_bytes_atomic(&path, &bytes)?;
         self.state.vectors.insert(name, crc32fast::hash(&bytes));
-        self.cache.insert((kind, id), v);
+        drop(v);
+        self.cache.insert((kind, id), Vector::open(&path).map_err(io_err(&path))?);
         Ok(games)
     }
 
@@ -100,24 +147,60 @@ impl Solver {
     /// The vector (integer units, summed over outcomes) with its sign applied lazily.
     pub(super) fn vector(&self, kind: Kind, id: u32) -> (&[i16], f64) {
         let (k, sign) = self.stored(kind);
-        (self.cache.get(&(k, id)).expect("ensured"), sign)
+        (self.cache.get(&(k, id)).expect("ensured").as_slice(), sign)
     }
 
-    /// max over the family of Σ w·v[k] (ties: the lowest position), in integer units.
-    pub(super) fn extreme(&self, terms: &[(&[i16], f64)]) -> (f64, usize) {
-        (0..self.ids.len())
+    /// The `k` largest distinct values over the family of Σ w·v[p] with their positions,
+    /// largest first (equal values: the lowest position), in integer units. Each chunk of
+    /// positions sums the vectors one after another (streaming reads, the same order of
+    /// terms for every position).
+    pub(super) fn ranked(&self, terms: &[(&[i16], f64)], k: usize) -> Vec<(f64, usize)> {
+        let n = self.ids.len();
+        (0..n.div_ceil(CHUNK))
             .into_par_iter()
-            .with_min_len(CHUNK)
-            .map(|k| (terms.iter().map(|(v, w)| w * v[k] as f64).sum::<f64>(), k))
-            .reduce(
-                || (f64::NEG_INFINITY, usize::MAX),
-                |a, b| {
-                    if b.0 > a.0 || (b.0 == a.0 && b.1 < a.1) {
-                        b
-                    } else {
-                        a
+            .map(|c| {
+                let (a, b) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
+                let mut acc = vec![0.0f64; b - a];
+                for (v, w) in terms {
+                    for (s, &x) in acc.iter_mut().zip(&v[a..b]) {
+                        *s += w * x as f64;
                     }
-                },
-            )
+                }
+                let mut top = Vec::with_capacity(k + 1);
+                for (i, &s) in acc.iter().enumerate() {
+                    offer(&mut top, k, (s, a + i));
+                }
+                top
+            })
+            .reduce(Vec::new, |mut x, y| {
+                for e in y {
+                    offer(&mut x, k, e);
+                }
+                x
+            })
+    }
+}
+
+/// Keep `top` the `k` largest distinct values (largest first; of equal values the lowest
+/// position).
+fn offer(top: &mut Vec<(f64, usize)>, k: usize, e: (f64, usize)) {
+    if top.len() == k && top.last().is_some_and(|l| e.0 < l.0) {
+        return;
+    }
+    match top.iter().position(|t| t.0 <= e.0) {
+        Some(i) if top[i].0 == e.0 => {
+            if e.1 < top[i].1 {
+                top[i].1 = e.1;
+            }
+        }
+        Some(i) => {
+            top.insert(i, e);
+            top.truncate(k);
+        }
+        None => {
+            if top.len() < k {
+                top.push(e);
+            }
+        }
     }
 }

@@ -38,6 +38,10 @@ pub struct EquilibriumArgs {
     /// the cached payoff vectors, no games): better bounds per sweep, more LP time.
     #[arg(long, default_value_t = 0)]
     cuts: usize,
+    /// Best replies added per side and iteration: the best, then the next best with distinct
+    /// payoffs against the mix that beat the restricted value (one vector sweep each).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100000))]
+    replies: u32,
     #[arg(long)]
     json: bool,
     /// Worker threads (default: all cores).
@@ -51,12 +55,25 @@ pub struct EquilibriumArgs {
 pub(super) struct EqProgress {
     pb: Mutex<Option<indicatif::ProgressBar>>,
     quiet: bool,
+    /// Bytes of one payoff vector (0: not reported).
+    vector_bytes: u64,
+    /// Without a terminal (a log file), sweeps report as lines, at most one per 30 s.
+    lines: Mutex<Option<SweepLine>>,
+}
+
+/// A sweep reported as lines: label, games due and done, start, last line.
+struct SweepLine {
+    label: String,
+    total: u64,
+    done: u64,
+    start: std::time::Instant,
+    last: std::time::Instant,
 }
 
 impl EqProgress {
     /// `quiet`: bars only, no iteration lines.
     pub(super) fn new(quiet: bool) -> EqProgress {
-        EqProgress { pb: Mutex::new(None), quiet }
+        EqProgress { pb: Mutex::new(None), quiet, vector_bytes: 0, lines: Mutex::new(None) }
     }
 
     fn bar(&self) -> std::sync::MutexGuard<'_, Option<indicatif::ProgressBar>> {
@@ -67,16 +84,48 @@ impl EqProgress {
 
 impl Observer for EqProgress {
     fn sweep_start(&self, label: &str, games: u64) {
+        if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+            let now = std::time::Instant::now();
+            let line = SweepLine { label: label.to_string(), total: games, done: 0, start: now, last: now };
+            *self.lines.lock().unwrap_or_else(|e| e.into_inner()) = Some(line);
+            return;
+        }
         let b = bar(games, "games");
         b.set_message(label.to_string());
         *self.bar() = Some(b);
     }
     fn games(&self, n: u64) {
+        if let Some(l) = &mut *self.lines.lock().unwrap_or_else(|e| e.into_inner()) {
+            l.done += n;
+            if l.last.elapsed().as_secs_f64() >= 30.0 {
+                l.last = std::time::Instant::now();
+                let rate = l.done as f64 / l.start.elapsed().as_secs_f64().max(1e-9);
+                eprintln!(
+                    "  sweep {}: {}/{} games, {:.2} M games/s, ETA {:.0} s",
+                    l.label,
+                    l.done,
+                    l.total,
+                    rate / 1e6,
+                    l.total.saturating_sub(l.done) as f64 / rate.max(1e-9)
+                );
+            }
+        }
         if let Some(b) = &*self.bar() {
             b.inc(n);
         }
     }
     fn sweep_end(&self) {
+        if let Some(l) = self.lines.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            let secs = l.start.elapsed().as_secs_f64();
+            if secs >= 5.0 {
+                eprintln!(
+                    "  swept {}: {} games in {secs:.1} s, {:.2} M games/s",
+                    l.label,
+                    l.done,
+                    l.done as f64 / secs / 1e6
+                );
+            }
+        }
         if let Some(b) = self.bar().take() {
             b.finish_and_clear();
         }
@@ -84,7 +133,7 @@ impl Observer for EqProgress {
     fn iteration(&self, r: &IterRecord) {
         if !self.quiet {
             eprintln!(
-                "iteration {}: |S| {} |N| {} (support {}/{}), restricted value {:.6}, bounds [{:.6}, {:.6}], gap {:.6}, games {} (+{}), {:.1} s (+{:.1} s)",
+                "iteration {}: |S| {} |N| {} (support {}/{}), restricted value {:.6}, bounds [{:.6}, {:.6}], gap {:.6}, games {} (+{}), {:.1} s (+{:.1} s: LP {:.1}, replies {:.1}), {:.2} M games/s, {} vectors ({:.2} GB, mapped)",
                 r.iteration,
                 r.south_size,
                 r.north_size,
@@ -97,7 +146,12 @@ impl Observer for EqProgress {
                 r.total_games,
                 r.games,
                 r.total_seconds,
-                r.seconds
+                r.seconds,
+                r.lp_seconds,
+                r.reply_seconds,
+                r.games as f64 / r.seconds.max(1e-9) / 1e6,
+                r.vectors,
+                (r.vectors as u64 * self.vector_bytes) as f64 / 1e9
             );
         }
     }
@@ -123,11 +177,13 @@ pub fn equilibrium(a: EquilibriumArgs) -> Result<()> {
     let def = OpeningGame { rules, model: a.race, payoff: a.payoff, family: a.family };
     let mut solver = Solver::open(def, &a.out).map_err(eq_error)?;
     solver.cuts = a.cuts;
+    solver.replies = a.replies as usize;
     if let Some(&id) = exploit_ids.iter().find(|&&id| solver.ids.binary_search(&id).is_err()) {
         let message = format!("choice {id} is not in the family `{}`", solver.def.family.text);
         return Err(input(InputError::new("exploit", message)));
     }
-    let obs = EqProgress::new(false);
+    let mut obs = EqProgress::new(false);
+    obs.vector_bytes = 2 * solver.ids.len() as u64;
     solver.run(StopAt { max_iterations: a.max_iterations, seconds: a.time }, &obs).map_err(eq_error)?;
     let exploits = exploit_ids.iter().map(|&id| solver.exploit(id, &obs)).collect::<Result<Vec<_>, _>>();
     let answer = solver.answer(&exploits.map_err(eq_error)?);
