@@ -45,11 +45,40 @@ pub fn threads(s: &str) -> Result<Threads, String> {
 /// otherwise panic at its first parallel loop.
 pub fn set_threads(threads: Option<Threads>) -> anyhow::Result<()> {
     if let Some(Threads(t)) = threads {
+        if let Some(room) = address_space_room() {
+            // Each worker reserves its stack and, once running, its signal stack; when a worker
+            // starts but its signal stack no longer fits, the runtime aborts the process, so
+            // the threads must fit before any starts (deterministic, unlike a failed spawn).
+            let per_thread = WORKER_STACK + (64 << 10);
+            if (t as u64).saturating_mul(per_thread) > room {
+                let fits = room / per_thread;
+                return super::usage(format!(
+                    "--threads: cannot start {t} worker threads (the address-space limit, ulimit -v, leaves room for about {fits}); give fewer"
+                ));
+            }
+        }
         if let Err(e) = rayon::ThreadPoolBuilder::new().num_threads(t).build_global() {
             return super::usage(format!("--threads: cannot start {t} worker threads ({e}); give fewer"));
         }
     }
     Ok(())
+}
+
+/// The stack a rayon worker reserves (the standard library's default for spawned threads).
+const WORKER_STACK: u64 = 2 << 20;
+
+/// Address space left under `ulimit -v` (RLIMIT_AS) after what the process maps now, less a
+/// margin for the allocations the run makes before its loops; `None` when there is no limit.
+fn address_space_room() -> Option<u64> {
+    let mut lim = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: getrlimit writes the struct it is given and reads nothing else.
+    if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut lim) } != 0 || lim.rlim_cur == libc::RLIM_INFINITY {
+        return None;
+    }
+    let pages: u64 = std::fs::read_to_string("/proc/self/statm").ok()?.split_whitespace().next()?.parse().ok()?;
+    // SAFETY: sysconf reads a constant of the system.
+    let used = pages * unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(4096) as u64;
+    Some(lim.rlim_cur.saturating_sub(used).saturating_sub(64 << 20))
 }
 
 /// Most seconds a time flag accepts (about 31 years): it keeps `Instant + Duration` from
