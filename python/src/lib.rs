@@ -290,7 +290,7 @@ impl OwareDatabase {
             return Err(err(format!("layer: {n} is not in the database (0..={})", self.db.max_layer())));
         };
         let values = l.values().map_err(|e| err(format!("{}: {e}", flag("db"))))?;
-        Ok(PyArray1::from_slice(py, values))
+        Ok(PyArray1::from_slice(py, &values))
     }
 }
 
@@ -298,23 +298,6 @@ impl OwareDatabase {
 
 fn lukho_rules(chain: &str, keep_one: bool) -> PyResult<lukho::Rules> {
     Ok(lukho::Rules { chain: parse("chain", chain)?, keep_one })
-}
-
-/// A choice as `lukho opening --json` prints it.
-fn choice_full_json(c: &lukho::Choice, rules: &lukho::Rules) -> Json {
-    let b = lukho::race::setup(c, &lukho::Choice::default());
-    json!({
-        "rules": rules.to_json(),
-        "id": c.id(rules),
-        "remove": c.remove,
-        "drop": c.drop,
-        "pit": c.pit,
-        "hand": c.hand(),
-        "sow": c.sow_count(),
-        "text": {"remove": c.remove_string(), "drop": c.drop_string()},
-        "pits": b.pits(),
-        "of": lukho::Choice::count(rules),
-    })
 }
 
 fn choice_error(field: &'static str, e: lukho::ChoiceError) -> PyErr {
@@ -331,7 +314,7 @@ fn choice_error(field: &'static str, e: lukho::ChoiceError) -> PyErr {
 fn lukho_choice_from_id(id: u64, chain: &str, keep_one: bool) -> PyResult<String> {
     let rules = lukho_rules(chain, keep_one)?;
     let c = lukho::Choice::from_id(id, &rules).map_err(|e| choice_error("id", e))?;
-    Ok(choice_full_json(&c, &rules).to_string())
+    Ok(c.to_json(&rules).to_string())
 }
 
 /// A choice from its text forms; `fields` name the removal's and the drop's flags.
@@ -349,7 +332,7 @@ fn choice(fields: [&'static str; 2], remove: &str, drop: &str, rules: &lukho::Ru
 #[pyo3(signature = (remove, drop, chain="it", keep_one=false))]
 fn lukho_choice_parse(remove: &str, drop: &str, chain: &str, keep_one: bool) -> PyResult<String> {
     let rules = lukho_rules(chain, keep_one)?;
-    Ok(choice_full_json(&choice(["remove", "drop"], remove, drop, &rules)?, &rules).to_string())
+    Ok(choice(["remove", "drop"], remove, drop, &rules)?.to_json(&rules).to_string())
 }
 
 /// `lukho play --json` (the result) and the `--trace --jsonl` lines, as `{"result", "trace"}`.

@@ -4,11 +4,10 @@
 use super::http::{field, opt_seconds, opt_uint, ApiError};
 use super::oware::{DEFAULT_SECONDS, MAX_DEPTH};
 use super::Oracle;
-use crate::games::kiothi::{self, Position, Rules, SowingCache};
+use crate::games::kiothi::{Position, Rules, SowingCache};
 use crate::search::Limits;
-use crate::side::Side;
 use crate::solve::kiothi as ksolve;
-use serde_json::{json, Value as Json};
+use serde_json::Value as Json;
 
 /// `kiothi solve --json` under the default rules (the tables exist for those only): exact
 /// without limits where the tables cover the position, else the search under `depth`, `time`,
@@ -44,38 +43,5 @@ pub fn solve(o: &Oracle, body: &Json) -> Result<Json, ApiError> {
         return Err(ApiError::new(500, format!("db: {e}")));
     }
     let sow = sowing.stats();
-    let exact = s.bounds.is_exact();
-    let names = |v: &[kiothi::SowMove]| v.iter().map(|m| m.to_string()).collect::<Vec<_>>();
-    let score = exact.then(|| p.final_totals(s.bounds.lo));
-    let winner = score.map(|t| Side::ahead(t).map(|w| w.name()).unwrap_or("draw"));
-    Ok(json!({
-        "rules": rules.to_json(),
-        "position": p.to_json(),
-        "score": score,
-        "winner": winner,
-        "value": if exact { json!(s.bounds.lo) } else { Json::Null },
-        "exact": exact,
-        "lower": s.bounds.lo,
-        "upper": s.bounds.hi,
-        "best_moves": names(&s.best_moves),
-        "pv": names(&s.pv),
-        "method": s.method.name(),
-        "depth": s.depth,
-        "nodes": s.nodes,
-        "seconds": s.seconds,
-        "nodes_per_second": (s.nodes as f64 / s.seconds.max(1e-9)).round(),
-        "moves": s.moves.iter().map(|(m, b)| json!({"move": m.to_string(), "lower": b.lo, "upper": b.hi})).collect::<Vec<_>>(),
-        "sowings": {
-            "perpetual_rejected": s.game_stats.perpetual_moves,
-            "long_legal": s.game_stats.long_moves,
-            "costly_positions": s.game_stats.costly_positions,
-            "expansions": s.game_stats.expansions,
-            "expansion_cache_hits": s.game_stats.cache_hits,
-            "long_threshold_relays": kiothi::LONG_SOWING_RELAYS,
-            "long_simulated": sow.long_simulated,
-            "relays_in_long": sow.relays_in_long,
-            "max_relays_simulated": sow.max_relays_simulated,
-            "distinguished_point_hits": sow.dp_hits,
-        },
-    }))
+    Ok(ksolve::answer_json(&rules, &p, &s, &sow))
 }

@@ -75,17 +75,7 @@ pub fn play(body: &Json) -> Result<Json, ApiError> {
 pub fn opening(body: &Json) -> Result<Json, ApiError> {
     let rules = rules(body)?;
     let c = choice(Some(body), "choice", &rules)?;
-    Ok(json!({
-        "rules": rules.to_json(),
-        "id": c.id(&rules),
-        "remove": c.remove,
-        "drop": c.drop,
-        "pit": c.pit,
-        "hand": c.hand(),
-        "sow": c.sow_count(),
-        "text": {"remove": c.remove_string(), "drop": c.drop_string()},
-        "of": Choice::count(&rules),
-    }))
+    Ok(c.to_json(&rules))
 }
 
 /// Largest results file served (the committed tables are well under it).

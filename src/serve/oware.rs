@@ -7,7 +7,7 @@ use crate::games::oware::{self, Game, Position, Rules, View, PITS};
 use crate::retro::oware::Database;
 use crate::search::Limits;
 use crate::side::Side;
-use crate::solve::oware::{check_rules, method_name, solve as solve_view, Solution};
+use crate::solve::oware::{answer_json, check_rules, solve as solve_view};
 use serde_json::{json, Value as Json};
 use std::time::Instant;
 
@@ -125,27 +125,6 @@ pub fn game(body: &Json) -> Result<Json, ApiError> {
     Ok(out)
 }
 
-/// The answer as `oware solve --json` prints it (same fields, same numbers).
-fn solution_json(rules: &Rules, v: &View, s: &Solution) -> Json {
-    let exact = s.bounds.is_exact();
-    json!({
-        "rules": rules.to_json(),
-        "pits": v,
-        "value": if exact { json!(s.bounds.lo) } else { Json::Null },
-        "exact": exact,
-        "lower": s.bounds.lo,
-        "upper": s.bounds.hi,
-        "best_moves": s.best_moves,
-        "pv": s.pv,
-        "method": method_name(s.method),
-        "nodes": s.nodes,
-        "depth": s.depth,
-        "seconds": s.seconds,
-        "nodes_per_second": (s.nodes as f64 / s.seconds.max(1e-9)).round(),
-        "moves": s.moves.iter().map(|(m, b)| json!({"move": m, "lower": b.lo, "upper": b.hi})).collect::<Vec<_>>(),
-    })
-}
-
 struct Query<'o> {
     rules: Rules,
     pits: View,
@@ -193,7 +172,7 @@ pub fn solve(o: &Oracle, body: &Json) -> Result<Json, ApiError> {
     };
     let s = solve_view(q.rules, q.db, &q.pits, Limits { depth, seconds, nodes: None });
     intact(q.db)?;
-    Ok(solution_json(&q.rules, &q.pits, &s))
+    Ok(answer_json(&q.rules, &q.pits, &s))
 }
 
 /// Bounds as they tighten: one JSON line per completed search depth (each the answer of
@@ -208,7 +187,7 @@ pub fn analyse(o: &std::sync::Arc<Oracle>, body: &Json) -> Result<Reply, ApiErro
     if q.covered {
         let s = solve_view(q.rules, q.db, &q.pits, Limits::default());
         intact(q.db)?;
-        let line = solution_json(&q.rules, &q.pits, &s);
+        let line = answer_json(&q.rules, &q.pits, &s);
         return Ok(Reply::Lines(Box::new(move |emit| {
             if emit(&line) {
                 emit(&json!({"done": true, "reason": "exact"}));
@@ -242,7 +221,7 @@ pub fn analyse(o: &std::sync::Arc<Oracle>, body: &Json) -> Result<Reply, ApiErro
                 reason = "time";
                 break;
             }
-            let mut line = solution_json(&key.rules, &key.pits, &s);
+            let mut line = answer_json(&key.rules, &key.pits, &s);
             line["elapsed"] = json!(start.elapsed().as_secs_f64());
             if !emit(&line) {
                 return;

@@ -7,7 +7,6 @@ use anyhow::Result;
 use clap::Args;
 use mancala::games::lukho::race::setup;
 use mancala::games::lukho::{Board, Choice, ChoiceError};
-use serde_json::json;
 
 #[derive(Args)]
 pub struct OpeningArgs {
@@ -40,21 +39,7 @@ pub fn opening(a: OpeningArgs) -> Result<()> {
     // The diagram: the choice made by South, North untouched, before the sowing.
     let b: Board = setup(&c, &Choice::default());
     if a.json {
-        println!(
-            "{}",
-            json!({
-                "rules": rules.to_json(),
-                "id": c.id(rules),
-                "remove": c.remove,
-                "drop": c.drop,
-                "pit": c.pit,
-                "hand": c.hand(),
-                "sow": c.sow_count(),
-                "text": {"remove": c.remove_string(), "drop": c.drop_string()},
-                "pits": b.pits(),
-                "of": Choice::count(rules),
-            })
-        );
+        println!("{}", c.to_json(rules));
         return Ok(());
     }
     println!(

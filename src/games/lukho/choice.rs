@@ -100,6 +100,25 @@ impl Choice {
         self.hand() - self.drop
     }
 
+    /// The choice as `lukho opening --json` prints it (the CLI, the Python package and the web
+    /// oracle answer with this one object): id, both text forms, and South's row after it is
+    /// made with North untouched (`pits`).
+    pub fn to_json(&self, rules: &Rules) -> serde_json::Value {
+        let board = super::race::setup(self, &Choice::default());
+        serde_json::json!({
+            "rules": rules.to_json(),
+            "id": self.id(rules),
+            "remove": self.remove,
+            "drop": self.drop,
+            "pit": self.pit,
+            "hand": self.hand(),
+            "sow": self.sow_count(),
+            "text": {"remove": self.remove_string(), "drop": self.drop_string()},
+            "pits": board.pits(),
+            "of": Choice::count(rules),
+        })
+    }
+
     /// The choice's id (the choice must be valid under `rules`).
     pub fn id(&self, rules: &Rules) -> u64 {
         let mut id = 0u64;
