@@ -43,6 +43,30 @@ pub struct Header {
     pub checksum: u32,
 }
 
+impl Header {
+    /// The one check of a layer header (raw or packed) against what its reader expects: the
+    /// same game, rules, index and layer, and the entry count that index gives the layer.
+    pub(crate) fn expect(
+        &self,
+        path: &Path,
+        game: &str,
+        rules: &str,
+        index_order: &str,
+        layer: u32,
+        entries: u64,
+    ) -> Result<(), DbError> {
+        let found = format!("game {} rules {} index {} layer {}", self.game, self.rules, self.index_order, self.layer);
+        let expected = format!("game {game} rules {rules} index {index_order} layer {layer}");
+        if found != expected {
+            return Err(DbError::Foreign { path: path.to_path_buf(), found, expected });
+        }
+        if self.entries != entries {
+            return Err(DbError::Size { path: path.to_path_buf(), found: self.entries, expected: entries });
+        }
+        Ok(())
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum DbError {
     #[error("{path}: {source}")]
@@ -206,15 +230,7 @@ impl LayerFile {
         if header.format_version != FORMAT_VERSION && header.format_version != VERSION_WHOLE_CRC {
             return Err(DbError::Version { path: p(), found: header.format_version });
         }
-        let found =
-            format!("game {} rules {} index {} layer {}", header.game, header.rules, header.index_order, header.layer);
-        let expected = format!("game {game} rules {rules} index {index_order} layer {layer}");
-        if found != expected {
-            return Err(DbError::Foreign { path: p(), found, expected });
-        }
-        if header.entries != entries {
-            return Err(DbError::Size { path: p(), found: header.entries, expected: entries });
-        }
+        header.expect(path, game, rules, index_order, layer, entries)?;
         let blocks = block_count(entries);
         let table = if header.format_version == FORMAT_VERSION { blocks } else { 0 };
         let offset = payload_offset(hl, table);

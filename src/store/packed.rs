@@ -299,15 +299,7 @@ impl PackedFile {
                 header.format_version
             )));
         }
-        let found =
-            format!("game {} rules {} index {} layer {}", header.game, header.rules, header.index_order, header.layer);
-        let expected = format!("game {game} rules {rules} index {index_order} layer {layer}");
-        if found != expected {
-            return Err(DbError::Foreign { path: p(), found, expected });
-        }
-        if header.entries != entries {
-            return Err(DbError::Size { path: p(), found: header.entries, expected: entries });
-        }
+        header.expect(path, game, rules, index_order, layer, entries)?;
         let il_at = 12 + hl;
         let il = map.get(il_at..il_at + 4).map(le_u32).ok_or_else(|| bad("truncated inside its header".into()))?;
         let info_bytes =
