@@ -105,12 +105,27 @@ pub fn run_with<G: TableGame>(req: DbRequest, spec: &DbSpec<G>, rules: G::Rules,
 pub fn db_error(flag: &str, e: DbError) -> anyhow::Error {
     match e {
         DbError::Rules(e) => super::args::input(e),
-        DbError::Io { path, source } if mancala::store::space::is_disk_full(&source) => anyhow::anyhow!(
-            "{flag}: {}: the disk is full ({source}); the partial file was removed, the layers before it are kept",
+        // Bad input too (exit 2): the user's to fix by freeing space; the partial layer, or the
+        // out-of-core work directory of partitions and inboxes, is removed before this is
+        // reported, so a rerun resumes from the last finished layer.
+        DbError::Io { path, source } if mancala::store::space::is_disk_full(&source) => super::Usage(format!(
+            "{flag}: the disk holding {} is full (writing {}: {source}); the partial layer was removed, the layers before it are kept: free space and rerun the same command",
+            full_dir(&path).display(),
             path.display()
-        ),
+        ))
+        .into(),
         e if e.is_io() => e.into(),
         e => super::Usage(format!("{flag}: {e}")).into(),
+    }
+}
+
+/// The database directory a file that filled the disk belongs to: its own directory, or the
+/// one holding the out-of-core work directory (`.NAME.work`) it is in.
+fn full_dir(path: &Path) -> &Path {
+    let dir = path.parent().unwrap_or(path);
+    match dir.file_name().map(|n| n.to_string_lossy()) {
+        Some(n) if n.starts_with('.') && n.ends_with(".work") => dir.parent().unwrap_or(dir),
+        _ => dir,
     }
 }
 

@@ -14,10 +14,16 @@ const CHUNK: u64 = 1 << 14;
 
 /// Working memory per position of the layer being built: value, open-move counter, best exit.
 pub const WORK_BYTES_PER_POSITION: u64 = 3;
-/// Memory planning allows one frontier entry (a u32 rank) per this many positions of the layer.
+/// Memory planning allows one frontier entry (a u32 index into the part) per this many
+/// positions of the layer.
 /// Peaks are far lower: layer 24 (417 M positions) peaked at 2.13 GB RSS, within about
 /// 50 MB of its lower layers plus its working arrays.
 pub const FRONTIER_SHARE: u64 = 16;
+
+/// The most positions a [`Part`] holds: its frontiers are u32 indices into it (half the memory
+/// of u64 ranks), while ranks of the layer are u64 (Oware layers pass 2^32 positions from 32
+/// seeds on). A larger layer is built in partitions ([`super::outcore`]) of at most this many.
+pub const MAX_PART_LEN: u64 = 1 << 32;
 
 /// Observer of a layer build (progress bars live in the CLI, not here).
 pub trait Progress: Sync {
@@ -40,23 +46,21 @@ pub fn build_layer<G: LayeredGame, L: Layers + ?Sized>(
     progress: &dyn Progress,
 ) -> Vec<i8> {
     let size = game.layer_size(n);
-    // Frontiers hold u32 ranks (half the memory of u64): every layer up to 30 Oware seeds fits,
-    // and larger ones are refused earlier for memory anyway.
-    assert!(size <= u32::MAX as u64 + 1, "layer {n} has {size} positions, more than u32 ranks can hold");
+    assert!(size <= MAX_PART_LEN, "layer {n} has {size} positions: build it in partitions (outcore)");
     let part = Part::forward(game, lower, n, 0..size, progress);
     let mut decided = 0u64;
     for t in (1..=n as i32).rev() {
         let frontier = part.seeds(t);
         decided +=
-            part.propagate(game, n, t, frontier, &|_: &[(u32, bool)]| unreachable!("one part holds the whole layer"));
+            part.propagate(game, n, t, frontier, &|_: &[(u64, bool)]| unreachable!("one part holds the whole layer"));
         progress.threshold(t, decided);
     }
     part.finish()
 }
 
-/// Where a partition sends the updates of predecessors in other partitions: `(rank, win)`
-/// batches ([`Part::update`]).
-pub type Outside<'a> = dyn Fn(&[(u32, bool)]) + Sync + 'a;
+/// Where a partition sends the updates of predecessors in other partitions: `(rank in the
+/// layer, win)` batches ([`Part::update`]).
+pub type Outside<'a> = dyn Fn(&[(u64, bool)]) + Sync + 'a;
 
 /// A slice whose memory a [`Part`] owns (its vectors or its file's map).
 struct Raw<T> {
@@ -82,6 +86,8 @@ enum Owner {
 
 /// The working state of the ranks `base..base + len` of the layer being built: the whole
 /// layer in memory, or one partition of it mapped from its file ([`super::outcore`]).
+/// `len <= MAX_PART_LEN`: positions inside a part are u32 indices (`rank - base`) in its
+/// frontiers, while ranks that cross parts are u64.
 pub struct Part {
     pub base: u64,
     value: Raw<AtomicI8>,
@@ -113,6 +119,7 @@ impl Part {
     pub fn mapped(base: u64, mut map: memmap2::MmapMut) -> Part {
         assert_eq!(map.len() % 3, 0, "a partition's state is three bytes per position");
         let len = map.len() / 3;
+        assert!(len as u64 <= MAX_PART_LEN, "a partition of {len} positions");
         let ptr = map.as_mut_ptr();
         Part {
             base,
@@ -142,6 +149,7 @@ impl Part {
         ranks: std::ops::Range<u64>,
         progress: &dyn Progress,
     ) -> Part {
+        assert!(ranks.end - ranks.start <= MAX_PART_LEN, "a part of {:?}: more than u32 indices hold", ranks);
         let len = (ranks.end - ranks.start) as usize;
         let base = ranks.start;
         let value: Vec<AtomicI8> = (0..len).map(|_| AtomicI8::new(UNDECIDED)).collect();
@@ -181,13 +189,13 @@ impl Part {
     }
 
     /// Seeds of threshold `t`: positions whose own exits settle them now, settled and returned
-    /// (as ranks of the layer). An exit worth more than t settled its position at an earlier
+    /// (as indices into this part). An exit worth more than t settled its position at an earlier
     /// threshold, and a position whose last open move closed while its exits allowed it was
     /// settled in that propagation, so only `best_exit == ±t` can be new; the scan is a byte
     /// compare per position.
     pub fn seeds(&self, t: i32) -> Vec<u32> {
         let (up, down) = (t as i8, -t as i8);
-        let (value, open, base) = (&*self.value, &*self.open, self.base);
+        let (value, open) = (&*self.value, &*self.open);
         self.best_exit
             .par_chunks(CHUNK as usize)
             .enumerate()
@@ -208,18 +216,17 @@ impl Part {
                     } else {
                         return None;
                     }
-                    Some((base + i as u64) as u32)
+                    Some(i as u32)
                 })
             })
             .collect()
     }
 
-    /// One predecessor update of threshold `t` at rank `pr` (in this part): `win` when its move
+    /// One predecessor update of threshold `t` at index `i` of this part: `win` when its move
     /// leads into a position lost for the mover there (it wins at least `t`), else the move
-    /// gives it at most `-t`. Whether `pr` is settled now (and must be expanded).
+    /// gives it at most `-t`. Whether it is settled now (and must be expanded).
     #[inline]
-    fn update(&self, t: i32, pr: u32, win: bool) -> bool {
-        let i = (pr as u64 - self.base) as usize;
+    fn update(&self, t: i32, i: usize, win: bool) -> bool {
         if self.value[i].load(Relaxed) != UNDECIDED {
             return false;
         }
@@ -233,18 +240,25 @@ impl Part {
         }
     }
 
-    /// Apply updates that other parts sent (`(rank, win)`, see [`Part::update`]); the positions
-    /// they settle.
-    pub fn receive(&self, t: i32, updates: &[(u32, bool)]) -> Vec<u32> {
+    /// Apply updates that other parts sent (`(rank in the layer, win)`, see [`Part::update`]);
+    /// the positions they settle, as indices into this part.
+    pub fn receive(&self, t: i32, updates: &[(u64, bool)]) -> Vec<u32> {
+        let (lo, hi) = (self.base, self.base + self.len());
         updates
             .par_chunks(4096)
             .flat_map_iter(|c| {
-                c.iter().filter(|&&(pr, win)| self.update(t, pr, win)).map(|&(pr, _)| pr).collect::<Vec<_>>()
+                c.iter()
+                    .inspect(|&&(pr, _)| assert!((lo..hi).contains(&pr), "update of rank {pr} sent to part {lo}..{hi}"))
+                    .map(|&(pr, win)| ((pr - lo) as u32, win))
+                    .filter(|&(i, win)| self.update(t, i as usize, win))
+                    .map(|(i, _)| i)
+                    .collect::<Vec<_>>()
             })
             .collect()
     }
 
-    /// Propagate threshold `t` backwards from `frontier` (positions of this part just settled)
+    /// Propagate threshold `t` backwards from `frontier` (indices of positions of this part just
+    /// settled)
     /// until nothing more of this part is settled; updates of predecessors in other parts go
     /// to `outside` (a batch at a time). Returns the positions settled here.
     pub fn propagate<G: LayeredGame>(
@@ -266,16 +280,16 @@ impl Part {
                     let mut ranks = Vec::with_capacity(32);
                     let mut next = Vec::new();
                     let mut away = Vec::new();
-                    for &r in chunk {
-                        let v = self.value[(r as u64 - lo) as usize].load(Relaxed) as i32;
+                    for &i in chunk {
+                        let v = self.value[i as usize].load(Relaxed) as i32;
                         // A move into a position lost for its mover wins at least t there.
                         let win = v < t;
-                        game.unmove_ranks(n, r as u64, &mut preds, &mut ranks);
+                        game.unmove_ranks(n, lo + i as u64, &mut preds, &mut ranks);
                         for &pr in &ranks {
                             if pr < lo || pr >= hi {
-                                away.push((pr as u32, win));
-                            } else if self.update(t, pr as u32, win) {
-                                next.push(pr as u32);
+                                away.push((pr, win));
+                            } else if self.update(t, (pr - lo) as usize, win) {
+                                next.push((pr - lo) as u32);
                             }
                         }
                     }

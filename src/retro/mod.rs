@@ -154,7 +154,8 @@ pub fn build_files<G: LayeredGame>(
     for n in layers.len()..=max {
         let size = game.layer_size(n);
         let p = progress(n, size);
-        let header = match parts(n) {
+        // A layer of more positions than one part holds (u32 indices) is never built in one.
+        let header = match parts(n).max(outcore::least_parts(size)) {
             0 | 1 => family.write(n, &builder::build_layer(game, layers.as_slice(), n, p.as_ref()))?,
             k => {
                 let file = (family.path)(n);

@@ -6,7 +6,8 @@
 //! their maps). Each threshold then visits every partition once (its seeds) and afterwards
 //! every partition that updates were sent to, until none is pending: propagation inside the
 //! loaded partition is done in memory, updates of predecessors in other partitions are appended
-//! to their inbox files (`rank << 1 | win`, u64 LE) and applied on their next visit. Within a
+//! to their inbox files (`rank << 1 | win`, u64 LE: ranks of the layer are u64, below 2^41 at 48
+//! Oware seeds) and applied on their next visit. Within a
 //! threshold the result is the attractor's least fixed point whatever the order the updates
 //! arrive in (a predecessor is either sent a win or counted down, never both: a move into a
 //! position lost at `-t` and one into a position won at `t` are different moves of different
@@ -16,7 +17,7 @@
 //! The partitions are rank ranges, so `k` processes (MPI ranks) can each own a contiguous range
 //! of every layer the same way: the inbox files become the messages between them.
 
-use super::builder::{Part, Progress, FRONTIER_SHARE, WORK_BYTES_PER_POSITION};
+use super::builder::{Part, Progress, FRONTIER_SHARE, MAX_PART_LEN, WORK_BYTES_PER_POSITION};
 use super::{LayeredGame, Layers};
 use crate::store::layer_file::as_bytes;
 use std::fs::{self, File, OpenOptions};
@@ -38,6 +39,13 @@ fn message_bytes(len: u64) -> u64 {
     len.clamp(*MESSAGE_BYTES.start(), *MESSAGE_BYTES.end()) & !7
 }
 
+/// The fewest partitions of a layer of `size` positions: a part holds at most
+/// [`MAX_PART_LEN`] (its frontiers are u32 indices), so layers of more (Oware from 32 seeds)
+/// are never built in one.
+pub fn least_parts(size: u64) -> u64 {
+    size.div_ceil(MAX_PART_LEN).max(1)
+}
+
 /// Bytes of memory a build of a layer of `size` positions over lower layers of `lower` bytes
 /// needs at its peak with `parts` partitions (1: the in-memory build).
 pub fn memory_for(size: u64, lower: u64, parts: u64) -> u64 {
@@ -50,9 +58,9 @@ pub fn memory_for(size: u64, lower: u64, parts: u64) -> u64 {
 /// The fewest partitions of a layer of `size` positions over `lower` bytes of lower layers
 /// that fit `budget` bytes, or `Err(the smallest budget that fits)`.
 pub fn parts_within(size: u64, lower: u64, budget: u64) -> Result<u64, u64> {
-    let most = MAX_PARTS.min(size.div_ceil(MIN_PART)).max(1);
+    let most = MAX_PARTS.min(size.div_ceil(MIN_PART)).max(least_parts(size));
     // Memory falls as the parts grow in number: the first that fits is the fewest.
-    let mut parts = 1;
+    let mut parts = least_parts(size);
     while parts <= most {
         if memory_for(size, lower, parts) <= budget {
             return Ok(parts);
@@ -89,10 +97,10 @@ impl<'a> Outbox<'a> {
         Outbox { work, pending: Mutex::new((vec![Vec::new(); parts as usize], 0, None)), len, cap: message_bytes(len) }
     }
 
-    fn send(&self, batch: &[(u32, bool)]) {
+    fn send(&self, batch: &[(u64, bool)]) {
         let mut g = self.pending.lock().unwrap();
         for &(r, win) in batch {
-            g.0[(r as u64 / self.len) as usize].push((r as u64) << 1 | win as u64);
+            g.0[(r / self.len) as usize].push(encode(r, win));
         }
         g.1 += batch.len() as u64 * 8;
         if g.1 >= self.cap {
@@ -125,6 +133,16 @@ impl<'a> Outbox<'a> {
         g.1 = 0;
         Self::flush_locked(self.work, &mut g.0)
     }
+}
+
+/// An update as an inbox holds it: the rank (below 2^63) shifted left, the win flag in bit 0.
+fn encode(rank: u64, win: bool) -> u64 {
+    debug_assert!(rank < 1 << 63);
+    rank << 1 | win as u64
+}
+
+fn decode(x: u64) -> (u64, bool) {
+    (x >> 1, x & 1 == 1)
 }
 
 fn state(work: &Path, p: u64) -> PathBuf {
@@ -161,8 +179,7 @@ pub fn build_layer_parts<G: LayeredGame, L: Layers + ?Sized>(
     progress: &dyn Progress,
 ) -> Result<PathBuf, (PathBuf, io::Error)> {
     let size = game.layer_size(n);
-    assert!(size <= u32::MAX as u64 + 1, "layer {n} has {size} positions, more than u32 ranks can hold");
-    let len = size.div_ceil(parts).max(1);
+    let len = size.div_ceil(parts.max(least_parts(size))).max(1);
     let parts = size.div_ceil(len).max(1);
     let range = |p: u64| p * len..((p + 1) * len).min(size);
     if work.exists() {
@@ -195,12 +212,9 @@ pub fn build_layer_parts<G: LayeredGame, L: Layers + ?Sized>(
                         if got == 0 {
                             break;
                         }
-                        let updates: Vec<(u32, bool)> = buf[..got]
+                        let updates: Vec<(u64, bool)> = buf[..got]
                             .chunks_exact(8)
-                            .map(|c| {
-                                let x = u64::from_le_bytes(c.try_into().unwrap());
-                                ((x >> 1) as u32, x & 1 == 1)
-                            })
+                            .map(|c| decode(u64::from_le_bytes(c.try_into().unwrap())))
                             .collect();
                         frontier.extend(part.receive(t, &updates));
                     }
@@ -239,4 +253,34 @@ fn read_full(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
         }
     }
     Ok(got)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inbox_updates_keep_ranks_past_32_bits() {
+        // The last rank of Oware's 48-seed layer (C(59, 11) positions) and ranks around 2^32.
+        let last = crate::index::binomial(59, 11) - 1;
+        for r in [0, (1 << 32) - 1, 1 << 32, (1 << 32) + 1, 5_752_004_348, last] {
+            for win in [false, true] {
+                assert_eq!(decode(encode(r, win)), (r, win));
+            }
+        }
+    }
+
+    #[test]
+    fn layers_past_u32_indices_get_enough_partitions() {
+        let c = |n: u64| crate::index::binomial(n + 11, 11);
+        assert_eq!(least_parts(c(31)), 1, "31 seeds: 4,280,561,376 positions");
+        assert_eq!(least_parts(c(32)), 2, "32 seeds: 5,752,004,349 positions");
+        assert_eq!(least_parts(c(36)), 5, "36 seeds: 17,417,133,617 positions");
+        for n in [32, 36, 40, 48] {
+            let size = c(n);
+            // Even with all the memory in the world, no part exceeds u32 indices.
+            let parts = parts_within(size, 0, u64::MAX).unwrap();
+            assert!(size.div_ceil(parts) <= MAX_PART_LEN, "{n}: {parts}");
+        }
+    }
 }
