@@ -133,7 +133,7 @@ impl Observer for EqProgress {
     fn iteration(&self, r: &IterRecord) {
         if !self.quiet {
             eprintln!(
-                "iteration {}: |S| {} |N| {} (support {}/{}), restricted value {:.6}, bounds [{:.6}, {:.6}], gap {:.6}, games {} (+{}), {:.1} s (+{:.1} s: LP {:.1}, replies {:.1}), {:.2} M games/s, {} vectors ({:.2} GB, mapped)",
+                "iteration {}: |S| {} |N| {} (support {}/{}), restricted value {:.6}, bounds [{:.6}, {:.6}], gap {:.6}, best [{:.6}, {:.6}] gap {:.6}, games {} (+{}), {:.1} s (+{:.1} s: LP {:.1}, replies {:.1}), {:.2} M games/s, {} vectors ({:.2} GB, mapped)",
                 r.iteration,
                 r.south_size,
                 r.north_size,
@@ -143,6 +143,9 @@ impl Observer for EqProgress {
                 r.lower,
                 r.upper,
                 r.gap(),
+                r.best_lower.unwrap_or(f64::NAN),
+                r.best_upper.unwrap_or(f64::NAN),
+                r.best_upper.unwrap_or(f64::NAN) - r.best_lower.unwrap_or(f64::NAN),
                 r.total_games,
                 r.games,
                 r.total_seconds,
@@ -210,13 +213,18 @@ pub fn equilibrium(a: EquilibriumArgs) -> Result<()> {
     } else {
         format!("not converged; continue with the same command (state in {})", a.out.display())
     };
+    let cert = answer.certificate.as_ref();
     println!(
-        "value {} ({}), certified bounds [{}, {}], gap {}: {status}",
+        "value {} ({}), certified bounds [{}, {}] (iterations {} and {}), gap {}; last iteration [{}, {}]: {status}",
         f(Some(answer.value)),
         if answer.symmetric { "symmetric game" } else { "restricted LP" },
+        f(cert.map(|c| c.lower)),
+        f(cert.map(|c| c.upper)),
+        cert.map_or("-".to_string(), |c| c.lower_iteration.to_string()),
+        cert.map_or("-".to_string(), |c| c.upper_iteration.to_string()),
+        f(cert.map(|c| c.gap)),
         f(answer.lower),
         f(answer.upper),
-        f(answer.gap)
     );
     for (side, mix) in [("south", &answer.south), ("north", &answer.north)] {
         println!("{side}: {} choices in the mix", mix.len());
