@@ -2,8 +2,9 @@
 # The distributed Oware build (`db build --distributed`, feature `mpi`) against the
 # single-process build: layers 0..=N built by `mpirun -np K` for K = 1, 2, 4 and both indexes
 # must verify (checksums, Bellman) with exactly the single-process build's checksums; then one
-# process is killed (`kill -9`) while layer N is built: mpirun must exit nonzero, no file of
-# layer N may exist, and a rerun of the same command must finish with the same checksums.
+# process is killed (`kill -9`) while layer N is built: mpirun must exit nonzero with one line
+# (rank 0's), no file of layer N may exist, and a rerun of the same command must finish with
+# the same checksums.
 #
 #   scripts/oware_mpi_check.sh N        (CI: N = 13, about 2 minutes on 2 cores)
 #
@@ -47,7 +48,7 @@ done
 
 # Kill one process while layer N is built.
 dir=$work/killed
-cmd=(mpirun --oversubscribe -np 2 "$bin" oware db build --distributed --max-stones "$max" --dir "$dir" --threads "$threads")
+cmd=(mpirun -q --oversubscribe -np 2 "$bin" oware db build --distributed --max-stones "$max" --dir "$dir" --threads "$threads")
 nice -n 19 "${cmd[@]}" 2>"$work/killed.log" &
 job=$!
 below=$(printf '%s/oware-gs-no-capture-%d.db' "$dir" $((max - 1)))
@@ -63,7 +64,11 @@ victim=$(pgrep -P "$job" -f "oware db build" | tail -1)
 [ -e "$dir/oware-gs-no-capture-$max.db" ] && fail "layer $max was finished before the kill: raise N"
 kill -9 "$victim"
 if wait "$job"; then fail "mpirun exited 0 after a process was killed"; fi
-echo "killed process $victim while layer $max was built: mpirun exited nonzero"
+# `mpirun -q` prints nothing of its own: the job's one line is rank 0's (stopped by SIGTERM).
+grep -v '^layer\|^building' "$work/killed.log" >"$work/killed.err" || true
+[ "$(wc -l <"$work/killed.err")" = 1 ] && grep -q '^error: the MPI job was stopped' "$work/killed.err" \
+    || { cat "$work/killed.log" >&2; fail "not the one line after the kill"; }
+echo "killed process $victim while layer $max was built: mpirun exited nonzero, one line: $(cat "$work/killed.err")"
 leftover=$(find "$dir" -name "*-$max.db*")
 [ -z "$leftover" ] || fail "a file of the unfinished layer was left: $leftover"
 nice -n 19 "${cmd[@]}" 2>"$work/rerun.log" || { cat "$work/rerun.log" >&2; fail "the rerun failed"; }

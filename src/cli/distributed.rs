@@ -93,6 +93,9 @@ fn run<G: TableGame>(
             eprintln!("layer {:>2}: {:>13} positions already built, crc32 {:08x}", h.layer, h.entries, h.checksum);
         }
     }
+    if root {
+        say_when_stopped();
+    }
     let t0 = std::time::Instant::now();
     let mut layer_start = std::time::Instant::now();
     let progress = |n: usize, size: u64| -> Box<dyn Progress> {
@@ -126,4 +129,21 @@ fn run<G: TableGame>(
         eprintln!("done in {:.2} s", t0.elapsed().as_secs_f64());
     }
     Ok(())
+}
+
+/// When a process dies, `mpirun` stops the others with SIGTERM (and says so in several lines,
+/// or nothing under `mpirun -q`): rank 0 then prints the build's one line before it exits.
+fn say_when_stopped() {
+    extern "C" fn on_term(_: libc::c_int) {
+        const LINE: &[u8] = b"error: the MPI job was stopped (a process died, or mpirun was interrupted) while a layer was built; the layers written are kept, rerun the same command to resume\n";
+        // SAFETY: write(2) and _exit(2) are async-signal-safe; nothing else is touched.
+        unsafe {
+            libc::write(2, LINE.as_ptr().cast(), LINE.len());
+            libc::_exit(2);
+        }
+    }
+    // SAFETY: installs a handler that only calls async-signal-safe functions.
+    unsafe {
+        libc::signal(libc::SIGTERM, on_term as extern "C" fn(libc::c_int) as libc::sighandler_t);
+    }
 }
