@@ -123,6 +123,14 @@ fn equilibrium_bad_input_is_one_line_exit_2_and_overwrites_nothing() {
     run(&["--race", "sequential", "--payoff", "margin", "--family", "0..10", "--exploit", "99"], "--exploit");
     run(&["--race", "sequential", "--payoff", "margin", "--family", "bogus"], "--family");
     run(&["--race", "sequential", "--payoff", "margin", "--family", "0..10", "--replies", "0"], "--replies");
+    let not_json = dir.path().join("seed.json");
+    std::fs::write(&not_json, "{\"south\": [{\"id\": 7}], \"north\": 3}").unwrap();
+    for seed in [dir.path().join("none.json"), not_json] {
+        run(
+            &["--race", "sequential", "--payoff", "margin", "--family", "0..10", "--seed", seed.to_str().unwrap()],
+            "--seed",
+        );
+    }
     assert!(!out.exists(), "bad input wrote {o}");
     // A finished small run, then a foreign and a corrupt state.
     json_out(&[

@@ -184,6 +184,28 @@ impl Solver {
         Ok(solver)
     }
 
+    /// Warm start: a new run's restricted sets (both players) begin with `seed` (choice ids,
+    /// e.g. the support of another family's equilibrium) instead of the family's first choice.
+    /// Ids outside the family are skipped; returns how many were taken. Refused once the run
+    /// has iterations (the sets are the state's then).
+    pub fn seed(&mut self, seed: &[u32]) -> Result<usize, EqError> {
+        if !self.state.log.is_empty() {
+            let message = "the run in --out has iterations already; a seed starts a new run (another --out)";
+            return Err(InputError::new("seed", message).into());
+        }
+        let mut set: Vec<u32> = Vec::new();
+        for &id in seed {
+            if self.ids.binary_search(&id).is_ok() && !set.contains(&id) {
+                set.push(id);
+            }
+        }
+        if set.is_empty() {
+            return Err(InputError::new("seed", format!("none of its {} choices is in the family", seed.len())).into());
+        }
+        (self.state.south, self.state.north) = (set.clone(), set.clone());
+        Ok(set.len())
+    }
+
     pub fn identity(&self) -> &Json {
         &self.identity
     }

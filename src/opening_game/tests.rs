@@ -327,3 +327,32 @@ fn a_resume_sweeps_only_the_supports() {
         assert_eq!(st.log.last().unwrap().games, ((pairs + sweeps) * d.races()) as u64, "{race}");
     }
 }
+
+/// Warm start: seeded with the supports of the exact solution, a run is exact in its first
+/// iteration with the same value; a seed is refused for a run that has iterations, and one
+/// with no choice in the family.
+#[test]
+fn a_seed_with_the_optimal_supports_converges_at_once() {
+    for race in ["south-first", "sequential"] {
+        let d = def(race, "margin", "all:remove=000000**");
+        let dir = tempfile::tempdir().unwrap();
+        let whole = solve(&d, dir.path(), StopAt::default());
+        assert!(whole.exact());
+        let seed: Vec<u32> =
+            whole.state.south_strategy.iter().chain(&whole.state.north_strategy).map(|&(id, _)| id).collect();
+        let value = whole.value();
+        drop(whole);
+        let mut again = Solver::open(d.clone(), dir.path()).unwrap();
+        let e = again.seed(&seed).unwrap_err().to_string();
+        assert!(e.starts_with("seed: ") && e.contains("iterations already"), "{e}");
+        let fresh = tempfile::tempdir().unwrap();
+        let mut sv = Solver::open(d.clone(), fresh.path()).unwrap();
+        let e = sv.seed(&[u32::MAX]).unwrap_err().to_string();
+        assert!(e.starts_with("seed: ") && e.contains("none of its 1"), "{e}");
+        assert!(sv.seed(&seed).unwrap() > 1);
+        sv.run(StopAt::default(), &Quiet).unwrap();
+        assert!(sv.exact(), "{race}");
+        assert_eq!(sv.state.log.len(), 1, "{race}");
+        assert!((sv.value() - value).abs() < 1e-9, "{race}: {} vs {value}", sv.value());
+    }
+}

@@ -42,6 +42,10 @@ pub struct EquilibriumArgs {
     /// payoffs against the mix that beat the restricted value (one vector sweep each).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100000))]
     replies: u32,
+    /// Warm start a new run: both restricted sets begin with the choices of both mixes of
+    /// FILE (another run's equilibrium.json; choices outside the family are skipped).
+    #[arg(long)]
+    seed: Option<PathBuf>,
     #[arg(long)]
     json: bool,
     /// Worker threads (default: all cores).
@@ -185,6 +189,10 @@ pub fn equilibrium(a: EquilibriumArgs) -> Result<()> {
         let message = format!("choice {id} is not in the family `{}`", solver.def.family.text);
         return Err(input(InputError::new("exploit", message)));
     }
+    if let Some(path) = &a.seed {
+        let ids = seed_ids(path).map_err(input)?;
+        solver.seed(&ids).map_err(eq_error)?;
+    }
     let mut obs = EqProgress::new(false);
     obs.vector_bytes = 2 * solver.ids.len() as u64;
     solver.run(StopAt { max_iterations: a.max_iterations, seconds: a.time }, &obs).map_err(eq_error)?;
@@ -248,4 +256,20 @@ pub fn equilibrium(a: EquilibriumArgs) -> Result<()> {
     }
     println!("{} iterations, {} games, {:.1} s -> {}", answer.iterations, answer.games, answer.seconds, path.display());
     Ok(())
+}
+
+/// The choice ids of both mixes of an equilibrium.json (South's, then North's).
+fn seed_ids(path: &std::path::Path) -> Result<Vec<u32>, InputError> {
+    let bad = |why: String| InputError::new("seed", format!("{}: {why}", path.display()));
+    let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
+    let answer: serde_json::Value = serde_json::from_str(&text).map_err(|e| bad(format!("not JSON ({e})")))?;
+    let mut ids = Vec::new();
+    for side in ["south", "north"] {
+        let mix = answer[side].as_array().ok_or_else(|| bad(format!("no `{side}` mix (not an equilibrium.json)")))?;
+        for e in mix {
+            let id = e["id"].as_u64().and_then(|id| u32::try_from(id).ok());
+            ids.push(id.ok_or_else(|| bad(format!("`{side}`: an entry without a choice id: {e}")))?);
+        }
+    }
+    Ok(ids)
 }
