@@ -57,3 +57,21 @@ fn one_process_builds_the_committed_checksums() {
         assert_eq!(checksum(as_bytes(&l.values().unwrap())), want[&("gs-no-capture".to_string(), n)], "layer {n}");
     }
 }
+
+#[cfg(feature = "mpi")]
+#[test]
+fn a_build_that_does_not_fit_the_memory_is_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().join("db");
+    let err = usage_error(
+        mancala()
+            .args(["oware", "db", "build", "--max-stones", "20", "--distributed"])
+            .arg("--dir")
+            .arg(&d)
+            .env("MANCALA_MEMORY_LIMIT_GIB", "0.1"),
+    );
+    assert!(err.starts_with("error: --max-stones: building up to 20 needs about "), "{err}");
+    assert!(err.contains(" at layer 20 (1 of the 1 processes here)"), "{err}");
+    assert!(err.contains("0.10 GiB are available"), "{err}");
+    assert!(!d.exists() || std::fs::read_dir(&d).unwrap().next().is_none(), "nothing is written");
+}

@@ -62,12 +62,15 @@ fn run<G: TableGame>(
         if max > G::MAX_LAYER {
             return super::usage(format!("{}: {max}; expected 0..={}{}", spec.max_flag, G::MAX_LAYER, spec.max_reason));
         }
-        super::args::set_threads(threads)?;
-        // One writer per directory: rank 0, which writes every layer.
-        root.then(|| mancala::store::DirLock::acquire(dir, "db-build").map_err(|e| super::args::lock_error("--dir", e)))
-            .transpose()
+        super::args::set_threads(threads)
     })();
-    let _lock = agree(world, setup)?;
+    agree(world, setup)?;
+    agree(world, memory(spec, game, max, world))?;
+    // One writer per directory: rank 0, which writes every layer.
+    let lock = root
+        .then(|| mancala::store::DirLock::acquire(dir, "db-build").map_err(|e| super::args::lock_error("--dir", e)))
+        .transpose();
+    let _lock = agree(world, lock)?;
     // Every process checks the layers already built (each maps them for its forward passes).
     let resume = agree(world, database::Resume::open(game, dir, max).map_err(|e| db_error("--dir", e)))?;
     let first = *resume.missing().start() as u64;
@@ -129,6 +132,43 @@ fn run<G: TableGame>(
         eprintln!("done in {:.2} s", t0.elapsed().as_secs_f64());
     }
     Ok(())
+}
+
+/// Whether this machine's processes fit its memory at every layer up to `max`: the sum of
+/// their private bytes plus the lower layers, mapped once (MemAvailable, or
+/// MANCALA_MEMORY_LIMIT_GIB when lower, as the single-process build checks).
+fn memory<G: TableGame>(spec: &DbSpec<G>, game: &G, max: usize, world: &SimpleCommunicator) -> Result<()> {
+    let node = world.split_shared(world.rank());
+    let (k, me) = (world.size() as u64, world.rank() as u64);
+    let mut worst = (0u64, 0usize);
+    let mut lower = 0u64;
+    for n in 0..=max.min(G::MAX_LAYER) {
+        let size = game.layer_size(n);
+        let mine = mancala::retro::distributed::private_bytes(size, k, me);
+        let mut here = 0u64;
+        node.all_reduce_into(&mine, &mut here, SystemOperation::sum());
+        worst = worst.max((here + lower, n));
+        lower += size;
+    }
+    let cap = std::env::var("MANCALA_MEMORY_LIMIT_GIB")
+        .ok()
+        .and_then(|s| s.parse::<f64>().ok())
+        .map(|g| (g * (1u64 << 30) as f64) as u64);
+    let avail = match (super::layer_db::mem_available(), cap) {
+        (Some(a), Some(c)) => Some(a.min(c)),
+        (a, c) => a.or(c),
+    };
+    match avail {
+        Some(avail) if worst.0 > avail => super::usage(format!(
+            "{}: building up to {max} needs about {:.2} GiB of memory on this machine at layer {} ({} of the {k} processes here), {:.2} GiB are available (MemAvailable, or MANCALA_MEMORY_LIMIT_GIB when lower)",
+            spec.max_flag,
+            worst.0 as f64 / (1u64 << 30) as f64,
+            worst.1,
+            node.size(),
+            avail as f64 / (1u64 << 30) as f64
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// When a process dies, `mpirun` stops the others with SIGTERM (and says so in several lines,

@@ -44,6 +44,20 @@ pub fn owned(size: u64, k: u64, p: u64) -> std::ops::Range<u64> {
     (p * len).min(size)..((p + 1) * len).min(size)
 }
 
+/// Bytes process `p` of `k` holds privately at its peak while it builds a layer of `size`
+/// positions: its share's working state (3 bytes a position) and frontier allowance, the
+/// process itself, and on rank 0 the gathered layer and its own values' copy. The lower
+/// layers, mapped, come on top once per machine (the page cache is shared).
+pub fn private_bytes(size: u64, k: u64, p: u64) -> u64 {
+    let r = owned(size, k, p);
+    let share = r.end - r.start;
+    let gather = if p == 0 { size + share } else { 0 };
+    super::outcore::FIXED_BYTES
+        + share * super::builder::WORK_BYTES_PER_POSITION
+        + share / super::builder::FRONTIER_SHARE * 4
+        + gather
+}
+
 /// Build layer `n` over `lower` with every process of `world` (each calls this); returns the
 /// layer's values on rank 0 (`None` elsewhere) and the traffic.
 pub fn build_layer<G: LayeredGame, L: Layers + ?Sized>(
