@@ -207,7 +207,10 @@ fn build<G: TableGame>(
         for (n, slot) in parts.iter_mut().enumerate() {
             let size = game.layer_size(n);
             match mancala::retro::outcore::parts_within(size, lower, budget) {
-                Ok(k) => *slot = k,
+                Ok((k, bytes)) => {
+                    *slot = k;
+                    need = need.max(bytes);
+                }
                 Err(least) => {
                     return usage(format!(
                         "--memory: {} is too small to build layer {n} ({size} positions over {} of lower layers); the smallest budget that works is {} MiB",
@@ -217,7 +220,6 @@ fn build<G: TableGame>(
                     ))
                 }
             }
-            need = need.max(mancala::retro::outcore::memory_for(size, lower, *slot));
             lower += size;
         }
     }
@@ -275,7 +277,7 @@ fn build<G: TableGame>(
         Box::new(LayerBar { pb, n })
     };
     resume
-        .build_in_parts(game, &|n| parts[n], &progress, &mut |n, h| {
+        .build_within(game, &|n| parts[n], memory, &progress, &mut |n, h| {
             let secs = layer_start.elapsed().as_secs_f64();
             eprintln!(
                 "layer {n:>2}: {:>13} positions in {:>8.2} s ({:>6.2} M/s), crc32 {:08x}{}",

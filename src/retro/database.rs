@@ -130,9 +130,24 @@ impl Resume {
         progress: &dyn Fn(usize, u64) -> Box<dyn Progress>,
         on_layer: &mut dyn FnMut(usize, &Header),
     ) -> Result<(), DbError> {
+        self.build_within(game, parts, None, progress, on_layer)
+    }
+
+    /// [`Resume::build_in_parts`] keeping the resident memory within `memory` bytes (the pages
+    /// of the lower layers are dropped as the budget nears, [`crate::store::resident`]).
+    pub fn build_within<G: TableGame>(
+        self,
+        game: &G,
+        parts: &dyn Fn(usize) -> u64,
+        memory: Option<u64>,
+        progress: &dyn Fn(usize, u64) -> Box<dyn Progress>,
+        on_layer: &mut dyn FnMut(usize, &Header),
+    ) -> Result<(), DbError> {
         let Resume { dir, max, layers } = self;
-        with_family(game, &dir, |family| super::build_files(family, game, layers, max, parts, progress, on_layer))
-            .map(drop)
+        with_family(game, &dir, |family| {
+            super::build_files(family, game, layers, max, parts, memory, progress, on_layer)
+        })
+        .map(drop)
     }
 
     /// [`Resume::build`] by every process of `world`, each calling this ([`super::distributed`]);

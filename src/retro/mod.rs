@@ -144,15 +144,32 @@ pub fn bellman<G: LayeredGame, L: Layers + ?Sized>(
 /// (and checked) `layers` below them, and return them all, mapped. `parts(n)` is the number of
 /// partitions layer `n` is built in (1: in memory; more: out of core, [`outcore`], in a work
 /// directory beside its file). `on_layer(n, header)` is called after each layer is written.
+/// Under a `memory` budget the pages of the mapped lower layers are dropped from the process
+/// whenever its RSS nears the budget ([`crate::store::resident`]): they are read at random and
+/// would otherwise stay resident, all of them, whatever the partitions.
+#[allow(clippy::too_many_arguments)]
 pub fn build_files<G: LayeredGame>(
     family: &layer_file::Family,
     game: &G,
     mut layers: Vec<layer_file::LayerFile>,
     max: usize,
     parts: &dyn Fn(usize) -> u64,
+    memory: Option<u64>,
     progress: &dyn Fn(usize, u64) -> Box<dyn builder::Progress>,
     on_layer: &mut dyn FnMut(usize, &layer_file::Header),
 ) -> Result<Vec<layer_file::LayerFile>, layer_file::DbError> {
+    // Dropped (joined) before `layers` is returned or dropped: no map goes while registered.
+    let mut watcher = memory.map(crate::store::resident::Watcher::start);
+    let register = |w: &mut Option<crate::store::resident::Watcher>, l: &layer_file::LayerFile| {
+        if let Some(w) = w {
+            // SAFETY: a layer file is a read-only file map, kept in `layers` until the watcher
+            // is dropped at the end of this function.
+            unsafe { w.add(as_u8(l.as_ref())) };
+        }
+    };
+    for l in &layers {
+        register(&mut watcher, l);
+    }
     for n in layers.len()..=max {
         let size = game.layer_size(n);
         let p = progress(n, size);
@@ -174,7 +191,13 @@ pub fn build_files<G: LayeredGame>(
                         .map_err(|e| io((values.clone(), e)))?;
                     // SAFETY: i8 and u8 have the same size and alignment.
                     let values: &[i8] = unsafe { std::slice::from_raw_parts(map.as_ptr() as *const i8, map.len()) };
-                    family.write(n, values)
+                    // SAFETY: a read-only file map, removed from the watcher before it is dropped.
+                    let key = watcher.as_mut().map(|w| unsafe { w.add(&map) });
+                    let written = family.write(n, values);
+                    if let (Some(w), Some(k)) = (watcher.as_mut(), key) {
+                        w.remove(k);
+                    }
+                    written
                 })();
                 // Finished or failed (a full disk), nothing of the partitions stays behind.
                 let cleaned = std::fs::remove_dir_all(&work).map_err(|e| io((work.clone(), e)));
@@ -184,8 +207,16 @@ pub fn build_files<G: LayeredGame>(
             }
         };
         on_layer(n, &header);
-        // Read back and checked: the next layer is built on it.
-        layers.push(family.open_verified(n, size)?);
+        // Read back and checked: the next layer is built on it (registered first: the check
+        // reads every page).
+        layers.push(family.open(n, size)?);
+        register(&mut watcher, &layers[n]);
+        layers[n].verify()?;
     }
+    drop(watcher);
     Ok(layers)
+}
+
+fn as_u8(v: &[i8]) -> &[u8] {
+    layer_file::as_bytes(v)
 }

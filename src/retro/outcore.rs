@@ -55,20 +55,34 @@ pub fn memory_for(size: u64, lower: u64, parts: u64) -> u64 {
     FIXED_BYTES + lower + work + messages
 }
 
+/// The lower layers' share of a budget too small to hold them whole: a quarter of them (at
+/// least 16 MiB) stays resident, the rest is dropped and faulted back in from the page cache
+/// as it is read ([`crate::store::resident`]). Below a quarter the random reads of the forward
+/// pass would fault on most lookups.
+pub fn lower_share(lower: u64) -> u64 {
+    lower.min((lower / 4).max(16 << 20))
+}
+
 /// The fewest partitions of a layer of `size` positions over `lower` bytes of lower layers
-/// that fit `budget` bytes, or `Err(the smallest budget that fits)`.
-pub fn parts_within(size: u64, lower: u64, budget: u64) -> Result<u64, u64> {
+/// that fit `budget` bytes, with the memory they need: the lower layers held whole when some
+/// split allows it, else only their [`lower_share`] (the build must then keep the RSS within
+/// the budget, [`crate::store::resident::Watcher`]). `Err(the smallest budget that fits)`.
+pub fn parts_within(size: u64, lower: u64, budget: u64) -> Result<(u64, u64), u64> {
+    parts_with_lower(size, lower, budget).or_else(|_| parts_with_lower(size, lower_share(lower), budget))
+}
+
+fn parts_with_lower(size: u64, lower: u64, budget: u64) -> Result<(u64, u64), u64> {
     let most = MAX_PARTS.min(size.div_ceil(MIN_PART)).max(least_parts(size));
     // Memory falls as the parts grow in number: the first that fits is the fewest.
     let mut parts = least_parts(size);
     while parts <= most {
         if memory_for(size, lower, parts) <= budget {
-            return Ok(parts);
+            return Ok((parts, memory_for(size, lower, parts)));
         }
         parts = if parts < 16 { parts + 1 } else { parts * 5 / 4 };
     }
     if memory_for(size, lower, most) <= budget {
-        return Ok(most);
+        return Ok((most, memory_for(size, lower, most)));
     }
     Err(memory_for(size, lower, most))
 }
@@ -279,7 +293,7 @@ mod tests {
         for n in [32, 36, 40, 48] {
             let size = c(n);
             // Even with all the memory in the world, no part exceeds u32 indices.
-            let parts = parts_within(size, 0, u64::MAX).unwrap();
+            let (parts, _) = parts_within(size, 0, u64::MAX).unwrap();
             assert!(size.div_ceil(parts) <= MAX_PART_LEN, "{n}: {parts}");
         }
     }

@@ -352,10 +352,15 @@ impl Family<'_> {
         LayerFile::open(&(self.path)(n), self.game, &self.rules, self.index_order, n as u32, entries)
     }
 
-    /// [`Family::open`] and check every block now.
+    /// [`Family::open`] and check every block now. The pages the check read are then dropped
+    /// from the process (kept in the page cache): a build checks every layer below the one it
+    /// builds, and keeping them all resident would put its RSS past any `--memory` before it
+    /// starts.
     pub fn open_verified(&self, n: usize, entries: u64) -> Result<LayerFile, DbError> {
         let f = self.open(n, entries)?;
         f.verify()?;
+        // SAFETY: a layer file's map is read-only and file-backed.
+        unsafe { super::resident::forget(&f.map) };
         Ok(f)
     }
 

@@ -3,12 +3,13 @@
 //! belong together are published as one [`set`]; a directory has one writer at a time
 //! ([`lock`]); [`space`] says up front whether an output fits. Endgame databases keep one
 //! [`layer_file`] per layer, or a [`packed`] one (compressed blocks); a [`layer::Layer`] is
-//! either.
+//! either. [`resident`] keeps a reader of mapped files within a memory budget.
 pub mod atomic;
 pub mod layer;
 pub mod layer_file;
 pub mod lock;
 pub mod packed;
+pub mod resident;
 pub mod set;
 pub mod space;
 
