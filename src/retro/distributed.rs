@@ -83,8 +83,8 @@ pub fn build_layer<G: LayeredGame, L: Layers + ?Sized>(
             decided += part.propagate(game, n, t, frontier, &|batch| {
                 let mut out = outbox.lock().unwrap();
                 for &(r, win) in batch {
-                    let dest = r as u64 / len;
-                    out[dest as usize].push(((r as u64 - dest * len) as u32) << 1 | win as u32);
+                    let dest = r / len;
+                    out[dest as usize].push(((r - dest * len) as u32) << 1 | win as u32);
                 }
             });
             let (sent, next) = exchange(world, &part, t, outbox.into_inner().unwrap(), &mut traffic);
@@ -149,8 +149,7 @@ fn exchange(
             world.all_to_all_varcount_into(&from, &mut into);
         }
         traffic.rounds += 1;
-        let updates: Vec<(u32, bool)> =
-            recv.iter().map(|&x| ((part.base + (x >> 1) as u64) as u32, x & 1 == 1)).collect();
+        let updates: Vec<(u64, bool)> = recv.iter().map(|&x| (part.base + (x >> 1) as u64, x & 1 == 1)).collect();
         settled.extend(part.receive(t, &updates));
         // [still to send, sent this round] over every process.
         let left = (0..k).map(|d| (out[d].len() - done[d]) as u64).sum::<u64>();
