@@ -416,3 +416,28 @@ fn cli_solve_reads_the_tables_with_db() {
     let err = String::from_utf8_lossy(&a.get_output().stderr).to_string();
     assert!(err.starts_with("error: --db:") && err.lines().count() == 1, "{err}");
 }
+
+#[test]
+fn solve_with_tables_equals_minimax_on_random_positions() {
+    // The library entry the CLI, the web oracle and the Python bindings share: tables 0..=3
+    // (built by the CLI), random positions of up to 6 warriors, each value equal to the
+    // independent minimax; those the tables cover are read off them ("db"); none damaged.
+    use mancala::solve::kiothi::solve_with_tables;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t");
+    mancala().args(["kiothi", "db", "build", "--max-warriors", "3", "--dir"]).arg(&db).assert().success();
+    let tables = mancala::retro::kiothi::Database::open_through(&db, Rules::default(), 3).unwrap();
+    let mut rng = Rng(7);
+    for _ in 0..30 {
+        let p = random_position(&mut rng, 6);
+        let (s, _) = solve_with_tables(Rules::default(), Some(&tables), &p, Limits::default()).unwrap();
+        assert_eq!(s.bounds.lo, minimax_root(&p, &Rules::default()), "{p}");
+        assert!(s.bounds.is_exact(), "{p}");
+        if p.warriors_on_board() <= 3 {
+            assert_eq!(s.method, Method::Db, "{p}");
+        }
+        let (plain, _) = solve_with_tables(Rules::default(), None, &p, Limits::default()).unwrap();
+        assert_eq!(plain.bounds, s.bounds, "{p}");
+    }
+    tables.damage().unwrap();
+}

@@ -11,6 +11,7 @@ use common::{json_out, mancala, LUKHO_RULES as R};
 /// `lukho equilibrium` on a small family: the JSON answer (README.md fields), the value
 /// inside the certificate's bounds, weights summing to 1, and the file in DIR; a rerun of a
 /// finished run plays no game; --max-iterations then a resume gives the same sets.
+/// The certificate's bounds are the best of the log's, and converged.
 #[test]
 fn equilibrium_small_family_answer_and_resume() {
     let dir = tempfile::tempdir().unwrap();
@@ -36,6 +37,22 @@ fn equilibrium_small_family_answer_and_resume() {
     let file: Value = serde_json::from_str(&std::fs::read_to_string(out.join("equilibrium.json")).unwrap()).unwrap();
     assert_eq!(file["value"], a["value"]);
     assert_eq!(file["log"].as_array().unwrap().len() as u64, a["iterations"].as_u64().unwrap());
+    // The certificate: the best bound of each side over the log, its iteration and its mix.
+    let log = file["log"].as_array().unwrap();
+    let cert = &a["certificate"];
+    let best_lower = log.iter().map(|r| r["lower"].as_f64().unwrap()).fold(f64::NEG_INFINITY, f64::max);
+    let best_upper = log.iter().map(|r| r["upper"].as_f64().unwrap()).fold(f64::INFINITY, f64::min);
+    assert_eq!((cert["lower"].as_f64(), cert["upper"].as_f64()), (Some(best_lower), Some(best_upper)), "{cert}");
+    assert!(cert["gap"].as_f64().unwrap() <= 1e-6);
+    let at = |k: &str| log[cert[k].as_u64().unwrap() as usize - 1].clone();
+    assert_eq!(
+        (at("lower_iteration")["lower"].as_f64(), at("upper_iteration")["upper"].as_f64()),
+        (Some(best_lower), Some(best_upper))
+    );
+    for side in ["south", "north"] {
+        let total: f64 = cert[side].as_array().unwrap().iter().map(|e| e["weight"].as_f64().unwrap()).sum();
+        assert!((total - 1.0).abs() < 1e-9, "{cert}");
+    }
     // Rerun: nothing more to do, same answer.
     let b = json_out(&[&base[..], &["--out", o]].concat());
     assert_eq!(
@@ -49,7 +66,14 @@ fn equilibrium_small_family_answer_and_resume() {
     let p = json_out(&[&base[..], &["--out", o2, "--max-iterations", "2"]].concat());
     assert_eq!((p["iterations"].as_u64(), p["exact"].as_bool()), (Some(2), Some(false)));
     let r = json_out(&[&base[..], &["--out", o2]].concat());
-    assert_eq!((r["iterations"].clone(), r["games"].clone()), (a["iterations"].clone(), a["games"].clone()));
+    // The resume plays again the restricted LP's pairs the stopped run had played (its last
+    // iteration's sets, one race outcome), which are not saved; nothing else.
+    let last = &std::fs::read_to_string(out2.join("equilibrium.json")).unwrap();
+    let last: Value = serde_json::from_str(last).unwrap();
+    let second = &last["log"][1];
+    let replayed = second["south_size"].as_u64().unwrap() * second["north_size"].as_u64().unwrap();
+    assert_eq!(r["iterations"], a["iterations"]);
+    assert_eq!(r["games"].as_u64().unwrap(), a["games"].as_u64().unwrap() + replayed);
     assert!((r["value"].as_f64().unwrap() - v).abs() < 1e-9);
 }
 
@@ -99,6 +123,14 @@ fn equilibrium_bad_input_is_one_line_exit_2_and_overwrites_nothing() {
     run(&["--race", "sequential", "--payoff", "margin", "--family", "0..10", "--exploit", "99"], "--exploit");
     run(&["--race", "sequential", "--payoff", "margin", "--family", "bogus"], "--family");
     run(&["--race", "sequential", "--payoff", "margin", "--family", "0..10", "--replies", "0"], "--replies");
+    let not_json = dir.path().join("seed.json");
+    std::fs::write(&not_json, "{\"south\": [{\"id\": 7}], \"north\": 3}").unwrap();
+    for seed in [dir.path().join("none.json"), not_json] {
+        run(
+            &["--race", "sequential", "--payoff", "margin", "--family", "0..10", "--seed", seed.to_str().unwrap()],
+            "--seed",
+        );
+    }
     assert!(!out.exists(), "bad input wrote {o}");
     // A finished small run, then a foreign and a corrupt state.
     json_out(&[

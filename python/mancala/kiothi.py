@@ -8,43 +8,19 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Union
 
-from . import _native
+from . import _answer, _native
+from ._answer import MoveBounds  # noqa: F401 (public, the moves of a Solution)
 
 
 @dataclass(frozen=True)
-class MoveBounds:
-    move: str
-    lower: int
-    upper: int
+class Solution(_answer.Solution):
+    """The answer of ``kiothi solve --json``: with the final totals and the winner when exact."""
 
-
-@dataclass(frozen=True)
-class Solution:
-    """The answer of ``kiothi solve --json``: ``value`` is None unless ``exact``."""
-
-    value: Optional[int]
-    exact: bool
-    lower: int
-    upper: int
-    best_moves: List[str]
-    pv: List[str]
-    moves: List[MoveBounds]
-    score: Optional[List[float]]
-    winner: Optional[str]
-    method: str
-    nodes: int
-    depth: int
-    seconds: float
-    raw: Dict[str, Any] = field(repr=False, compare=False)
-
-    @classmethod
-    def from_json(cls, d: Dict[str, Any]) -> "Solution":
-        return cls(d["value"], d["exact"], d["lower"], d["upper"], d["best_moves"], d["pv"],
-                   [MoveBounds(m["move"], m["lower"], m["upper"]) for m in d["moves"]], d["score"], d["winner"],
-                   d["method"], d["nodes"], d["depth"], d["seconds"], d)
+    score: Optional[List[float]] = None
+    winner: Optional[str] = None
 
 
 class Position:

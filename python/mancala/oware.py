@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import pyarrow as pa
 
 from . import _native
+from ._answer import MoveBounds, Solution  # noqa: F401 (MoveBounds: public, the moves of a Solution)
 
 Pits = Sequence[int]
 
@@ -29,39 +30,6 @@ class Move:
     move: int
     captured: int
     pits: Tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class MoveBounds:
-    move: int
-    lower: int
-    upper: int
-
-
-@dataclass(frozen=True)
-class Solution:
-    """The answer of ``oware solve --json``: ``value`` is None unless ``exact``."""
-
-    value: Optional[int]
-    exact: bool
-    lower: int
-    upper: int
-    best_moves: List[int]
-    pv: List[int]
-    moves: List[MoveBounds]
-    method: str
-    nodes: int
-    depth: int
-    seconds: float
-    raw: Dict[str, Any] = field(repr=False, compare=False)
-
-    @classmethod
-    def from_json(cls, d: Dict[str, Any]) -> "Solution":
-        return cls(
-            value=d["value"], exact=d["exact"], lower=d["lower"], upper=d["upper"], best_moves=d["best_moves"],
-            pv=d["pv"], moves=[MoveBounds(m["move"], m["lower"], m["upper"]) for m in d["moves"]],
-            method=d["method"], nodes=d["nodes"], depth=d["depth"], seconds=d["seconds"], raw=d,
-        )
 
 
 def rules(grand_slam: str = "no-capture", cycle: str = "split") -> Dict[str, Any]:

@@ -572,19 +572,10 @@ fn kiothi_solve(
             )?)
         }
     };
-    let (s, sow) = py.allow_threads(|| {
-        let probe = |q: &kiothi::Position| tables.as_ref().and_then(|t| t.probe_position(q));
-        let sowing = kiothi::SowingCache::new();
-        let s = ksolve::solve(
-            rules,
-            &sowing,
-            tables.is_some().then_some(&probe as &dyn Fn(&kiothi::Position) -> Option<i32>),
-            &p,
-            Limits { depth, seconds: time, nodes },
-        );
-        (s, sowing.stats())
+    let answer = py.allow_threads(|| {
+        ksolve::solve_with_tables(rules, tables.as_ref(), &p, Limits { depth, seconds: time, nodes })
     });
-    let s = s.map_err(|e| err(format!("{}: {e}", flag("position"))))?;
+    let (s, sow) = answer.map_err(|e| err(format!("{}: {e}", flag("position"))))?;
     if let Some(t) = &tables {
         t.damage().map_err(|e| err(format!("{}: {e}", flag("db"))))?;
     }

@@ -3,6 +3,8 @@
 //! Exit codes: 0 success, 2 bad input (one line on stderr naming the field), 1 other failures.
 
 mod args;
+#[cfg(feature = "mpi")]
+mod distributed;
 #[cfg(test)]
 mod fuzz;
 mod kiothi;
@@ -79,21 +81,26 @@ pub fn run() -> i32 {
     };
     match r {
         Ok(()) => 0,
-        Err(e) => {
-            let usage = e.downcast_ref::<Usage>().is_some()
-                || e.downcast_ref::<mancala::store::layer_file::DbError>()
-                    .is_some_and(|d| !matches!(d, mancala::store::layer_file::DbError::Io { .. }))
-                // A file another run is writing (`AtomicFile`'s lock): the user's to sort out.
-                || e.chain().any(|c| {
-                    c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::WouldBlock)
-                });
-            eprintln!("error: {}", one_line(&format!("{e:#}")));
-            if usage {
-                2
-            } else {
-                1
-            }
-        }
+        Err(e) => report(&e),
+    }
+}
+
+/// Print an error as its one line and return the exit code: 2 for bad input (a wrong flag
+/// value, a damaged or foreign file, a directory another run holds), 1 for a failed read or
+/// write.
+pub fn report(e: &anyhow::Error) -> i32 {
+    let usage = e.downcast_ref::<Usage>().is_some()
+        || e.downcast_ref::<mancala::store::layer_file::DbError>()
+            .is_some_and(|d| !matches!(d, mancala::store::layer_file::DbError::Io { .. }))
+        // A file another run is writing (`AtomicFile`'s lock): the user's to sort out.
+        || e.chain().any(|c| {
+            c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::WouldBlock)
+        });
+    eprintln!("error: {}", one_line(&format!("{e:#}")));
+    if usage {
+        2
+    } else {
+        1
     }
 }
 

@@ -34,6 +34,20 @@ pub struct BestBound {
     pub iteration: u32,
 }
 
+/// The run's certificate: the best bound each side reached in any iteration and the mix that
+/// proves it (evaluated over every choice of the family), so `lower <= value <= upper`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Certificate {
+    pub lower: f64,
+    pub upper: f64,
+    pub gap: f64,
+    pub lower_iteration: u32,
+    pub upper_iteration: u32,
+    /// South's mix guaranteeing `lower`, North's conceding at most `upper` (heaviest first).
+    pub south: Vec<MixEntry>,
+    pub north: Vec<MixEntry>,
+}
+
 /// An exploited choice as the answer reports it: its worth each side, the gap to the value.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ExploitReport {
@@ -66,6 +80,8 @@ pub struct Answer {
     pub stalled: bool,
     pub best_lower: BestBound,
     pub best_upper: BestBound,
+    /// None before the first iteration.
+    pub certificate: Option<Certificate>,
     pub south: Vec<MixEntry>,
     pub north: Vec<MixEntry>,
     pub south_set: usize,
@@ -126,8 +142,10 @@ impl Solver {
         }
     }
 
+    /// Converged: the certificate's gap (best bounds seen) is within the tolerance.
     pub fn exact(&self) -> bool {
-        self.state.done && self.state.log.last().is_some_and(|r| r.gap() <= TOLERANCE)
+        let (lower, upper) = self.state.certified();
+        self.state.done && upper - lower <= TOLERANCE
     }
 
     /// The answer as far as the run has come.
@@ -151,6 +169,18 @@ impl Solver {
             b
         };
         let value = self.value();
+        let certificate = match (&self.state.best_south, &self.state.best_north) {
+            (Some(s), Some(n)) => Some(Certificate {
+                lower: s.bound,
+                upper: n.bound,
+                gap: n.bound - s.bound,
+                lower_iteration: s.iteration,
+                upper_iteration: n.iteration,
+                south: mix(&s.mix),
+                north: mix(&n.mix),
+            }),
+            _ => None,
+        };
         Answer {
             rules: rules.to_json(),
             race: self.def.model.name(),
@@ -167,6 +197,7 @@ impl Solver {
             stalled: self.state.stalled,
             best_lower: best(|a, b| a > b, f64::NEG_INFINITY, |r| r.lower),
             best_upper: best(|a, b| a < b, f64::INFINITY, |r| r.upper),
+            certificate,
             south: mix(&self.state.south_strategy),
             north: mix(&self.state.north_strategy),
             south_set: self.state.south.len(),

@@ -2,11 +2,13 @@
 //! both best replies, the iteration log, and when to stop.
 
 use super::lp::maximiser_from;
-use super::state::{read_state, write_state, State, STATE_FILE};
+use super::state::{read_state, write_state, Certified, State, STATE_FILE};
 use super::vectors::Kind;
 use super::{io_err, EqError, OpeningGame};
 use crate::games::lukho::{Choice, ProvenCycles};
+use crate::sweep::play::play_pair;
 use crate::sweep::InputError;
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 use std::collections::HashMap;
@@ -47,6 +49,12 @@ pub struct IterRecord {
     pub lp_seconds: f64,
     #[serde(default)]
     pub reply_seconds: f64,
+    /// The run's certificate after this iteration: the best `lower` and `upper` seen (each
+    /// proved by a saved mix). Absent in records written before it was kept.
+    #[serde(default)]
+    pub best_lower: Option<f64>,
+    #[serde(default)]
+    pub best_upper: Option<f64>,
 }
 
 impl IterRecord {
@@ -126,6 +134,13 @@ pub struct Solver {
     /// Seconds of the current iteration in LPs and in best-reply passes.
     lp_time: std::sync::atomic::AtomicU64,
     reply_time: std::sync::atomic::AtomicU64,
+    /// South's payoff (integer units, summed over the outcomes) of pairs of choices played so
+    /// far: the restricted LPs' entries. Played pairwise instead of read from the members'
+    /// vectors, so a member's vector is swept only once the member enters a mix whose best
+    /// reply is computed (few do: the supports are a third of the sets).
+    pairs: HashMap<(u32, u32), i32>,
+    /// Games played by the current iteration.
+    iter_games: u64,
 }
 
 impl Solver {
@@ -158,6 +173,8 @@ impl Solver {
             lock,
             lp_time: Default::default(),
             reply_time: Default::default(),
+            pairs: HashMap::new(),
+            iter_games: 0,
         };
         if !solver.load_state()? {
             // Both players start with the family's first choice.
@@ -165,6 +182,28 @@ impl Solver {
             solver.state.north = vec![solver.ids[0]];
         }
         Ok(solver)
+    }
+
+    /// Warm start: a new run's restricted sets (both players) begin with `seed` (choice ids,
+    /// e.g. the support of another family's equilibrium) instead of the family's first choice.
+    /// Ids outside the family are skipped; returns how many were taken. Refused once the run
+    /// has iterations (the sets are the state's then).
+    pub fn seed(&mut self, seed: &[u32]) -> Result<usize, EqError> {
+        if !self.state.log.is_empty() {
+            let message = "the run in --out has iterations already; a seed starts a new run (another --out)";
+            return Err(InputError::new("seed", message).into());
+        }
+        let mut set: Vec<u32> = Vec::new();
+        for &id in seed {
+            if self.ids.binary_search(&id).is_ok() && !set.contains(&id) {
+                set.push(id);
+            }
+        }
+        if set.is_empty() {
+            return Err(InputError::new("seed", format!("none of its {} choices is in the family", seed.len())).into());
+        }
+        (self.state.south, self.state.north) = (set.clone(), set.clone());
+        Ok(set.len())
     }
 
     pub fn identity(&self) -> &Json {
@@ -207,41 +246,91 @@ impl Solver {
         self.ranked(&terms, k).into_iter().map(|(best, p)| (-best / self.def.scale(), self.ids[p])).collect()
     }
 
-    /// South's payoff in payoff units for a pair of restricted members.
+    /// South's payoff in payoff units for a pair of restricted members, from the column of `n`.
+    #[cfg(test)]
     pub(super) fn entry(&self, s: u32, n: u32) -> f64 {
         let (v, sign) = self.vector(Kind::Col, n);
         sign * v[self.pos(s)] as f64 / self.def.scale()
     }
 
-    /// South's payoff for `s` in S against any family choice `n`, from the row of `s`.
-    pub(super) fn row_entry(&self, s: u32, n: u32) -> f64 {
-        let (v, sign) = self.vector(Kind::Row, s);
-        sign * v[self.pos(n)] as f64 / self.def.scale()
+    /// Play every pair of `south` × `north` not played yet (in parallel), caching South's
+    /// payoff; in a symmetric game a pair's mirror is its negation and is cached with it.
+    pub(super) fn play_pairs(&mut self, south: &[u32], north: &[u32]) {
+        let symmetric = self.def.symmetric();
+        // A symmetric pair is played once, lower id as South.
+        let canonical = |(s, n): (u32, u32)| if symmetric && n < s { (n, s) } else { (s, n) };
+        let mut todo: Vec<(u32, u32)> = south
+            .iter()
+            .flat_map(|&s| north.iter().map(move |&n| (s, n)))
+            .filter(|p| !self.pairs.contains_key(p))
+            .map(canonical)
+            .collect();
+        todo.sort_unstable();
+        todo.dedup();
+        if todo.is_empty() {
+            return;
+        }
+        let (rules, model, payoff) = (&self.def.rules, self.def.model, self.def.payoff);
+        let played: Vec<((u32, u32), i32)> = todo
+            .par_iter()
+            .map(|&(s, n)| {
+                let (cs, cn) = (&self.choices[self.pos(s)], &self.choices[self.pos(n)]);
+                let mut v = 0i32;
+                play_pair(rules, &self.proven, model, cs, cn, |_, g| v += payoff.of(g));
+                ((s, n), v)
+            })
+            .collect();
+        self.iter_games += played.len() as u64 * self.def.races() as u64;
+        for ((s, n), v) in played {
+            self.pairs.insert((s, n), v);
+            if symmetric {
+                self.pairs.insert((n, s), -v);
+            }
+        }
+    }
+
+    /// South's payoff in payoff units for a pair played by [`Solver::play_pairs`].
+    pub(super) fn pair(&self, s: u32, n: u32) -> f64 {
+        self.pairs[&(s, n)] as f64 / self.def.scale()
+    }
+
+    /// The vectors of a mix's members (South's rows or North's columns), swept if not saved.
+    fn ensure_mix(&mut self, kind: Kind, mix: &[(u32, f64)], obs: &dyn Observer) -> Result<(), EqError> {
+        for &(id, _) in mix {
+            self.iter_games += self.ensure(kind, id, obs)?;
+        }
+        Ok(())
     }
 
     /// One player's best mix over his restricted set `own` against EVERY opposing choice of
     /// the family, by constraint generation: the LP starts with the opponent's restricted set
     /// as its columns (the plain double-oracle game), then adds the opponent's best reply to
-    /// the current mix while that reply beats the LP's value (at most [`Solver::cuts`] times; 0 = plain double
-    /// oracle). The
-    /// cached vectors give every entry, so this costs LPs and weighted sums, no games.
-    /// `entry(own, other)` is the player's own payoff; `reply(mix)` the opponent's best
-    /// reply over the family: (the player's payoff, the reply).
+    /// the current mix while that reply beats the LP's value (at most [`Solver::cuts`] times;
+    /// 0 = plain double oracle). The LP's entries are played pairwise; the opponent's best
+    /// reply over the family needs the vectors of the mix's support only (swept the first
+    /// time a member is in one). `south`: the player is South (else North, whose payoff is
+    /// South's negated).
     fn refine(
-        &self,
+        &mut self,
+        south: bool,
         own: &[u32],
         cuts0: &[u32],
         hints: (Mix<'_>, Mix<'_>),
-        entry: impl Fn(&Self, u32, u32) -> f64,
-        reply: impl Fn(&Self, &[(u32, f64)], usize) -> Vec<(f64, u32)>,
+        obs: &dyn Observer,
     ) -> Result<Refined, EqError> {
         let mut cuts = cuts0.to_vec();
         let mut best: Option<Refined> = None;
         for step in 0..=self.cuts {
             let mut a = Vec::with_capacity(own.len() * cuts.len());
-            for &o in own {
-                for &c in &cuts {
-                    a.push(entry(self, o, c));
+            if south {
+                self.play_pairs(own, &cuts);
+                for &o in own {
+                    a.extend(cuts.iter().map(|&c| self.pair(o, c)));
+                }
+            } else {
+                self.play_pairs(&cuts, own);
+                for &o in own {
+                    a.extend(cuts.iter().map(|&c| -self.pair(c, o)));
                 }
             }
             // The LPs start from the last iteration's supports and the newest members.
@@ -255,8 +344,14 @@ impl Solver {
             let (v, w) = maximiser_from(&a, own.len(), cuts.len(), &guess(own, hints.0), &cols0)?;
             self.lp_time.fetch_add(t.elapsed().as_nanos() as u64, Relaxed);
             let mix: Vec<(u32, f64)> = own.iter().copied().zip(w).filter(|&(_, w)| w > 0.0).collect();
+            // South's mix is answered through its members' rows, North's through their columns.
+            self.ensure_mix(if south { Kind::Row } else { Kind::Col }, &mix, obs)?;
             let t = Instant::now();
-            let replies = reply(self, &mix, self.replies.max(1));
+            let replies = if south {
+                self.north_ranked(&mix, self.replies.max(1))
+            } else {
+                self.south_ranked(&mix, self.replies.max(1)).into_iter().map(|(u, s)| (-u, s)).collect()
+            };
             self.reply_time.fetch_add(t.elapsed().as_nanos() as u64, Relaxed);
             let (g, br) = replies[0];
             let (first_value, first_reply) = best.as_ref().map_or((v, br), |b| (b.first_value, b.first_reply));
@@ -291,13 +386,39 @@ impl Solver {
         }
         self.state = read_state(&path, &self.identity)?;
         self.state.check_members(&path, &self.ids)?;
+        self.state.seed_certificate();
         Ok(true)
+    }
+
+    /// Map (and check) every saved vector of the state whose file is there, so that a corrupt
+    /// or truncated one is refused before the run changes anything, whether or not this
+    /// sitting needs it. Missing ones are swept when needed.
+    fn load_saved(&mut self) -> Result<(), EqError> {
+        let names: Vec<String> = self.state.vectors.keys().cloned().collect();
+        for name in names {
+            let parsed = match name.strip_suffix(".i16").and_then(|n| n.split_once('-')) {
+                Some(("col", id)) => id.parse::<u32>().ok().map(|id| (Kind::Col, id)),
+                Some(("row", id)) => id.parse::<u32>().ok().map(|id| (Kind::Row, id)),
+                _ => None,
+            };
+            let Some((kind, id)) = parsed.filter(|&(_, id)| self.ids.binary_search(&id).is_ok()) else {
+                return Err(EqError::state(
+                    &self.dir.join(STATE_FILE),
+                    format!("vectors: `{name}` is not a vector of this family"),
+                ));
+            };
+            if self.dir.join("columns").join(&name).exists() {
+                self.ensure(kind, id, &Quiet)?;
+            }
+        }
+        Ok(())
     }
 
     /// Run iterations until converged or a limit is reached; the state is saved after each.
     pub fn run(&mut self, stop: StopAt, obs: &dyn Observer) -> Result<(), EqError> {
         let start = Instant::now();
         self.hold()?;
+        self.load_saved()?;
         while !self.state.done {
             if stop.max_iterations.is_some_and(|m| self.state.log.len() as u32 >= m)
                 || stop.seconds.is_some_and(|s| start.elapsed().as_secs_f64() >= s)
@@ -310,12 +431,23 @@ impl Solver {
         Ok(())
     }
 
-    /// Bytes one iteration's new vectors take at most: every reply of both sides swept
-    /// (one vector each in a symmetric game, a row and a column otherwise), plus the state.
+    /// Bytes one iteration's new vectors take at most: every member whose vector is not saved
+    /// yet may enter a support (all of them after a resume on a new machine), and every reply
+    /// of both sides; one vector each in a symmetric game, a row and a column otherwise; plus
+    /// the state.
     pub fn iteration_bytes(&self) -> u64 {
         let per_side = 2 * self.replies.max(1) as u64;
         let kinds = if self.def.symmetric() { 1 } else { 2 };
-        per_side * kinds * 2 * self.ids.len() as u64 + (1 << 20)
+        let unsaved = |kind: Kind, set: &[u32]| {
+            let (kind, _) = self.stored(kind);
+            set.iter().filter(|&&id| !self.cache.contains_key(&(kind, id))).count() as u64
+        };
+        let missing = if self.def.symmetric() {
+            unsaved(Kind::Col, &self.state.north)
+        } else {
+            unsaved(Kind::Col, &self.state.north) + unsaved(Kind::Row, &self.state.south)
+        };
+        (per_side * kinds + missing) * 2 * self.ids.len() as u64 + (1 << 20)
     }
 
     /// Bytes of the vectors saved so far (mapped, not held in RAM).
@@ -336,23 +468,11 @@ impl Solver {
         let t0 = Instant::now();
         self.lp_time.store(0, Relaxed);
         self.reply_time.store(0, Relaxed);
-        let mut games = 0;
-        for id in self.state.north.clone() {
-            games += self.ensure(Kind::Col, id, obs)?;
-        }
-        for id in self.state.south.clone() {
-            games += self.ensure(Kind::Row, id, obs)?;
-        }
+        self.iter_games = 0;
         let (s_set, n_set) = (self.state.south.clone(), self.state.north.clone());
-        // South's mix over S against every North choice (the cached rows know them all).
+        // South's mix over S against every North choice (its members' rows know them all).
         let (s_mix, n_mix) = (self.state.south_strategy.clone(), self.state.north_strategy.clone());
-        let south = self.refine(
-            &s_set,
-            &n_set,
-            (&s_mix, &n_mix),
-            |sv, s, n| sv.row_entry(s, n),
-            |sv, x, k| sv.north_ranked(x, k),
-        )?;
+        let south = self.refine(true, &s_set, &n_set, (&s_mix, &n_mix), obs)?;
         let (lower, x, n_br, n_plain) = (south.guarantee, south.mix.clone(), south.reply, south.first_reply);
         let n_more = south.more();
         let (upper, y, s_br, s_plain, s_more);
@@ -361,23 +481,28 @@ impl Solver {
             // to it mirrors South's: upper = −lower, one sweep serves both.
             (upper, y, s_br, s_plain, s_more) = (-lower, x.clone(), n_br, n_plain, n_more.clone());
         } else {
-            let north = self.refine(
-                &n_set,
-                &s_set,
-                (&n_mix, &s_mix),
-                |sv, n, s| -sv.entry(s, n),
-                |sv, y, k| sv.south_ranked(y, k).into_iter().map(|(u, s)| (-u, s)).collect(),
-            )?;
+            let north = self.refine(false, &n_set, &s_set, (&n_mix, &s_mix), obs)?;
             s_more = north.more();
             (upper, y, s_br, s_plain) = (-north.guarantee, north.mix, north.reply, north.first_reply);
         }
+        let games = self.iter_games;
         let restricted_value = south.first_value;
         let seconds = t0.elapsed().as_secs_f64();
         let st = &mut self.state;
         st.games += games;
         st.seconds += seconds;
+        // Every iteration's mixes are genuine strategies evaluated over the whole family, so
+        // the run's certificate is the best of each side seen so far.
+        let iteration = st.log.len() as u32 + 1;
+        if st.best_south.as_ref().is_none_or(|b| lower > b.bound) {
+            st.best_south = Some(Certified { bound: lower, iteration, mix: x.clone() });
+        }
+        if st.best_north.as_ref().is_none_or(|b| upper < b.bound) {
+            st.best_north = Some(Certified { bound: upper, iteration, mix: y.clone() });
+        }
+        let (best_lower, best_upper) = st.certified();
         let rec = IterRecord {
-            iteration: st.log.len() as u32 + 1,
+            iteration,
             south_size: st.south.len(),
             north_size: st.north.len(),
             south_support: x.len(),
@@ -394,6 +519,8 @@ impl Solver {
             vectors: st.vectors.len(),
             lp_seconds: self.lp_time.load(Relaxed) as f64 / 1e9,
             reply_seconds: self.reply_time.load(Relaxed) as f64 / 1e9,
+            best_lower: Some(best_lower),
+            best_upper: Some(best_upper),
         };
         // The best reply to the refined mix, else (as plain double oracle) to the restricted
         // game's mix, whichever is new.
@@ -413,7 +540,7 @@ impl Solver {
         };
         let add_s = pick(&st.south, s_br, s_plain, &s_more);
         let add_n = pick(&st.north, n_br, n_plain, &n_more);
-        if upper - lower <= TOLERANCE {
+        if best_upper - best_lower <= TOLERANCE {
             st.done = true;
         } else if add_s.is_empty() && add_n.is_empty() {
             st.done = true;

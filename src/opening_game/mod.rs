@@ -14,15 +14,20 @@
 //! - `lower` = min over all North choices of the payoff of South's mix `x`,
 //!
 //! so the game's value lies in `[lower, upper]` whatever the LP's rounding (the mixes are
-//! genuine strategies and the bounds are evaluated directly). Converged (`exact`) means
-//! `upper − lower <= TOLERANCE`.
+//! genuine strategies and the bounds are evaluated directly). Every iteration's bounds are
+//! certified that way, so the run's certificate is the best `lower` and the best `upper` seen
+//! in any iteration, each kept with the mix that proves it; converged (`exact`) means that
+//! certificate's `upper − lower <= TOLERANCE`.
 //!
-//! Work: every payoff is an integer (half-seeds for `margin`, summed over the race outcomes),
-//! so for each member of `N` we keep its *column* `A(·, n)` over the whole family as `i16`,
-//! and for each member of `S` its *row* `A(s, ·)`. A new member costs one sweep of
-//! `|family| × outcomes` games (the sweep's per-pair evaluation, [`crate::sweep::play::play_pair`]);
-//! a best response is then a weighted sum of cached vectors. Vectors are saved next to the
-//! state, so a resumed run replays nothing. When the model's outcomes come in mirrored pairs
+//! Work: every payoff is an integer (half-seeds for `margin`, summed over the race outcomes).
+//! The restricted LP's entries (members × members) are played pairwise and kept in memory. A
+//! best response to a mix is a weighted sum of its support's payoff vectors over the whole
+//! family, as `i16`: the *column* `A(·, n)` of each North member in the mix, the *row*
+//! `A(s, ·)` of each South member. A member's vector costs one sweep of `|family| × outcomes`
+//! games (the sweep's per-pair evaluation, [`crate::sweep::play::play_pair`]), made the first
+//! time the member has weight in a mix whose best reply is computed: members that never do
+//! (about two thirds of the full game's sets) are never swept. Vectors are saved next to the
+//! state, so a resumed run sweeps none again (it plays the LP's pairs again: |S|·|N| games, seconds). When the model's outcomes come in mirrored pairs
 //! (`sequential`, `lockstep`) the game is symmetric, `A(s, n) = −A(n, s)`, its value is 0,
 //! and a row is the negated column of the same choice: one vector serves both players. There
 //! the restricted sets stay equal (`S = N`), South's optimal mix is North's too, and North's
@@ -38,10 +43,10 @@ mod state;
 mod tests;
 mod vectors;
 
-pub use answer::{Answer, BestBound, Exploit, ExploitReport, MixEntry, Named, ANSWER_FILE};
+pub use answer::{Answer, BestBound, Certificate, Exploit, ExploitReport, MixEntry, Named, ANSWER_FILE};
 pub use double_oracle::{IterRecord, Observer, Quiet, Solver, StopAt, TOLERANCE};
 pub use payoff::{full_matrix, OpeningGame, Payoff, PayoffError};
-pub use state::{read_state, write_state, State, STATE_FILE, STATE_FORMAT, STATE_MAGIC};
+pub use state::{read_state, write_state, Certified, State, STATE_FILE, STATE_FORMAT, STATE_MAGIC};
 
 use crate::sweep::InputError;
 use lp::LpError;

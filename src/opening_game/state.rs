@@ -29,9 +29,49 @@ pub struct State {
     pub vectors: BTreeMap<String, u32>,
     pub games: u64,
     pub seconds: f64,
+    /// The run's certificate: the South mix with the best (highest) guarantee and the North
+    /// mix with the best (lowest) concession seen in any iteration, each evaluated over every
+    /// choice of the family. Absent in states written before it was kept.
+    #[serde(default)]
+    pub best_south: Option<Certified>,
+    #[serde(default)]
+    pub best_north: Option<Certified>,
+}
+
+/// A mix and the bound it proves: South's mix guarantees at least `bound` against every North
+/// choice of the family, North's concedes at most `bound` to every South choice.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Certified {
+    pub bound: f64,
+    /// The iteration whose mix it is.
+    pub iteration: u32,
+    /// (choice id, weight), support only, in the order the bound was evaluated.
+    pub mix: Vec<(u32, f64)>,
 }
 
 impl State {
+    /// The certificate of a state written before it was kept: the last iteration's mixes,
+    /// which are saved with the bounds they proved.
+    pub(super) fn seed_certificate(&mut self) {
+        let Some(last) = self.log.last() else { return };
+        if self.best_south.is_none() && !self.south_strategy.is_empty() {
+            let mix = self.south_strategy.clone();
+            self.best_south = Some(Certified { bound: last.lower, iteration: last.iteration, mix });
+        }
+        if self.best_north.is_none() && !self.north_strategy.is_empty() {
+            let mix = self.north_strategy.clone();
+            self.best_north = Some(Certified { bound: last.upper, iteration: last.iteration, mix });
+        }
+    }
+
+    /// The certified bounds so far: (best lower, best upper), infinite while unknown.
+    pub fn certified(&self) -> (f64, f64) {
+        (
+            self.best_south.as_ref().map_or(f64::NEG_INFINITY, |c| c.bound),
+            self.best_north.as_ref().map_or(f64::INFINITY, |c| c.bound),
+        )
+    }
+
     /// Refuse a state whose restricted sets are empty or whose sets or mixes name a choice
     /// outside the family `ids` (sorted): a resume looks every member up in the family. The
     /// checksum cannot tell: such a state was written by another tool or edited by hand.
@@ -42,6 +82,8 @@ impl State {
             ("north", self.north.clone()),
             ("south_strategy", mixes(&self.south_strategy)),
             ("north_strategy", mixes(&self.north_strategy)),
+            ("best_south", self.best_south.as_ref().map_or(vec![], |c| mixes(&c.mix))),
+            ("best_north", self.best_north.as_ref().map_or(vec![], |c| mixes(&c.mix))),
         ];
         for (field, list) in &lists[..2] {
             if list.is_empty() {

@@ -72,6 +72,13 @@ fn best_response_sweep_agrees_with_every_pair() {
                 assert_eq!(sign * row[j] as f64 / d.scale(), a[i * n + j]);
             }
         }
+        // The restricted LPs' entries, played pairwise, are the same numbers.
+        sv.play_pairs(&ids, &ids);
+        for (i, &south) in ids.iter().enumerate() {
+            for (j, &north) in ids.iter().enumerate() {
+                assert_eq!(sv.pair(south, north), a[i * n + j], "{race} {payoff}: {south} vs {north}");
+            }
+        }
         // A mix over a few members on each side.
         let mix: Vec<(u32, f64)> = vec![(ids[3], 0.5), (ids[20], 0.25), (ids[61], 0.25)];
         let pos = |id: u32| ids.iter().position(|&x| x == id).unwrap();
@@ -137,6 +144,10 @@ fn resume_equals_an_uninterrupted_run() {
     let part = solve(&d, b.path(), StopAt { max_iterations: Some(2), seconds: None });
     assert_eq!(part.state.log.len(), 2);
     assert!(!part.state.done);
+    // The restricted LP's pairs are not saved: the resumed run plays again those the stopped
+    // one had played (the sets of its last iteration), and nothing else.
+    let last = part.state.log.last().unwrap();
+    let replayed = (last.south_size * last.north_size * d.races()) as u64;
     // The directory has one writer: the stopped run ends before the resumed one opens it.
     drop(part);
     let resumed = solve(&d, b.path(), StopAt::default());
@@ -145,13 +156,14 @@ fn resume_equals_an_uninterrupted_run() {
     let (r, w) = (&resumed.state, &whole.state);
     assert_eq!(
         (&r.south, &r.north, r.done, r.stalled, r.games, &r.vectors),
-        (&w.south, &w.north, w.done, w.stalled, w.games, &w.vectors)
+        (&w.south, &w.north, w.done, w.stalled, w.games + replayed, &w.vectors)
     );
     assert_eq!(r.log.len(), w.log.len());
     for (a, b) in r.log.iter().zip(&w.log) {
+        let again = if a.iteration == 3 { replayed } else { 0 };
         assert_eq!(
             (a.south_best_response, a.north_best_response, a.south_size, a.north_size, a.games),
-            (b.south_best_response, b.north_best_response, b.south_size, b.north_size, b.games)
+            (b.south_best_response, b.north_best_response, b.south_size, b.north_size, b.games + again)
         );
         for (x, y) in [(a.lower, b.lower), (a.upper, b.upper), (a.restricted_value, b.restricted_value)] {
             assert!((x - y).abs() < 1e-9, "{a:?} vs {b:?}");
@@ -204,4 +216,143 @@ fn bad_definitions_are_refused() {
     assert!(e.starts_with("family: "), "{e}");
     // The command line names the flag; the message names the value and the accepted ones.
     assert!(Payoff::parse("score").unwrap_err().to_string().starts_with("`score` is not a payoff; expected margin"));
+}
+
+/// The certificate: each side's best bound over the log, kept with its mix; that mix,
+/// evaluated again from scratch (its members' games against every choice of the family,
+/// played here one by one), gives exactly the stored bound. A state written before the
+/// certificate was kept gets the last iteration's mixes.
+#[test]
+fn certificate_mixes_prove_their_bounds_from_scratch() {
+    let mut better_than_last = 0;
+    for (race, payoff, family, iterations) in [
+        ("south-first", "margin", "all:remove=000000**:drop=0..1", 9),
+        ("sequential", "points", "0..90", 12),
+        ("lockstep-south", "result", "all:remove=000000**", 15),
+        ("sequential", "margin", "all:remove=000000**", 20),
+    ] {
+        let d = def(race, payoff, family);
+        let dir = tempfile::tempdir().unwrap();
+        let sv = solve(&d, dir.path(), StopAt { max_iterations: Some(iterations), seconds: None });
+        let st = &sv.state;
+        let (bs, bn) = (st.best_south.clone().unwrap(), st.best_north.clone().unwrap());
+        let best_lower = st.log.iter().map(|r| r.lower).fold(f64::NEG_INFINITY, f64::max);
+        let best_upper = st.log.iter().map(|r| r.upper).fold(f64::INFINITY, f64::min);
+        assert_eq!((bs.bound, bn.bound), (best_lower, best_upper), "{race} {payoff} {family}");
+        assert_eq!(st.log[bs.iteration as usize - 1].lower, bs.bound);
+        assert_eq!(st.log[bn.iteration as usize - 1].upper, bn.bound);
+        let last = st.log.last().unwrap().clone();
+        assert_eq!((last.best_lower, last.best_upper), (Some(best_lower), Some(best_upper)));
+        if best_upper - best_lower < last.gap() {
+            better_than_last += 1;
+        }
+        // From scratch: South's integer payoff summed over the outcomes, weighted in the
+        // mix's order, then in payoff units.
+        let races = d.model.outcomes().unwrap();
+        let proven = ProvenCycles::new();
+        let choice = |id: u32| Choice::from_id(id as u64, &R).unwrap();
+        let play = |s: u32, n: u32| -> f64 {
+            races.iter().map(|&r| d.payoff.of(&play_game(&R, &proven, &choice(s), &choice(n), r))).sum::<i32>() as f64
+        };
+        let guaranteed = sv
+            .ids
+            .iter()
+            .map(|&n| bs.mix.iter().fold(0.0, |acc, &(s, w)| acc + w * play(s, n)))
+            .fold(f64::INFINITY, f64::min);
+        let conceded = sv
+            .ids
+            .iter()
+            .map(|&s| bn.mix.iter().fold(0.0, |acc, &(n, w)| acc + w * play(s, n)))
+            .fold(f64::NEG_INFINITY, f64::max);
+        assert_eq!(guaranteed / d.scale(), bs.bound, "{race} {payoff} {family}");
+        assert_eq!(conceded / d.scale(), bn.bound, "{race} {payoff} {family}");
+        for c in [&bs, &bn] {
+            assert!((c.mix.iter().map(|p| p.1).sum::<f64>() - 1.0).abs() < 1e-9);
+        }
+        let answer = sv.answer(&[]);
+        let cert = answer.certificate.unwrap();
+        assert_eq!((cert.lower, cert.upper, cert.gap), (bs.bound, bn.bound, bn.bound - bs.bound));
+        assert_eq!((cert.lower_iteration, cert.upper_iteration), (bs.iteration, bn.iteration));
+        assert_eq!(cert.south.len(), bs.mix.len());
+
+        // An older state (no certificate) gets the last iteration's mixes and bounds.
+        let mut old = sv.state.clone();
+        (old.best_south, old.best_north) = (None, None);
+        let identity = sv.identity().clone();
+        drop(sv);
+        write_state(&dir.path().join(STATE_FILE), &identity, &old).unwrap();
+        let reopened = Solver::open(d.clone(), dir.path()).unwrap();
+        let (s, n) = (reopened.state.best_south.unwrap(), reopened.state.best_north.unwrap());
+        assert_eq!((s.bound, s.iteration, &s.mix), (last.lower, last.iteration, &old.south_strategy));
+        assert_eq!((n.bound, n.iteration, &n.mix), (last.upper, last.iteration, &old.north_strategy));
+    }
+    assert!(better_than_last > 0, "no case exercises a certificate better than the last iteration");
+}
+
+/// Vectors are swept only for members with weight in a mix whose best reply is computed: a
+/// run resumed on a new machine (no vector files) sweeps, in its first iteration, exactly the
+/// vectors of that iteration's mixes' supports, not one per member, and plays the LP's pairs.
+#[test]
+fn a_resume_sweeps_only_the_supports() {
+    for (race, family) in [("south-first", "all:remove=000000**"), ("sequential", "all:remove=000000**")] {
+        let d = def(race, "margin", family);
+        let dir = tempfile::tempdir().unwrap();
+        let sv = solve(&d, dir.path(), StopAt { max_iterations: Some(40), seconds: None });
+        let (south, north) = (sv.state.south.clone(), sv.state.north.clone());
+        drop(sv);
+        fs::remove_dir_all(dir.path().join("columns")).unwrap();
+        let sv = solve(&d, dir.path(), StopAt { max_iterations: Some(41), seconds: None });
+        let st = &sv.state;
+        let mut want: Vec<String> = st.south_strategy.iter().map(|&(id, _)| Solver::file_name(Kind::Row, id)).collect();
+        if !d.symmetric() {
+            want.extend(st.north_strategy.iter().map(|&(id, _)| Solver::file_name(Kind::Col, id)));
+        }
+        let want: Vec<String> =
+            want.into_iter().map(|n| if d.symmetric() { n.replace("row-", "col-") } else { n }).collect();
+        let mut got: Vec<String> = fs::read_dir(dir.path().join("columns"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .filter(|n| n.ends_with(".i16"))
+            .collect();
+        let mut want = want;
+        got.sort();
+        want.sort();
+        assert_eq!(got, want, "{race}");
+        let members = if d.symmetric() { north.len() } else { north.len() + south.len() };
+        assert!(got.len() < members, "{race}: {} vectors for {members} members", got.len());
+        // The iteration's games: its sweeps, and every pair of the sets (S × N, a symmetric
+        // pair and its mirror played once).
+        let pairs = if d.symmetric() { north.len() * (north.len() + 1) / 2 } else { south.len() * north.len() };
+        let sweeps = got.len() * sv.ids.len();
+        assert_eq!(st.log.last().unwrap().games, ((pairs + sweeps) * d.races()) as u64, "{race}");
+    }
+}
+
+/// Warm start: seeded with the supports of the exact solution, a run is exact in its first
+/// iteration with the same value; a seed is refused for a run that has iterations, and one
+/// with no choice in the family.
+#[test]
+fn a_seed_with_the_optimal_supports_converges_at_once() {
+    for race in ["south-first", "sequential"] {
+        let d = def(race, "margin", "all:remove=000000**");
+        let dir = tempfile::tempdir().unwrap();
+        let whole = solve(&d, dir.path(), StopAt::default());
+        assert!(whole.exact());
+        let seed: Vec<u32> =
+            whole.state.south_strategy.iter().chain(&whole.state.north_strategy).map(|&(id, _)| id).collect();
+        let value = whole.value();
+        drop(whole);
+        let mut again = Solver::open(d.clone(), dir.path()).unwrap();
+        let e = again.seed(&seed).unwrap_err().to_string();
+        assert!(e.starts_with("seed: ") && e.contains("iterations already"), "{e}");
+        let fresh = tempfile::tempdir().unwrap();
+        let mut sv = Solver::open(d.clone(), fresh.path()).unwrap();
+        let e = sv.seed(&[u32::MAX]).unwrap_err().to_string();
+        assert!(e.starts_with("seed: ") && e.contains("none of its 1"), "{e}");
+        assert!(sv.seed(&seed).unwrap() > 1);
+        sv.run(StopAt::default(), &Quiet).unwrap();
+        assert!(sv.exact(), "{race}");
+        assert_eq!(sv.state.log.len(), 1, "{race}");
+        assert!((sv.value() - value).abs() < 1e-9, "{race}: {} vs {value}", sv.value());
+    }
 }

@@ -149,6 +149,23 @@ impl Resume {
         })
         .map(drop)
     }
+
+    /// [`Resume::build`] by every process of `world`, each calling this ([`super::distributed`]);
+    /// `on_layer` follows each layer on rank 0.
+    #[cfg(feature = "mpi")]
+    pub fn build_distributed<G: TableGame>(
+        self,
+        world: &mpi::topology::SimpleCommunicator,
+        game: &G,
+        progress: &dyn Fn(usize, u64) -> Box<dyn Progress>,
+        on_layer: &mut dyn FnMut(usize, &Header, &super::distributed::Traffic),
+    ) -> Result<(), DbError> {
+        let Resume { dir, max, layers } = self;
+        with_family(game, &dir, |family| {
+            super::distributed::build_files(world, family, game, layers, max, progress, on_layer)
+        })
+        .map(drop)
+    }
 }
 
 /// Build every missing layer `0..=max` of `game` into `dir` (resumable: a file with its final

@@ -22,6 +22,8 @@
 //! one forward pass, one backward pass and `2n` cheap scans.
 pub mod builder;
 pub mod database;
+#[cfg(feature = "mpi")]
+pub mod distributed;
 pub mod kiothi;
 pub mod outcore;
 pub mod oware;

@@ -4,7 +4,7 @@
 use super::http::{field, opt_seconds, opt_uint, ApiError};
 use super::oware::{DEFAULT_SECONDS, MAX_DEPTH};
 use super::Oracle;
-use crate::games::kiothi::{Position, Rules, SowingCache};
+use crate::games::kiothi::{Position, Rules};
 use crate::search::Limits;
 use crate::solve::kiothi as ksolve;
 use serde_json::Value as Json;
@@ -29,19 +29,10 @@ pub fn solve(o: &Oracle, body: &Json) -> Result<Json, ApiError> {
         seconds = Some(DEFAULT_SECONDS.min(o.max_seconds));
     }
     let _slot = o.search_slot()?;
-    let probe = |q: &Position| tables.and_then(|t| t.probe_position(q));
-    let sowing = SowingCache::new();
-    let s = ksolve::solve(
-        rules,
-        &sowing,
-        tables.is_some().then_some(&probe as &dyn Fn(&Position) -> Option<i32>),
-        &p,
-        Limits { depth, seconds, nodes },
-    )
-    .map_err(|e| ApiError::bad(format!("position: {e}")))?;
+    let (s, sow) = ksolve::solve_with_tables(rules, tables, &p, Limits { depth, seconds, nodes })
+        .map_err(|e| ApiError::bad(format!("position: {e}")))?;
     if let Some(Err(e)) = tables.map(|t| t.damage()) {
         return Err(ApiError::new(500, format!("db: {e}")));
     }
-    let sow = sowing.stats();
     Ok(ksolve::answer_json(&rules, &p, &s, &sow))
 }

@@ -14,6 +14,7 @@
 pub use super::pipeline::Method;
 use super::pipeline::{self, Plan, Solvable};
 use crate::games::kiothi::{self, Illegal, Position, Rules, SowMove, SowingCache, ROW};
+use crate::retro::kiothi::Database;
 use crate::search::{Child, Limits, SearchGame};
 use crate::side::Side;
 use std::cell::{Cell, RefCell};
@@ -278,6 +279,23 @@ pub fn solve(
     };
     let s = pipeline::solve(&game, root, limits, &plan);
     Ok(s.with_game_stats(game.stats()))
+}
+
+/// [`solve`] with endgame tables probed wherever they cover the warriors on the board: the one
+/// way the CLI, the web oracle and the Python bindings run a Kiothi solve, so that they cannot
+/// differ in what they probe. Returns the sowing cache's figures beside the answer (the JSON
+/// answer reports them). The caller checks `db.damage()` afterwards: a value read from a
+/// damaged block reads as 0 and spoils the answer, and each caller reports that its own way.
+pub fn solve_with_tables(
+    rules: Rules,
+    db: Option<&Database>,
+    root: &Position,
+    limits: Limits,
+) -> Result<(Solution, kiothi::SowingStats), SolveError> {
+    let probe = |q: &Position| db.and_then(|t| t.probe_position(q));
+    let sowing = SowingCache::new();
+    let s = solve(rules, &sowing, db.is_some().then_some(&probe as Probe<'_>), root, limits)?;
+    Ok((s, sowing.stats()))
 }
 
 /// The legal moves of `pos` with their children, ascending.

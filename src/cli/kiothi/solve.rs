@@ -4,7 +4,7 @@ use super::{load, RuleFlags};
 use crate::cli::usage;
 use anyhow::Result;
 use clap::Args;
-use mancala::games::kiothi::{self, Position, SowingCache};
+use mancala::games::kiothi;
 use mancala::search::Limits;
 use mancala::side::Side;
 use mancala::solve::kiothi as ksolve;
@@ -46,12 +46,9 @@ pub fn solve(a: SolveArgs) -> Result<()> {
         a.db.as_deref()
             .map(|dir| super::db::open_tables(dir, rules, "--db", p.warriors_on_board() as usize))
             .transpose()?;
-    let probe = |q: &Position| tables.as_ref().and_then(|t| t.probe_position(q));
-    let sowing = SowingCache::new();
-    let s = ksolve::solve(
+    let (s, sow) = ksolve::solve_with_tables(
         rules,
-        &sowing,
-        tables.is_some().then_some(&probe as &dyn Fn(&Position) -> Option<i32>),
+        tables.as_ref(),
         &p,
         Limits { depth: a.depth, seconds: a.time, nodes: a.nodes },
     )
@@ -60,7 +57,6 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     if let Some(t) = &tables {
         t.damage().map_err(|e| crate::cli::layer_db::db_error("--db", e))?;
     }
-    let sow = sowing.stats();
     let exact = s.bounds.is_exact();
     let nps = s.nodes as f64 / s.seconds.max(1e-9);
     let names = |v: &[kiothi::SowMove]| v.iter().map(|m| m.to_string()).collect::<Vec<_>>();

@@ -42,6 +42,10 @@ pub struct EquilibriumArgs {
     /// payoffs against the mix that beat the restricted value (one vector sweep each).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100000))]
     replies: u32,
+    /// Warm start a new run: both restricted sets begin with the choices of both mixes of
+    /// FILE (another run's equilibrium.json; choices outside the family are skipped).
+    #[arg(long)]
+    seed: Option<PathBuf>,
     #[arg(long)]
     json: bool,
     /// Worker threads (default: all cores).
@@ -133,7 +137,7 @@ impl Observer for EqProgress {
     fn iteration(&self, r: &IterRecord) {
         if !self.quiet {
             eprintln!(
-                "iteration {}: |S| {} |N| {} (support {}/{}), restricted value {:.6}, bounds [{:.6}, {:.6}], gap {:.6}, games {} (+{}), {:.1} s (+{:.1} s: LP {:.1}, replies {:.1}), {:.2} M games/s, {} vectors ({:.2} GB, mapped)",
+                "iteration {}: |S| {} |N| {} (support {}/{}), restricted value {:.6}, bounds [{:.6}, {:.6}], gap {:.6}, best [{:.6}, {:.6}] gap {:.6}, games {} (+{}), {:.1} s (+{:.1} s: LP {:.1}, replies {:.1}), {:.2} M games/s, {} vectors ({:.2} GB, mapped)",
                 r.iteration,
                 r.south_size,
                 r.north_size,
@@ -143,6 +147,9 @@ impl Observer for EqProgress {
                 r.lower,
                 r.upper,
                 r.gap(),
+                r.best_lower.unwrap_or(f64::NAN),
+                r.best_upper.unwrap_or(f64::NAN),
+                r.best_upper.unwrap_or(f64::NAN) - r.best_lower.unwrap_or(f64::NAN),
                 r.total_games,
                 r.games,
                 r.total_seconds,
@@ -182,6 +189,10 @@ pub fn equilibrium(a: EquilibriumArgs) -> Result<()> {
         let message = format!("choice {id} is not in the family `{}`", solver.def.family.text);
         return Err(input(InputError::new("exploit", message)));
     }
+    if let Some(path) = &a.seed {
+        let ids = seed_ids(path).map_err(input)?;
+        solver.seed(&ids).map_err(eq_error)?;
+    }
     let mut obs = EqProgress::new(false);
     obs.vector_bytes = 2 * solver.ids.len() as u64;
     solver.run(StopAt { max_iterations: a.max_iterations, seconds: a.time }, &obs).map_err(eq_error)?;
@@ -210,13 +221,18 @@ pub fn equilibrium(a: EquilibriumArgs) -> Result<()> {
     } else {
         format!("not converged; continue with the same command (state in {})", a.out.display())
     };
+    let cert = answer.certificate.as_ref();
     println!(
-        "value {} ({}), certified bounds [{}, {}], gap {}: {status}",
+        "value {} ({}), certified bounds [{}, {}] (iterations {} and {}), gap {}; last iteration [{}, {}]: {status}",
         f(Some(answer.value)),
         if answer.symmetric { "symmetric game" } else { "restricted LP" },
+        f(cert.map(|c| c.lower)),
+        f(cert.map(|c| c.upper)),
+        cert.map_or("-".to_string(), |c| c.lower_iteration.to_string()),
+        cert.map_or("-".to_string(), |c| c.upper_iteration.to_string()),
+        f(cert.map(|c| c.gap)),
         f(answer.lower),
         f(answer.upper),
-        f(answer.gap)
     );
     for (side, mix) in [("south", &answer.south), ("north", &answer.north)] {
         println!("{side}: {} choices in the mix", mix.len());
@@ -240,4 +256,20 @@ pub fn equilibrium(a: EquilibriumArgs) -> Result<()> {
     }
     println!("{} iterations, {} games, {:.1} s -> {}", answer.iterations, answer.games, answer.seconds, path.display());
     Ok(())
+}
+
+/// The choice ids of both mixes of an equilibrium.json (South's, then North's).
+fn seed_ids(path: &std::path::Path) -> Result<Vec<u32>, InputError> {
+    let bad = |why: String| InputError::new("seed", format!("{}: {why}", path.display()));
+    let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
+    let answer: serde_json::Value = serde_json::from_str(&text).map_err(|e| bad(format!("not JSON ({e})")))?;
+    let mut ids = Vec::new();
+    for side in ["south", "north"] {
+        let mix = answer[side].as_array().ok_or_else(|| bad(format!("no `{side}` mix (not an equilibrium.json)")))?;
+        for e in mix {
+            let id = e["id"].as_u64().and_then(|id| u32::try_from(id).ok());
+            ids.push(id.ok_or_else(|| bad(format!("`{side}`: an entry without a choice id: {e}")))?);
+        }
+    }
+    Ok(ids)
 }

@@ -3,6 +3,7 @@
 
 use super::RuleFlags;
 use crate::cli::layer_db::{self, DbRequest, DbSpec};
+use crate::cli::usage;
 use anyhow::Result;
 use clap::{Args, Subcommand};
 use mancala::export::{Column, Format, Value};
@@ -38,6 +39,11 @@ enum DbCmd {
         /// fit is built in partitions kept on disk; refused when no split fits.
         #[arg(long, value_parser = crate::cli::args::bytes)]
         memory: Option<u64>,
+        /// Build each layer with every process of an MPI job (`mpirun -np K mancala oware db
+        /// build --distributed …`): each owns a share of the layer's positions; needs a binary
+        /// built with `--features mpi`.
+        #[arg(long)]
+        distributed: bool,
         #[command(flatten)]
         rules: RuleFlags,
     },
@@ -102,7 +108,18 @@ enum DbCmd {
 pub fn run(a: DbArgs) -> Result<()> {
     let mut index = IndexKind::Full;
     let (req, rules) = match a.cmd {
-        DbCmd::Build { max_stones, dir, threads, index: kind, memory, rules } => {
+        DbCmd::Build { max_stones, dir, threads, index: kind, memory, distributed: true, rules } => {
+            if memory.is_some() {
+                return usage("--memory: not with --distributed (each process holds its share of a layer in memory)");
+            }
+            let rules = rules.rules();
+            OwareLayers::with_rules(rules).map_err(crate::cli::args::input)?;
+            let game = OwareLayers::with_index(rules, kind);
+            let mut spec = spec(&rules);
+            spec.build_tag = format!("{}, {} index", spec.build_tag, kind.name());
+            return distributed(&spec, &game, max_stones, &dir, threads);
+        }
+        DbCmd::Build { max_stones, dir, threads, index: kind, memory, distributed: false, rules } => {
             index = kind;
             (DbRequest::Build { max: max_stones, dir, threads, memory }, rules)
         }
@@ -120,6 +137,28 @@ pub fn run(a: DbArgs) -> Result<()> {
     let mut spec = spec(&rules);
     spec.build_tag = format!("{}, {} index", spec.build_tag, index.name());
     layer_db::run_with(req, &spec, rules, OwareLayers::with_index(rules, index))
+}
+
+#[cfg(feature = "mpi")]
+fn distributed(
+    spec: &DbSpec<OwareLayers>,
+    game: &OwareLayers,
+    max: usize,
+    dir: &Path,
+    threads: Option<crate::cli::args::Threads>,
+) -> Result<()> {
+    crate::cli::distributed::build(spec, game, max, dir, threads)
+}
+
+#[cfg(not(feature = "mpi"))]
+fn distributed(
+    _: &DbSpec<OwareLayers>,
+    _: &OwareLayers,
+    _: usize,
+    _: &Path,
+    _: Option<crate::cli::args::Threads>,
+) -> Result<()> {
+    usage("--distributed: this binary was built without MPI (rebuild with `cargo build --release --features mpi`)")
 }
 
 /// The layers `0..=through` of the database in `dir` for `rules`, checked (errors name `flag`).

@@ -1,0 +1,189 @@
+//! `db build --distributed` (feature `mpi`): every process of `mpirun`/`srun` runs this; rank 0
+//! holds the directory's lock, prints and writes, the others build their share silently.
+
+use super::layer_db::{db_error, DbSpec};
+use super::progress::{bar, LayerBar};
+use anyhow::Result;
+use mancala::retro::builder::{Progress, Silent};
+use mancala::retro::database::{self, TableGame};
+use mpi::collective::SystemOperation;
+use mpi::topology::SimpleCommunicator;
+use mpi::traits::*;
+use std::path::Path;
+
+/// Whether every process got `Ok`: the first process that failed (lowest rank) keeps its error
+/// (to print), the others get `None`: they end quietly (exit 0), so the job shows one line and
+/// `mpirun` exits with the failed process's code.
+fn agree<T>(world: &SimpleCommunicator, r: Result<T>) -> Result<T, Option<anyhow::Error>> {
+    let mine = if r.is_ok() { world.size() } else { world.rank() };
+    let mut first = 0;
+    world.all_reduce_into(&mine, &mut first, SystemOperation::min());
+    match r {
+        Ok(t) if first == world.size() => Ok(t),
+        Err(e) if first == world.rank() => Err(Some(e)),
+        _ => Err(None),
+    }
+}
+
+/// Build layers `0..=max` into `dir` with every process of the MPI job (resumable like the
+/// single-process build).
+pub fn build<G: TableGame>(
+    spec: &DbSpec<G>,
+    game: &G,
+    max: usize,
+    dir: &Path,
+    threads: Option<super::args::Threads>,
+) -> Result<()> {
+    let Some(universe) = mpi::initialize() else {
+        return super::usage("--distributed: MPI could not be initialised (it was already)");
+    };
+    let world = universe.world();
+    match run(spec, game, max, dir, threads, &world) {
+        Ok(()) => Ok(()),
+        Err(Some(e)) => Err(e),
+        Err(None) => {
+            drop(world);
+            drop(universe);
+            std::process::exit(0)
+        }
+    }
+}
+
+fn run<G: TableGame>(
+    spec: &DbSpec<G>,
+    game: &G,
+    max: usize,
+    dir: &Path,
+    threads: Option<super::args::Threads>,
+    world: &SimpleCommunicator,
+) -> Result<(), Option<anyhow::Error>> {
+    let root = world.rank() == 0;
+    let setup = (|| {
+        if max > G::MAX_LAYER {
+            return super::usage(format!("{}: {max}; expected 0..={}{}", spec.max_flag, G::MAX_LAYER, spec.max_reason));
+        }
+        super::args::set_threads(threads)
+    })();
+    agree(world, setup)?;
+    agree(world, memory(spec, game, max, world))?;
+    // One writer per directory: rank 0, which writes every layer.
+    let lock = root
+        .then(|| mancala::store::DirLock::acquire(dir, "db-build").map_err(|e| super::args::lock_error("--dir", e)))
+        .transpose();
+    let _lock = agree(world, lock)?;
+    // Every process checks the layers already built (each maps them for its forward passes).
+    let resume = agree(world, database::Resume::open(game, dir, max).map_err(|e| db_error("--dir", e)))?;
+    let first = *resume.missing().start() as u64;
+    let mut lowest = 0u64;
+    world.all_reduce_into(&first, &mut lowest, SystemOperation::min());
+    if lowest != first {
+        return Err(Some(anyhow::anyhow!(
+            "--dir: process {} sees layers 0..{first} in {} but another sees 0..{lowest} (not one shared directory?)",
+            world.rank(),
+            dir.display()
+        )));
+    }
+    if root {
+        eprintln!(
+            "building {} layers 0..={max} in {} ({}; {} MPI processes, {} threads each)",
+            G::GAME,
+            dir.display(),
+            spec.build_tag,
+            world.size(),
+            rayon::current_num_threads()
+        );
+        for h in resume.built() {
+            eprintln!("layer {:>2}: {:>13} positions already built, crc32 {:08x}", h.layer, h.entries, h.checksum);
+        }
+    }
+    if root {
+        say_when_stopped();
+    }
+    let t0 = std::time::Instant::now();
+    let mut layer_start = std::time::Instant::now();
+    let progress = |n: usize, size: u64| -> Box<dyn Progress> {
+        if root {
+            Box::new(LayerBar { pb: bar(size.div_ceil(world.size() as u64), &format!("layer {n}")), n })
+        } else {
+            Box::new(Silent)
+        }
+    };
+    let built = resume.build_distributed(world, game, &progress, &mut |n, h, traffic| {
+        let secs = layer_start.elapsed().as_secs_f64();
+        eprintln!(
+            "layer {n:>2}: {:>13} positions in {:>8.2} s ({:>6.2} M/s), crc32 {:08x}, {} cross-process updates ({:.3} per position, {} rounds)",
+            h.entries,
+            secs,
+            h.entries as f64 / secs.max(1e-9) / 1e6,
+            h.checksum,
+            traffic.updates,
+            traffic.updates as f64 / h.entries.max(1) as f64,
+            traffic.rounds
+        );
+        layer_start = std::time::Instant::now();
+    });
+    if let Err(e) = built {
+        // The others wait in a collective for this process: stop the whole job. Nothing of the
+        // unfinished layer is in place (rank 0 writes it atomically, and only when complete).
+        let code = super::report(&db_error("--dir", e));
+        world.abort(code);
+    }
+    if root {
+        eprintln!("done in {:.2} s", t0.elapsed().as_secs_f64());
+    }
+    Ok(())
+}
+
+/// Whether this machine's processes fit its memory at every layer up to `max`: the sum of
+/// their private bytes plus the lower layers, mapped once (MemAvailable, or
+/// MANCALA_MEMORY_LIMIT_GIB when lower, as the single-process build checks).
+fn memory<G: TableGame>(spec: &DbSpec<G>, game: &G, max: usize, world: &SimpleCommunicator) -> Result<()> {
+    let node = world.split_shared(world.rank());
+    let (k, me) = (world.size() as u64, world.rank() as u64);
+    let mut worst = (0u64, 0usize);
+    let mut lower = 0u64;
+    for n in 0..=max.min(G::MAX_LAYER) {
+        let size = game.layer_size(n);
+        let mine = mancala::retro::distributed::private_bytes(size, k, me);
+        let mut here = 0u64;
+        node.all_reduce_into(&mine, &mut here, SystemOperation::sum());
+        worst = worst.max((here + lower, n));
+        lower += size;
+    }
+    let cap = std::env::var("MANCALA_MEMORY_LIMIT_GIB")
+        .ok()
+        .and_then(|s| s.parse::<f64>().ok())
+        .map(|g| (g * (1u64 << 30) as f64) as u64);
+    let avail = match (super::layer_db::mem_available(), cap) {
+        (Some(a), Some(c)) => Some(a.min(c)),
+        (a, c) => a.or(c),
+    };
+    match avail {
+        Some(avail) if worst.0 > avail => super::usage(format!(
+            "{}: building up to {max} needs about {:.2} GiB of memory on this machine at layer {} ({} of the {k} processes here), {:.2} GiB are available (MemAvailable, or MANCALA_MEMORY_LIMIT_GIB when lower)",
+            spec.max_flag,
+            worst.0 as f64 / (1u64 << 30) as f64,
+            worst.1,
+            node.size(),
+            avail as f64 / (1u64 << 30) as f64
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// When a process dies, `mpirun` stops the others with SIGTERM (and says so in several lines,
+/// or nothing under `mpirun -q`): rank 0 then prints the build's one line before it exits.
+fn say_when_stopped() {
+    extern "C" fn on_term(_: libc::c_int) {
+        const LINE: &[u8] = b"error: the MPI job was stopped (a process died, or mpirun was interrupted) while a layer was built; the layers written are kept, rerun the same command to resume\n";
+        // SAFETY: write(2) and _exit(2) are async-signal-safe; nothing else is touched.
+        unsafe {
+            libc::write(2, LINE.as_ptr().cast(), LINE.len());
+            libc::_exit(2);
+        }
+    }
+    // SAFETY: installs a handler that only calls async-signal-safe functions.
+    unsafe {
+        libc::signal(libc::SIGTERM, on_term as extern "C" fn(libc::c_int) as libc::sighandler_t);
+    }
+}
