@@ -61,3 +61,22 @@ fn build_one_layer_out_of_core(bencher: divan::Bencher, n: usize) {
         layer
     });
 }
+
+/// The reachable-index layers out of core: 16 partitions kept in files (retro::outcore), the
+/// counterpart of `build_one_layer_reachable` in the same run.
+#[divan::bench(args = [10, 11, 12, 13], sample_count = 5)]
+fn build_one_layer_reachable_out_of_core(bencher: divan::Bencher, n: usize) {
+    let rules = Rules::default();
+    let lower = tables_in_memory_with(rules, IndexKind::Reachable, n - 1);
+    let game = OwareLayers::with_index(rules, IndexKind::Reachable);
+    let tag = format!("{}-reachable", rules.db_tag());
+    let want = layer_checksums::expected_crc("tests/data/oware/layers-reachable.csv", &tag, n);
+    let dir = tempfile::tempdir().unwrap();
+    let work = dir.path().join("work");
+    bencher.counter(divan::counter::ItemsCount::new(game.layer_size(n))).bench(|| {
+        let file = build_layer_parts(&game, lower.as_slice(), n, 16, &work, &Silent).unwrap();
+        let layer = std::fs::read(file).unwrap();
+        assert_eq!(checksum(&layer), want, "layer {n} checksum");
+        layer
+    });
+}
