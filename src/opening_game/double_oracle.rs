@@ -139,8 +139,10 @@ pub struct Solver {
     /// vectors, so a member's vector is swept only once the member enters a mix whose best
     /// reply is computed (few do: the supports are a third of the sets).
     pairs: HashMap<(u32, u32), i32>,
-    /// Games played by the current iteration.
+    /// Games played by the current iteration, and of them those of its sweeps (already in
+    /// the state's total).
     iter_games: u64,
+    iter_swept: u64,
 }
 
 impl Solver {
@@ -175,6 +177,7 @@ impl Solver {
             reply_time: Default::default(),
             pairs: HashMap::new(),
             iter_games: 0,
+            iter_swept: 0,
         };
         if !solver.load_state()? {
             // Both players start with the family's first choice.
@@ -295,9 +298,19 @@ impl Solver {
     }
 
     /// The vectors of a mix's members (South's rows or North's columns), swept if not saved.
+    /// The state is saved after each sweep (the last iteration's, with the new vector's
+    /// checksum): a resume's first iteration may sweep hundreds, and a run stopped inside it
+    /// keeps them.
     fn ensure_mix(&mut self, kind: Kind, mix: &[(u32, f64)], obs: &dyn Observer) -> Result<(), EqError> {
         for &(id, _) in mix {
-            self.iter_games += self.ensure(kind, id, obs)?;
+            let games = self.ensure(kind, id, obs)?;
+            if games > 0 {
+                // Counted in the state's total now, so a stop before the iteration ends loses none.
+                self.state.games += games;
+                self.iter_swept += games;
+                write_state(&self.dir.join(STATE_FILE), &self.identity, &self.state)?;
+            }
+            self.iter_games += games;
         }
         Ok(())
     }
@@ -469,6 +482,7 @@ impl Solver {
         self.lp_time.store(0, Relaxed);
         self.reply_time.store(0, Relaxed);
         self.iter_games = 0;
+        self.iter_swept = 0;
         let (s_set, n_set) = (self.state.south.clone(), self.state.north.clone());
         // South's mix over S against every North choice (its members' rows know them all).
         let (s_mix, n_mix) = (self.state.south_strategy.clone(), self.state.north_strategy.clone());
@@ -489,7 +503,7 @@ impl Solver {
         let restricted_value = south.first_value;
         let seconds = t0.elapsed().as_secs_f64();
         let st = &mut self.state;
-        st.games += games;
+        st.games += games - self.iter_swept;
         st.seconds += seconds;
         // Every iteration's mixes are genuine strategies evaluated over the whole family, so
         // the run's certificate is the best of each side seen so far.
