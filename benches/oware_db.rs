@@ -4,7 +4,7 @@
 use mancala::games::oware::Rules;
 use mancala::retro::builder::{build_layer, Silent};
 use mancala::retro::outcore::build_layer_parts;
-use mancala::retro::oware::{tables_in_memory, tables_in_memory_with, IndexKind, OwareLayers};
+use mancala::retro::oware::{tables_in_memory_with, IndexKind, OwareLayers};
 use mancala::retro::LayeredGame;
 use mancala::store::layer_file::{as_bytes, checksum};
 
@@ -15,68 +15,55 @@ fn main() {
     divan::main();
 }
 
-#[divan::bench(args = [10, 11, 12, 13], sample_count = 5)]
-fn build_one_layer(bencher: divan::Bencher, n: usize) {
+/// One layer `n` built over the lower layers in memory, under `index`, in memory or out of
+/// core (16 partitions kept in files, retro::outcore); every run asserts the recorded crc32
+/// (tests/data/oware/layers*.csv say how each was produced and checked).
+fn bench_layer(bencher: divan::Bencher, index: IndexKind, n: usize, out_of_core: bool) {
     let rules = Rules::default();
-    let lower = tables_in_memory(rules, n - 1);
-    let game = OwareLayers::new(rules);
-    // The recorded crc32 (tests/data/oware/layers.csv says how it was produced and checked).
-    let want = layer_checksums::expected_crc("tests/data/oware/layers.csv", &rules.db_tag(), n);
-    bencher.counter(divan::counter::ItemsCount::new(game.index.layer_size(n))).bench(|| {
-        let layer = build_layer(&game, lower.as_slice(), n, &Silent);
-        assert_eq!(checksum(as_bytes(&layer)), want, "layer {n} checksum");
+    let lower = tables_in_memory_with(rules, index, n - 1);
+    let game = OwareLayers::with_index(rules, index);
+    let want = match index {
+        IndexKind::Full => layer_checksums::expected_crc("tests/data/oware/layers.csv", &rules.db_tag(), n),
+        IndexKind::Reachable => layer_checksums::expected_crc(
+            "tests/data/oware/layers-reachable.csv",
+            &format!("{}-reachable", rules.db_tag()),
+            n,
+        ),
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let work = dir.path().join("work");
+    bencher.counter(divan::counter::ItemsCount::new(game.layer_size(n))).bench(|| {
+        let layer = if out_of_core {
+            std::fs::read(build_layer_parts(&game, lower.as_slice(), n, 16, &work, &Silent).unwrap()).unwrap()
+        } else {
+            as_bytes(&build_layer(&game, lower.as_slice(), n, &Silent)).to_vec()
+        };
+        assert_eq!(checksum(&layer), want, "layer {n} checksum");
         layer
     });
+}
+
+#[divan::bench(args = [10, 11, 12, 13], sample_count = 5)]
+fn build_one_layer(bencher: divan::Bencher, n: usize) {
+    bench_layer(bencher, IndexKind::Full, n, false);
 }
 
 /// The same layers under the reachable index (positions whose player not to move has an empty
 /// pit): fewer positions, same values (tests/oware_reachable.rs).
 #[divan::bench(args = [10, 11, 12, 13], sample_count = 5)]
 fn build_one_layer_reachable(bencher: divan::Bencher, n: usize) {
-    let rules = Rules::default();
-    let lower = tables_in_memory_with(rules, IndexKind::Reachable, n - 1);
-    let game = OwareLayers::with_index(rules, IndexKind::Reachable);
-    let tag = format!("{}-reachable", rules.db_tag());
-    let want = layer_checksums::expected_crc("tests/data/oware/layers-reachable.csv", &tag, n);
-    bencher.counter(divan::counter::ItemsCount::new(game.layer_size(n))).bench(|| {
-        let layer = build_layer(&game, lower.as_slice(), n, &Silent);
-        assert_eq!(checksum(as_bytes(&layer)), want, "layer {n} checksum");
-        layer
-    });
+    bench_layer(bencher, IndexKind::Reachable, n, false);
 }
 
-/// The same layers (full index) out of core: 16 partitions kept in files (retro::outcore).
+/// The full-index layers out of core.
 #[divan::bench(args = [10, 11, 12, 13], sample_count = 5)]
 fn build_one_layer_out_of_core(bencher: divan::Bencher, n: usize) {
-    let rules = Rules::default();
-    let lower = tables_in_memory(rules, n - 1);
-    let game = OwareLayers::new(rules);
-    let want = layer_checksums::expected_crc("tests/data/oware/layers.csv", &rules.db_tag(), n);
-    let dir = tempfile::tempdir().unwrap();
-    let work = dir.path().join("work");
-    bencher.counter(divan::counter::ItemsCount::new(game.layer_size(n))).bench(|| {
-        let file = build_layer_parts(&game, lower.as_slice(), n, 16, &work, &Silent).unwrap();
-        let layer = std::fs::read(file).unwrap();
-        assert_eq!(checksum(&layer), want, "layer {n} checksum");
-        layer
-    });
+    bench_layer(bencher, IndexKind::Full, n, true);
 }
 
-/// The reachable-index layers out of core: 16 partitions kept in files (retro::outcore), the
-/// counterpart of `build_one_layer_reachable` in the same run.
+/// The reachable-index layers out of core, the counterpart of `build_one_layer_reachable` in
+/// the same run.
 #[divan::bench(args = [10, 11, 12, 13], sample_count = 5)]
 fn build_one_layer_reachable_out_of_core(bencher: divan::Bencher, n: usize) {
-    let rules = Rules::default();
-    let lower = tables_in_memory_with(rules, IndexKind::Reachable, n - 1);
-    let game = OwareLayers::with_index(rules, IndexKind::Reachable);
-    let tag = format!("{}-reachable", rules.db_tag());
-    let want = layer_checksums::expected_crc("tests/data/oware/layers-reachable.csv", &tag, n);
-    let dir = tempfile::tempdir().unwrap();
-    let work = dir.path().join("work");
-    bencher.counter(divan::counter::ItemsCount::new(game.layer_size(n))).bench(|| {
-        let file = build_layer_parts(&game, lower.as_slice(), n, 16, &work, &Silent).unwrap();
-        let layer = std::fs::read(file).unwrap();
-        assert_eq!(checksum(&layer), want, "layer {n} checksum");
-        layer
-    });
+    bench_layer(bencher, IndexKind::Reachable, n, true);
 }
