@@ -66,14 +66,9 @@ fn equilibrium_small_family_answer_and_resume() {
     let p = json_out(&[&base[..], &["--out", o2, "--max-iterations", "2"]].concat());
     assert_eq!((p["iterations"].as_u64(), p["exact"].as_bool()), (Some(2), Some(false)));
     let r = json_out(&[&base[..], &["--out", o2]].concat());
-    // The resume plays again the restricted LP's pairs the stopped run had played (its last
-    // iteration's sets, one race outcome), which are not saved; nothing else.
-    let last = &std::fs::read_to_string(out2.join("equilibrium.json")).unwrap();
-    let last: Value = serde_json::from_str(last).unwrap();
-    let second = &last["log"][1];
-    let replayed = second["south_size"].as_u64().unwrap() * second["north_size"].as_u64().unwrap();
-    assert_eq!(r["iterations"], a["iterations"]);
-    assert_eq!(r["games"].as_u64().unwrap(), a["games"].as_u64().unwrap() + replayed);
+    // The same games (the vector sweeps; the LP's pairs, a cache the resume rebuilds, are
+    // not counted) and iterations as the uninterrupted run.
+    assert_eq!((r["iterations"].clone(), r["games"].clone()), (a["iterations"].clone(), a["games"].clone()));
     assert!((r["value"].as_f64().unwrap() - v).abs() < 1e-9);
 }
 

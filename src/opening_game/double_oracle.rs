@@ -283,7 +283,10 @@ impl Solver {
                 ((s, n), v)
             })
             .collect();
-        self.iter_games += played.len() as u64 * self.def.races() as u64;
+        // Not counted in `games`: the pairs are a cache that a resume rebuilds (it is not
+        // saved), so counting them would make a resumed run's figures differ from an
+        // uninterrupted one's; `games` counts the vector sweeps, the run's real cost (the
+        // pairs are |S|·|N| games, a few percent of one sweep).
         for ((s, n), v) in played {
             self.pairs.insert((s, n), v);
             if symmetric {
@@ -504,6 +507,10 @@ impl Solver {
         let seconds = t0.elapsed().as_secs_f64();
         let st = &mut self.state;
         st.games += games - self.iter_swept;
+        // The iteration's games from the totals, not from this sitting's count: a sitting
+        // stopped inside the iteration may have swept (and counted) some of its vectors, and
+        // the resumed iteration then records what an uninterrupted one does.
+        let games = st.games - st.log.last().map_or(0, |r| r.total_games);
         st.seconds += seconds;
         // Every iteration's mixes are genuine strategies evaluated over the whole family, so
         // the run's certificate is the best of each side seen so far.
