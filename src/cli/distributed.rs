@@ -58,12 +58,7 @@ fn run<G: TableGame>(
     world: &SimpleCommunicator,
 ) -> Result<(), Option<anyhow::Error>> {
     let root = world.rank() == 0;
-    let setup = (|| {
-        if max > G::MAX_LAYER {
-            return super::usage(format!("{}: {max}; expected 0..={}{}", spec.max_flag, G::MAX_LAYER, spec.max_reason));
-        }
-        super::args::set_threads(threads)
-    })();
+    let setup = spec.check_max(max).and_then(|()| super::args::set_threads(threads));
     agree(world, setup)?;
     agree(world, memory(spec, game, max, world))?;
     // One writer per directory: rank 0, which writes every layer.

@@ -81,6 +81,17 @@ pub struct DbSpec<G: TableGame> {
     pub move_cell: fn(G::Move) -> Value,
 }
 
+impl<G: TableGame> DbSpec<G> {
+    /// `--max-stones` / `--max-warriors` within the game's layers: one line, exit 2 (the
+    /// single-process and the distributed build check it alike).
+    pub fn check_max(&self, max: usize) -> Result<()> {
+        if max > G::MAX_LAYER {
+            return usage(format!("{}: {max}; expected 0..={}{}", self.max_flag, G::MAX_LAYER, self.max_reason));
+        }
+        Ok(())
+    }
+}
+
 /// Run one `db` subcommand of a game under `rules`.
 pub fn run<G: TableGame>(req: DbRequest, spec: &DbSpec<G>, rules: G::Rules) -> Result<()> {
     let game = G::with_rules(rules).map_err(super::args::input)?;
@@ -194,9 +205,7 @@ fn build<G: TableGame>(
     threads: Option<super::args::Threads>,
     memory: Option<u64>,
 ) -> Result<()> {
-    if max > G::MAX_LAYER {
-        return usage(format!("{}: {max}; expected 0..={}{}", spec.max_flag, G::MAX_LAYER, spec.max_reason));
-    }
+    spec.check_max(max)?;
     let mut need = database::memory_needed(game, max);
     // Under --memory every layer gets the fewest partitions that fit the budget (1: in memory),
     // planned before anything is written.
