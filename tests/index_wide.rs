@@ -81,6 +81,14 @@ impl Rng {
     }
 }
 
+/// The ranks checked in a layer of `size` positions: the ends, both sides of 2^32, the middle
+/// and 200 at random.
+fn ranks_to_check(size: u128, rng: &mut Rng) -> Vec<u64> {
+    let samples = [0, 1, (1 << 32) - 1, 1 << 32, (1 << 32) + 1, size as u64 / 2, size as u64 - 1];
+    let random = (0..200).map(|_| rng.below(size as u64));
+    samples.into_iter().chain(random).filter(|&r| (r as u128) < size).collect()
+}
+
 #[test]
 fn full_index_sizes_ranks_and_unranks_agree_with_u128_at_30_to_48_seeds() {
     let idx = Compositions::new(12, 48);
@@ -88,9 +96,7 @@ fn full_index_sizes_ranks_and_unranks_agree_with_u128_at_30_to_48_seeds() {
     for n in 30..=48usize {
         let size = c(n as i64 + 11, 11);
         assert_eq!(idx.layer_size(n) as u128, size, "{n} seeds");
-        let samples = [0, 1, (1 << 32) - 1, 1 << 32, (1 << 32) + 1, size as u64 / 2, size as u64 - 1];
-        let random: Vec<u64> = (0..200).map(|_| rng.below(size as u64)).collect();
-        for &r in samples.iter().chain(&random).filter(|&&r| (r as u128) < size) {
+        for r in ranks_to_check(size, &mut rng) {
             let mut p = [0u8; 12];
             idx.unrank(n, r, &mut p);
             assert_eq!(p.iter().map(|&x| x as usize).sum::<usize>(), n, "{n} seeds, rank {r}: {p:?}");
@@ -110,9 +116,7 @@ fn reachable_index_sizes_ranks_and_unranks_agree_with_u128_at_30_to_48_seeds() {
         // C(n+11, 11) − C(n+5, 11): boards whose second row has no empty pit are removed.
         let size = c(n as i64 + 11, 11) - c(n as i64 + 5, 11);
         assert_eq!(idx.layer_size(n) as u128, size, "{n} seeds");
-        let samples = [0, 1, (1 << 32) - 1, 1 << 32, (1 << 32) + 1, size as u64 / 2, size as u64 - 1];
-        let random: Vec<u64> = (0..200).map(|_| rng.below(size as u64)).collect();
-        for &r in samples.iter().chain(&random).filter(|&&r| (r as u128) < size) {
+        for r in ranks_to_check(size, &mut rng) {
             let mut p = [0u8; 12];
             idx.unrank(n, r, &mut p);
             assert_eq!(p.iter().map(|&x| x as usize).sum::<usize>(), n, "{n} seeds, rank {r}: {p:?}");
