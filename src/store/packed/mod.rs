@@ -32,6 +32,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::OnceLock;
 
+mod codec;
+use codec::{decode_ranks, encode_block, pair_counts, rank_table, ranking, value_table};
+
 pub const MAGIC: &[u8; 8] = b"MNCLAPK\0";
 const END: &[u8; 8] = b"MNCLAPKE";
 pub const FORMAT_VERSION: u32 = 1;
@@ -72,91 +75,6 @@ pub fn is_packed(path: &Path) -> bool {
     use std::io::Read;
     let mut m = [0u8; 8];
     File::open(path).and_then(|mut f| f.read_exact(&mut m)).is_ok() && &m == MAGIC
-}
-
-/// Counts of (previous value, value) pairs of `values`, each block starting after 0.
-fn pair_counts(values: &[i8]) -> Vec<u64> {
-    values
-        .par_chunks(BLOCK)
-        .fold(
-            || vec![0u64; 1 << 16],
-            |mut h, block| {
-                let mut prev = 0u8;
-                for &v in block {
-                    h[(prev as usize) << 8 | v as u8 as usize] += 1;
-                    prev = v as u8;
-                }
-                h
-            },
-        )
-        .reduce(
-            || vec![0u64; 1 << 16],
-            |mut a, b| {
-                a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
-                a
-            },
-        )
-}
-
-/// The ranking of a layer: per context, the values that follow it by count (ties by byte).
-fn ranking(counts: &[u64]) -> Vec<(u8, Vec<u8>)> {
-    (0..256usize)
-        .filter_map(|ctx| {
-            let row = &counts[ctx << 8..(ctx + 1) << 8];
-            let mut vs: Vec<u8> = (0..=255u8).filter(|&v| row[v as usize] > 0).collect();
-            vs.sort_by_key(|&v| (std::cmp::Reverse(row[v as usize]), v));
-            (!vs.is_empty()).then_some((ctx as u8, vs))
-        })
-        .collect()
-}
-
-/// The value → rank table of a ranking (encoding).
-fn rank_table(order: &[(u8, Vec<u8>)]) -> Vec<[u8; 256]> {
-    let mut t = vec![[0u8; 256]; 256];
-    for (ctx, vs) in order {
-        for (r, &v) in vs.iter().enumerate() {
-            t[*ctx as usize][v as usize] = r as u8;
-        }
-    }
-    t
-}
-
-/// The rank → value table of a ranking (decoding); ranks a context does not have give
-/// [`NO_VALUE`].
-fn value_table(order: &[(u8, Vec<u8>)]) -> Box<[[i8; 256]]> {
-    let mut t = vec![[NO_VALUE; 256]; 256].into_boxed_slice();
-    for (ctx, vs) in order {
-        for (r, &v) in vs.iter().enumerate() {
-            t[*ctx as usize][r] = v as i8;
-        }
-    }
-    t
-}
-
-fn encode_block(block: &[i8], ranks: &[[u8; 256]]) -> Vec<u8> {
-    let mut prev = 0u8;
-    let coded: Vec<u8> = block
-        .iter()
-        .map(|&v| {
-            let r = ranks[prev as usize][v as u8 as usize];
-            prev = v as u8;
-            r
-        })
-        .collect();
-    zstd::bulk::compress(&coded, ZSTD_LEVEL).expect("zstd compresses any input into a growing buffer")
-}
-
-/// Turn the ranks in `buf` back into values, in place; false when a rank names no value.
-fn decode_ranks(buf: &mut [i8], values: &[[i8; 256]]) -> bool {
-    let mut prev = 0u8;
-    let mut bad = false;
-    for x in buf.iter_mut() {
-        let v = values[prev as usize][*x as u8 as usize];
-        bad |= v == NO_VALUE;
-        *x = v;
-        prev = v as u8;
-    }
-    !bad
 }
 
 fn as_bytes_mut(v: &mut [i8]) -> &mut [u8] {
