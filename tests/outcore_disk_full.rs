@@ -8,50 +8,16 @@
 
 mod common;
 
+use common::tmpfs::Tmpfs;
 use mancala::retro::oware::{Database, IndexKind, OwareLayers};
 use mancala::retro::LayeredGame;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// The top layer, built out of core (11 seeds: 705,432 positions; 0..=11 take 1.4 MB on disk,
 /// the partitions of layer 11 about 3.5 MB more, within 8 MiB).
 const MAX: usize = 11;
-
-/// An 8 MiB tmpfs, unmounted on drop.
-struct Tmpfs(tempfile::TempDir);
-
-impl Tmpfs {
-    fn mount() -> Option<Tmpfs> {
-        let dir = tempfile::tempdir().unwrap();
-        let ok = Command::new("mount")
-            .args(["-t", "tmpfs", "-o", "size=8192k", "tmpfs"])
-            .arg(dir.path())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success());
-        ok.then_some(Tmpfs(dir))
-    }
-
-    /// Fill what is left with one file; its path.
-    fn fill(&self) -> PathBuf {
-        use std::io::Write;
-        let p = self.0.path().join("filler");
-        let mut f = std::fs::File::create(&p).unwrap();
-        let chunk = vec![0x5au8; 4096];
-        while f.write_all(&chunk).is_ok() {}
-        while f.write_all(&chunk[..1]).is_ok() {}
-        p
-    }
-}
-
-impl Drop for Tmpfs {
-    fn drop(&mut self) {
-        if !Command::new("umount").arg(self.0.path()).status().is_ok_and(|s| s.success()) {
-            let _ = Command::new("umount").arg("-l").arg(self.0.path()).status();
-        }
-    }
-}
 
 fn build_args(dir: &Path, memory: Option<u64>) -> Vec<String> {
     let mut a: Vec<String> = ["oware", "db", "build", "--threads", "2", "--max-stones", &MAX.to_string(), "--dir"]

@@ -6,27 +6,16 @@ use super::progress::{bar, LayerBar};
 use anyhow::Result;
 use mancala::retro::builder::{Progress, Silent};
 use mancala::retro::database::{self, TableGame};
+use mancala::retro::distributed::{agree, min_processes, share_len, Stop, MAX_SHARE};
 use mpi::collective::SystemOperation;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 use std::path::Path;
 
-/// Whether every process got `Ok`: the first process that failed (lowest rank) keeps its error
-/// (to print), the others get `None`: they end quietly (exit 0), so the job shows one line and
-/// `mpirun` exits with the failed process's code.
-fn agree<T>(world: &SimpleCommunicator, r: Result<T>) -> Result<T, Option<anyhow::Error>> {
-    let mine = if r.is_ok() { world.size() } else { world.rank() };
-    let mut first = 0;
-    world.all_reduce_into(&mine, &mut first, SystemOperation::min());
-    match r {
-        Ok(t) if first == world.size() => Ok(t),
-        Err(e) if first == world.rank() => Err(Some(e)),
-        _ => Err(None),
-    }
-}
-
 /// Build layers `0..=max` into `dir` with every process of the MPI job (resumable like the
-/// single-process build).
+/// single-process build). A failure every process learns of ([`agree`]) is printed by the one
+/// that had it and ends the others quietly (exit 0), so the job shows one line and `mpirun`
+/// exits with the failed process's code.
 pub fn build<G: TableGame>(
     spec: &DbSpec<G>,
     game: &G,
@@ -60,6 +49,7 @@ fn run<G: TableGame>(
     let root = world.rank() == 0;
     let setup = spec.check_max(max).and_then(|()| super::args::set_threads(threads));
     agree(world, setup)?;
+    agree(world, shares(spec, game, max, world.size() as u64))?;
     agree(world, memory(spec, game, max, world))?;
     // One writer per directory: rank 0, which writes every layer.
     let lock = root
@@ -117,16 +107,33 @@ fn run<G: TableGame>(
         );
         layer_start = std::time::Instant::now();
     });
-    if let Err(e) = built {
-        // The others wait in a collective for this process: stop the whole job. Nothing of the
-        // unfinished layer is in place (rank 0 writes it atomically, and only when complete).
-        let code = super::report(&db_error("--dir", e));
-        world.abort(code);
+    match built {
+        Ok(()) => {}
+        Err(Stop::Agreed(e)) => return Err(e.map(|e| db_error("--dir", e))),
+        Err(Stop::Alone(e)) => {
+            // The others wait in a collective for this process: stop the whole job. Nothing of
+            // the unfinished layer is in place (rank 0 renames it only when every share is in).
+            let code = super::report(&db_error("--dir", e));
+            world.abort(code);
+        }
     }
     if root {
         eprintln!("done in {:.2} s", t0.elapsed().as_secs_f64());
     }
     Ok(())
+}
+
+/// Whether `k` processes can build every layer up to `max`: a process owns at most
+/// [`MAX_SHARE`] positions of a layer.
+fn shares<G: TableGame>(spec: &DbSpec<G>, game: &G, max: usize, k: u64) -> Result<()> {
+    match (0..=max.min(G::MAX_LAYER)).map(|n| (n, game.layer_size(n))).find(|&(_, size)| share_len(size, k) > MAX_SHARE) {
+        Some((n, size)) => super::usage(format!(
+            "{}: layer {n} has {size} positions, more than {k} MPI processes can share (each owns at most 2^31 positions of a layer): run at least {} processes",
+            spec.max_flag,
+            min_processes(size)
+        )),
+        None => Ok(()),
+    }
 }
 
 /// Whether this machine's processes fit its memory at every layer up to `max`: the sum of

@@ -159,7 +159,7 @@ impl Resume {
         game: &G,
         progress: &dyn Fn(usize, u64) -> Box<dyn Progress>,
         on_layer: &mut dyn FnMut(usize, &Header, &super::distributed::Traffic),
-    ) -> Result<(), DbError> {
+    ) -> Result<(), super::distributed::Stop> {
         let Resume { dir, max, layers } = self;
         with_family(game, &dir, |family| {
             super::distributed::build_files(world, family, game, layers, max, progress, on_layer)

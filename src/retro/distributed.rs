@@ -12,13 +12,17 @@
 //! propagated everything it was sent. The order the updates arrive in does not matter (see
 //! [`super::outcore`]'s module doc), so each layer has exactly the in-memory build's checksum.
 //!
-//! Rank 0 gathers the values and writes the layer file atomically, only after every process
-//! finished the layer; a process that dies before leaves no file of the layer (the others are
-//! stopped by `mpirun`), and a rerun resumes from the last layer written.
+//! No process holds the whole layer: each writes its own share of the values into the layer
+//! file's temporary ([`crate::store::layer_file::SlicedLayer`]; shares start on the file's
+//! 64 KiB blocks, so each process checksums its own blocks) and rank 0, once every process has
+//! written, puts the header in front and renames the file into place. A process that dies
+//! before leaves no file of the layer (the others are stopped by `mpirun`), a write that fails
+//! (a full disk) is agreed on by all and reported once, and a rerun resumes from the last layer
+//! written.
 
 use super::builder::{Part, Progress};
 use super::{LayeredGame, Layers};
-use crate::store::layer_file::{DbError, Family, Header, LayerFile};
+use crate::store::layer_file::{self, DbError, Family, Header, LayerFile, BLOCK};
 use mpi::collective::SystemOperation;
 use mpi::datatype::{Partition, PartitionMut};
 use mpi::topology::SimpleCommunicator;
@@ -38,41 +42,80 @@ pub struct Traffic {
     pub rounds: u64,
 }
 
-/// The ranks of layer `size` that process `p` of `k` owns: equal contiguous ranges.
+/// The most positions one process may own in a layer: an update names its position by a
+/// 31-bit local index (`local << 1 | win` in a u32, half the traffic of a u64).
+pub const MAX_SHARE: u64 = 1 << 31;
+
+/// The length of every process's range of a layer of `size` positions but the last: the layer
+/// split in `k`, rounded up to whole blocks of the layer file (each process writes and
+/// checksums blocks of its own).
+pub fn share_len(size: u64, k: u64) -> u64 {
+    size.div_ceil(k).div_ceil(BLOCK as u64).max(1) * BLOCK as u64
+}
+
+/// The fewest processes that can build a layer of `size` positions ([`MAX_SHARE`] each).
+pub fn min_processes(size: u64) -> u64 {
+    size.div_ceil(MAX_SHARE).max(1)
+}
+
+/// The ranks of layer `size` that process `p` of `k` owns: contiguous ranges of
+/// [`share_len`] (the last shorter, empty where the layer is smaller than the blocks).
 pub fn owned(size: u64, k: u64, p: u64) -> std::ops::Range<u64> {
-    let len = size.div_ceil(k).max(1);
+    let len = share_len(size, k);
     (p * len).min(size)..((p + 1) * len).min(size)
 }
 
+/// Whether every process got `Ok`: the lowest-ranked process that failed keeps its error (it
+/// reports it), every other process gets `Err(None)` (it ends quietly). So a failure all
+/// processes learn of is one line, not one per process, and nobody waits in a collective for
+/// a process that left. A collective: every process calls it at the same point.
+pub fn agree<T, E>(world: &SimpleCommunicator, r: Result<T, E>) -> Result<T, Option<E>> {
+    let mine = if r.is_ok() { world.size() } else { world.rank() };
+    let mut first = 0;
+    world.all_reduce_into(&mine, &mut first, SystemOperation::min());
+    match r {
+        Ok(t) if first == world.size() => Ok(t),
+        Err(e) if first == world.rank() => Err(Some(e)),
+        _ => Err(None),
+    }
+}
+
+/// Why a distributed build stopped.
+#[derive(Debug)]
+pub enum Stop {
+    /// Every process knows (an [`agree`]d failure): the one holding `Some` reports it, the
+    /// others end quietly.
+    Agreed(Option<DbError>),
+    /// Only this process failed, and the others may be waiting for it: the job must be aborted.
+    Alone(DbError),
+}
+
 /// Bytes process `p` of `k` holds privately at its peak while it builds a layer of `size`
-/// positions: its share's working state (3 bytes a position) and frontier allowance, the
-/// process itself, and on rank 0 the gathered layer and its own values' copy. The lower
-/// layers, mapped, come on top once per machine (the page cache is shared).
+/// positions: its share's working state (3 bytes a position) and frontier allowance, and the
+/// process itself (the values it writes are the working state's). The lower layers, mapped,
+/// come on top once per machine (the page cache is shared).
 pub fn private_bytes(size: u64, k: u64, p: u64) -> u64 {
     let r = owned(size, k, p);
     let share = r.end - r.start;
-    let gather = if p == 0 { size + share } else { 0 };
     super::outcore::FIXED_BYTES
         + share * super::builder::WORK_BYTES_PER_POSITION
         + share / super::builder::FRONTIER_SHARE * 4
-        + gather
 }
 
 /// Build layer `n` over `lower` with every process of `world` (each calls this); returns the
-/// layer's values on rank 0 (`None` elsewhere) and the traffic.
+/// values of this process's share ([`owned`]) and the traffic.
 pub fn build_layer<G: LayeredGame, L: Layers + ?Sized>(
     world: &SimpleCommunicator,
     game: &G,
     lower: &L,
     n: usize,
     progress: &dyn Progress,
-) -> (Option<Vec<i8>>, Traffic) {
+) -> (Vec<i8>, Traffic) {
     let size = game.layer_size(n);
-    // Gatherv counts and the u32 local indices (shifted by one bit) bound the layer.
-    assert!(size < i32::MAX as u64, "layer {n} has {size} positions, more than a distributed build gathers");
     let k = world.size() as u64;
     let me = world.rank() as u64;
-    let len = size.div_ceil(k).max(1);
+    let len = share_len(size, k);
+    assert!(len <= MAX_SHARE, "layer {n}: {size} positions are too many for {k} processes (callers check)");
     let part = Part::forward(game, lower, n, owned(size, k, me), progress);
     let mut traffic = Traffic::default();
     let mut decided = 0u64;
@@ -97,24 +140,48 @@ pub fn build_layer<G: LayeredGame, L: Layers + ?Sized>(
         world.all_reduce_into(&decided, &mut all, SystemOperation::sum());
         progress.threshold(t, all);
     }
-    let mut values = part.finish();
-    if values.is_empty() {
-        // An empty Vec<i8> points at address 1, which is OpenMPI's MPI_IN_PLACE: give the
-        // (empty) send buffer real memory.
-        values.reserve(1);
+    (part.finish(), traffic)
+}
+
+/// Write layer `n` (`size` positions) from every process's share (`values`, [`owned`]); the
+/// header on rank 0 (`None` elsewhere). Each step is [`agree`]d: a failure anywhere (a full
+/// disk) stops every process at the same point, and rank 0's temporary is removed.
+fn write_shares(
+    world: &SimpleCommunicator,
+    family: &Family,
+    n: usize,
+    size: u64,
+    values: &[i8],
+) -> Result<Option<Header>, Option<DbError>> {
+    let (k, me) = (world.size() as u64, world.rank() as u64);
+    let target = agree(world, family.slice_target(n, size))?;
+    let writing = agree(world, if me == 0 { family.begin_sliced(n, size).map(Some) } else { Ok(None) })?;
+    // The temporary exists (rank 0 created it before agreeing): every process writes its share.
+    let mut crcs = agree(world, layer_file::write_slice(&target, owned(size, k, me).start, values))?;
+    if crcs.is_empty() {
+        // An empty Vec's pointer is its alignment, which OpenMPI may take for MPI_IN_PLACE (1)
+        // or MPI_BOTTOM: give the (empty) send buffer real memory.
+        crcs.reserve(1);
     }
-    let counts: Vec<Count> = (0..k).map(|p| owned(size, k, p)).map(|r| (r.end - r.start) as Count).collect();
     let root = world.process_at_rank(0);
-    if me == 0 {
-        let displs: Vec<Count> = (0..k).map(|p| owned(size, k, p).start as Count).collect();
-        let mut all = vec![0i8; size as usize];
-        let mut into = PartitionMut::new(&mut all[..], &counts[..], &displs[..]);
-        root.gather_varcount_into_root(&values[..], &mut into);
-        (Some(all), traffic)
-    } else {
-        root.gather_varcount_into(&values[..]);
-        (None, traffic)
+    match writing {
+        Some(writing) => {
+            let counts: Vec<Count> = (0..k).map(|p| owned(size, k, p)).map(|r| blocks(r.end - r.start)).collect();
+            let displs = offsets(&counts);
+            let mut all = vec![0u32; counts.iter().map(|&c| c as usize).sum()];
+            root.gather_varcount_into_root(&crcs[..], &mut PartitionMut::new(&mut all[..], &counts[..], &displs[..]));
+            agree(world, writing.finish(&all)).map(Some)
+        }
+        None => {
+            root.gather_varcount_into(&crcs[..]);
+            agree(world, Ok::<(), DbError>(())).map(|()| None)
+        }
     }
+}
+
+/// Blocks of the layer file a share of `len` positions covers (shares start on blocks).
+fn blocks(len: u64) -> Count {
+    len.div_ceil(BLOCK as u64) as Count
 }
 
 /// Send `out` (updates per destination) in rounds of at most [`BATCH`] per destination and
@@ -177,9 +244,9 @@ fn offsets(counts: &[Count]) -> Vec<Count> {
 }
 
 /// Build the layers `layers.len()..=max` of a table family with every process of `world` (each
-/// calls this with the same finished `layers`); rank 0 writes each layer, then every process
-/// maps it (checked) for the next. `on_layer(n, header, traffic)` is called on rank 0 after each
-/// layer is written. An error on one process stops only that process: its caller aborts the job.
+/// calls this with the same finished `layers`); every process writes its share of each layer,
+/// then maps the layer (checked) for the next. `on_layer(n, header, traffic)` is called on
+/// rank 0 after each layer is written.
 #[allow(clippy::too_many_arguments)]
 pub fn build_files<G: LayeredGame>(
     world: &SimpleCommunicator,
@@ -189,19 +256,19 @@ pub fn build_files<G: LayeredGame>(
     max: usize,
     progress: &dyn Fn(usize, u64) -> Box<dyn Progress>,
     on_layer: &mut dyn FnMut(usize, &Header, &Traffic),
-) -> Result<Vec<LayerFile>, DbError> {
+) -> Result<Vec<LayerFile>, Stop> {
     for n in layers.len()..=max {
         let size = game.layer_size(n);
         let p = progress(n, size);
         let (values, traffic) = build_layer(world, game, layers.as_slice(), n, p.as_ref());
         drop(p);
-        if let Some(values) = values {
-            let header = family.write(n, &values)?;
+        // The last agreement of the write comes after rank 0's rename: the file is in place
+        // before anyone maps it.
+        if let Some(header) = write_shares(world, family, n, size, &values).map_err(Stop::Agreed)? {
             on_layer(n, &header, &traffic);
         }
-        // The file exists (renamed into place) before anyone maps it.
-        world.barrier();
-        layers.push(family.open_verified(n, size)?);
+        drop(values);
+        layers.push(family.open_verified(n, size).map_err(Stop::Alone)?);
     }
     Ok(layers)
 }

@@ -41,6 +41,13 @@ impl AtomicFile {
         &self.tmp
     }
 
+    /// The temporary itself, for positional writes (`FileExt::write_all_at`, `set_len`) by a
+    /// writer that does not use [`Write`]: bytes written through [`Write`] are buffered, so
+    /// the two must not be mixed.
+    pub fn file(&self) -> &File {
+        self.out.as_ref().expect("not committed").get_ref()
+    }
+
     /// Flush, fsync, rename over the final name, fsync the directory. A failure before the
     /// rename (a full disk shows at the flush) removes the temporary.
     pub fn commit(mut self) -> io::Result<()> {

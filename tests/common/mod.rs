@@ -3,6 +3,8 @@
 
 use assert_cmd::Command;
 
+pub mod tmpfs;
+
 /// The binary under test.
 pub fn mancala() -> Command {
     Command::cargo_bin("mancala").unwrap()
