@@ -19,10 +19,14 @@ ctld_pid=/run/slurmctld.pid
 slurmd_pid=/run/slurmd.pid
 munge_pid=/run/munge/munged.pid
 
-running() { [ -s "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
+# Whether PIDFILE names a live process called NAME (a pid file left by a killed daemon may name a
+# pid reused since).
+running() { # PIDFILE NAME
+    [ -s "$1" ] && [ "$(cat "/proc/$(cat "$1")/comm" 2>/dev/null)" = "$2" ]
+}
 
 stop_daemon() { # PIDFILE NAME
-    if running "$1"; then
+    if running "$1" "$2"; then
         local pid
         pid=$(cat "$1")
         kill "$pid"
@@ -62,8 +66,9 @@ mkdir -p /run/munge /var/log/munge /var/lib/munge
 chown munge:munge /etc/munge/munge.key /run/munge /var/log/munge /var/lib/munge
 chmod 0400 /etc/munge/munge.key
 chmod 0755 /run/munge
-if ! running "$munge_pid"; then
-    runuser -u munge -- /usr/sbin/munged
+if ! running "$munge_pid" munged; then
+    # --force: start over a socket left by a munged that was killed.
+    runuser -u munge -- /usr/sbin/munged --force
     echo "started munged"
 fi
 for _ in $(seq 1 50); do munge -n </dev/null | unmunge >/dev/null 2>&1 && break; sleep 0.1; done
@@ -71,7 +76,8 @@ munge -n </dev/null | unmunge >/dev/null || { echo "$0: munge does not work (see
 
 # slurm.conf: this host as controller and the only node. The node line takes the CPUs and memory
 # slurmd detects (`slurmd -C`), so Slurm never drains the node for a mismatch.
-host=$(hostname -s)
+host=$(uname -n)
+host=${host%%.*} # the short name, as slurmd reports it
 node=$(slurmd -C | head -1)
 case "$node" in "NodeName=$host "*) ;; *) echo "$0: unexpected \`slurmd -C\`: $node" >&2; exit 1;; esac
 new=$(mktemp)
@@ -117,11 +123,11 @@ if ! cmp -s "$new" "$conf"; then
     echo "wrote $conf"
 fi
 
-if ! running "$ctld_pid"; then
+if ! running "$ctld_pid" slurmctld; then
     slurmctld
     echo "started slurmctld"
 fi
-if ! running "$slurmd_pid"; then
+if ! running "$slurmd_pid" slurmd; then
     slurmd
     echo "started slurmd"
 fi
