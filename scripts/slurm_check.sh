@@ -31,37 +31,54 @@ trap 'rm -rf "$work"' EXIT
 unset SLURM_ARRAY_TASK_ID SLURM_ARRAY_TASK_COUNT SLURM_ARRAY_TASK_MIN SLURM_JOB_ID
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
+# Job logs to stderr before a failure (some may not exist: a job cancelled before it ran).
+show() { cat "$@" >&2 2>/dev/null || true; }
 now() { date +%s%N; }
 since() { local ms=$((($(now) - $1) / 1000000)); printf '%d.%d s' $((ms / 1000)) $((ms % 1000 / 100)); }
 # A job's (or every array task's) state, exit code and run time from the controller (jobs stay
-# listed MinJobAge = 300 s). `sbatch --wait` polls at growing intervals, so the wall times
-# printed below are mostly its polling; RunTime is the job's own (whole seconds).
+# listed MinJobAge = 300 s; RunTime in whole seconds).
 job_line() {
     scontrol -o show job "$1" | grep -oE '(ArrayTaskId|JobState|ExitCode|RunTime)=[^ ]+' \
         | sed 's/ArrayTaskId=/task /; s/JobState=//; s/ExitCode=/exit /; s/RunTime=/run /' \
         | paste -sd' ' | sed 's/ task /; task /g'
 }
-# No job may hang the check (a node down, a dependency never satisfied): 5 minutes at most.
-wait_sbatch() { timeout 300 sbatch --wait "$@"; }
+states() { scontrol -o show job "$1" 2>/dev/null | grep -oE 'JobState=[A-Z_]+' | sort -u; }
+# Wait until every task of a job has ended, polling twice a second, 5 minutes at most (no job
+# may hang the check: a node down, a dependency never satisfied). Not `sbatch --wait`: it polls
+# at growing intervals (it returned 28 s after a 14 s job ended), and it returns 0 for a job
+# cancelled before it ran (the merge, when a task of its array failed).
+wait_job() {
+    local st
+    for _ in $(seq 1 600); do
+        st=$(states "$1")
+        if [ -n "$st" ] && ! grep -qvxE 'JobState=(COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL|OUT_OF_MEMORY|BOOT_FAIL|DEADLINE|PREEMPTED)' <<<"$st"; then
+            return 0
+        fi
+        sleep 0.5
+    done
+    fail "job $1 has not ended after 300 s: $(job_line "$1")"
+}
+completed() { [ "$(states "$1")" = JobState=COMPLETED ]; }
 
 # (a) The distributed Oware build: 1 node, 2 MPI tasks of 1 thread (the file's defaults are a
 # cluster's: 4 nodes of 32 cores).
 t=$(now)
-"$bin" oware db build --max-stones "$max" --dir "$work/oware-single" --threads 1 2>"$work/oware-single.log"
+"$bin" oware db build --max-stones "$max" --dir "$work/oware-single" --threads 1 2>"$work/single-build.log"
 "$bin" oware db verify --dir "$work/oware-single" | grep '^layer' >"$work/oware-want"
 echo "(a) single-process build of layers 0..=$max: $(since "$t")"
 t=$(now)
-jid=$(wait_sbatch --parsable --nodes=1 --ntasks-per-node=2 --cpus-per-task=1 --time=10:00 \
-    --output="$work/oware-%j.log" scripts/slurm/oware_db_build.sbatch "$max" "$work/oware-slurm") \
-    || { cat "$work"/oware-*.log >&2; fail "(a) the sbatch job failed"; }
+jid=$(sbatch --parsable --nodes=1 --ntasks-per-node=2 --cpus-per-task=1 --time=10:00 \
+    --output="$work/oware-%j.log" scripts/slurm/oware_db_build.sbatch "$max" "$work/oware-slurm")
+wait_job "$jid"
 log=$work/oware-$jid.log
-echo "(a) sbatch --wait oware_db_build.sbatch $max (job $jid, $(job_line "$jid")): $(since "$t")"
-grep -q "2 MPI processes" "$log" || { cat "$log" >&2; fail "(a) the build log does not say 2 MPI processes"; }
+completed "$jid" || { show "$log"; fail "(a) job $jid: $(job_line "$jid")"; }
+echo "(a) sbatch oware_db_build.sbatch $max (job $jid, $(job_line "$jid")): $(since "$t")"
+grep -q "2 MPI processes" "$log" || { show "$log"; fail "(a) the build log does not say 2 MPI processes"; }
 # The job ran `db verify` (its checksum lines in the log); verify again here and compare.
 "$bin" oware db verify --dir "$work/oware-slurm" | grep '^layer' >"$work/oware-got"
-diff "$work/oware-want" "$work/oware-got" >&2 || { cat "$log" >&2; fail "(a) db verify after the Slurm build: checksums differ from the single-process build"; }
+diff "$work/oware-want" "$work/oware-got" >&2 || { show "$log"; fail "(a) db verify after the Slurm build: checksums differ from the single-process build"; }
 [ "$(grep -cFx -f "$work/oware-want" "$log")" = "$(wc -l <"$work/oware-want")" ] \
-    || { cat "$log" >&2; fail "(a) the job's own db verify lines are not the single-process checksums"; }
+    || { show "$log"; fail "(a) the job's own db verify lines are not the single-process checksums"; }
 echo "(a) $(wc -l <"$work/oware-got") layers verified, checksums identical to the single-process build"
 
 # (b) The Lukho sweep as a job array of 4 shards, then the merge.
@@ -72,13 +89,16 @@ submit_array() { # EXTRA-SBATCH-ARGS...: prints the array's job id
         scripts/lukho_slurm.sh "$sweep" "${family[@]}"
 }
 merge() { # ARRAY-JOB-ID
-    rm -rf "$sweep/summary".*
     local m
-    m=$(wait_sbatch --parsable -c 1 --mem=1G --time=10:00 --dependency="afterok:$1" --kill-on-invalid-dep=yes \
-        --output="$work/merge-%j.out" scripts/lukho_slurm.sh --merge "$sweep") \
-        || { cat "$work"/lukho-*.out "$work"/merge-*.out >&2; fail "the merge job (after array $1) failed"; }
+    rm -rf "$sweep/summary".*
+    m=$(sbatch --parsable -c 1 --mem=1G --time=10:00 --dependency="afterok:$1" --kill-on-invalid-dep=yes \
+        --output="$work/merge-%j.out" scripts/lukho_slurm.sh --merge "$sweep")
+    wait_job "$m"
+    wait_job "$1"
     echo "    array $1: $(job_line "$1")"
     echo "    merge $m: $(job_line "$m")"
+    completed "$1" && completed "$m" \
+        || { show "$work"/lukho-*.out "$work"/merge-*.out; fail "the array $1 or its merge $m did not complete"; }
 }
 same_summaries() { # WHAT
     for f in summary.csv summary.jsonl summary.json; do
