@@ -8,7 +8,8 @@
 #   scripts/slurm/local_cluster.sh stop      stop the three daemons (by their pid files)
 #
 # Idempotent: a second `start` leaves running daemons alone unless slurm.conf changed (then it
-# restarts slurmctld and slurmd). Runs as root and so do the jobs (SlurmUser=root): fine for a
+# restarts slurmctld and slurmd); a daemon that was killed is started again, and a restarted
+# slurmctld starts with no jobs. Runs as root and so do the jobs (SlurmUser=root): fine for a
 # throwaway local cluster, not for a shared one. Process tracking and task binding use no
 # cgroups (proctrack/linuxproc, task/none), so it also works where cgroups are not delegated.
 # Logs: /var/log/slurm/slurmctld.log, /var/log/slurm/slurmd.log, /var/log/munge/munged.log.
@@ -19,10 +20,13 @@ ctld_pid=/run/slurmctld.pid
 slurmd_pid=/run/slurmd.pid
 munge_pid=/run/munge/munged.pid
 
-# Whether PIDFILE names a live process called NAME (a pid file left by a killed daemon may name a
-# pid reused since).
+# Whether PIDFILE names a live process called NAME: a pid file outlives a killed daemon, whose pid
+# may be reused, or which may stay a zombie for a while (seen here: still there 1 s after kill -9).
 running() { # PIDFILE NAME
-    [ -s "$1" ] && [ "$(cat "/proc/$(cat "$1")/comm" 2>/dev/null)" = "$2" ]
+    [ -s "$1" ] || return 1
+    local pid
+    pid=$(cat "$1")
+    [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = "$2" ] && ! grep -q '^State:[[:space:]]*[ZX]' "/proc/$pid/status" 2>/dev/null
 }
 
 stop_daemon() { # PIDFILE NAME
@@ -71,7 +75,8 @@ if ! running "$munge_pid" munged; then
     runuser -u munge -- /usr/sbin/munged --force
     echo "started munged"
 fi
-for _ in $(seq 1 50); do munge -n </dev/null | unmunge >/dev/null 2>&1 && break; sleep 0.1; done
+# (munge itself retries a refused connection for about 2 s before it fails.)
+for _ in $(seq 1 50); do [ -S /run/munge/munge.socket.2 ] && break; sleep 0.1; done
 munge -n </dev/null | unmunge >/dev/null || { echo "$0: munge does not work (see /var/log/munge/munged.log)" >&2; exit 1; }
 
 # slurm.conf: this host as controller and the only node. The node line takes the CPUs and memory
@@ -123,8 +128,12 @@ if ! cmp -s "$new" "$conf"; then
     echo "wrote $conf"
 fi
 
+# -c: start with no saved state. A controller that was killed (CI ends what a session left
+# running) would otherwise recover its jobs as still running on the node and never free their
+# CPUs (seen here: a job killed with the daemons held both CPUs, the next job stayed pending).
+# A test cluster keeps no jobs across restarts.
 if ! running "$ctld_pid" slurmctld; then
-    slurmctld
+    slurmctld -c
     echo "started slurmctld"
 fi
 if ! running "$slurmd_pid" slurmd; then
