@@ -7,9 +7,14 @@
 #
 # `mancala lukho sweep` reads SLURM_ARRAY_TASK_ID / SLURM_ARRAY_TASK_COUNT (and
 # SLURM_ARRAY_TASK_MIN) itself. Finished shards are skipped, so resubmitting the same array
-# (or only the failed indices, e.g. --array=17,42) resumes. Size the array first:
+# resumes. To resubmit only some indices, give the whole array's size in SHARDS (Slurm's
+# SLURM_ARRAY_TASK_COUNT is then the count of the indices resubmitted, not the array's):
+#   SHARDS=1000 sbatch --array=17,42 scripts/lukho_slurm.sh OUT SWEEP-ARGS...
+# Size the array first:
 #   mancala lukho sweep --south all --north all --race sequential --dry-run
-# prints the games and projected core-hours. Env: MANCALA (binary, default `mancala`).
+# prints the games and projected core-hours. Env: MANCALA (binary, default `mancala`), SHARDS.
+# The #SBATCH lines below are for a cluster node; override them on the command line
+# (`sbatch -c 1 --mem=1G …`), as scripts/slurm_check.sh does on its one-node test cluster.
 #SBATCH --job-name=lukho-sweep
 #SBATCH --cpus-per-task=32
 #SBATCH --mem=8G
@@ -27,4 +32,6 @@ if [ -z "${SLURM_ARRAY_TASK_ID:-}" ]; then
     echo "$0: not inside a Slurm job array (SLURM_ARRAY_TASK_ID unset); submit with sbatch --array=0-(N-1)" >&2
     exit 2
 fi
-exec "$mancala" lukho sweep "$@" --threads "${SLURM_CPUS_PER_TASK:-1}" --out "$out/parts"
+shard=()
+if [ -n "${SHARDS:-}" ]; then shard=(--shard "$SLURM_ARRAY_TASK_ID/$SHARDS"); fi
+exec "$mancala" lukho sweep "$@" "${shard[@]}" --threads "${SLURM_CPUS_PER_TASK:-1}" --out "$out/parts"
