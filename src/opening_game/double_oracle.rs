@@ -150,8 +150,9 @@ pub struct Solver {
     /// members' vectors holds is read from it (see [`Solver::restricted`]).
     pub(super) pairs: HashMap<(u32, u32), i32>,
     /// When this run last wrote the state (or opened it): a sweep saves the state only when
-    /// the last save is [`SAVE_AFTER`] old.
+    /// the last save is `save_after` ([`SAVE_AFTER`]; tests change it) old.
     saved: Instant,
+    pub(super) save_after: std::time::Duration,
     /// Games played by the current iteration, and of them those of its sweeps (already in
     /// the state's total).
     iter_games: u64,
@@ -190,6 +191,7 @@ impl Solver {
             reply_time: Default::default(),
             pairs: HashMap::new(),
             saved: Instant::now(),
+            save_after: SAVE_AFTER,
             iter_games: 0,
             iter_swept: 0,
         };
@@ -327,8 +329,8 @@ impl Solver {
     /// orientation, or in a symmetric game its mirror, exactly the negation), else played.
     pub(super) fn restricted(&mut self, south: &[u32], north: &[u32]) -> Vec<i32> {
         self.play_pairs(south, north);
-        let cols: Vec<(usize, Option<(&[i16], i32)>)> =
-            north.iter().map(|&n| (self.pos(n), self.held(Kind::Col, n))).collect();
+        // Each North member's position and column (if swept).
+        let cols: Vec<_> = north.iter().map(|&n| (self.pos(n), self.held(Kind::Col, n))).collect();
         let mut a = Vec::with_capacity(south.len() * north.len());
         for &s in south {
             let (ps, row) = (self.pos(s), self.held(Kind::Row, s));
@@ -345,7 +347,7 @@ impl Solver {
     /// After a sweep the state is saved (the last iteration's, with the new vectors'
     /// checksums) once the last save is [`SAVE_AFTER`] old: a resume's first iteration may
     /// sweep hundreds, and a run stopped inside it keeps them.
-    fn ensure_mix(&mut self, kind: Kind, mix: &[(u32, f64)], obs: &dyn Observer) -> Result<(), EqError> {
+    pub(super) fn ensure_mix(&mut self, kind: Kind, mix: &[(u32, f64)], obs: &dyn Observer) -> Result<(), EqError> {
         for &(id, _) in mix {
             let games = self.ensure(kind, id, obs)?;
             if games > 0 {
@@ -353,7 +355,7 @@ impl Solver {
                 // loses none (an unsaved one sweeps the vector again and counts it then).
                 self.state.games += games;
                 self.iter_swept += games;
-                if self.saved.elapsed() >= SAVE_AFTER {
+                if self.saved.elapsed() >= self.save_after {
                     self.save()?;
                 }
             }

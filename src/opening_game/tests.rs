@@ -237,6 +237,51 @@ fn resume_equals_an_uninterrupted_run() {
     assert_eq!(again.state, finished);
 }
 
+/// A sweep inside an iteration saves the state (its vector's checksum and games) only when the
+/// last save is old enough; a run stopped after such a save, or after an unsaved sweep,
+/// resumes to exactly the uninterrupted run (the unsaved vector is swept again, counted once).
+#[test]
+fn a_stop_inside_an_iteration_resumes_to_the_same_run() {
+    let d = def("south-first", "margin", "all:remove=000000**:drop=0..1");
+    let (a, b, c) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let whole = solve(&d, a.path(), StopAt::default());
+    let two = StopAt { max_iterations: Some(2), seconds: None };
+    let three = solve(&d, c.path(), StopAt { max_iterations: Some(3), seconds: None });
+    let mut sv = solve(&d, b.path(), two);
+    // The vectors iteration 3 sweeps, in its order: South's mix's rows, then North's columns.
+    let new = |kind: Kind, mix: &[(u32, f64)]| -> Vec<(Kind, u32)> {
+        let fresh = |&&(id, _): &&(u32, f64)| !sv.state.vectors.contains_key(&Solver::file_name(kind, id));
+        mix.iter().filter(fresh).map(|&(id, _)| (kind, id)).collect()
+    };
+    let mut order = new(Kind::Row, &three.state.south_strategy);
+    order.extend(new(Kind::Col, &three.state.north_strategy));
+    assert!(order.len() >= 2, "{order:?}");
+    let identity = sv.identity().clone();
+    let on_disk = |dir: &Path| read_state(&dir.join(STATE_FILE), &identity).unwrap();
+    let before = on_disk(b.path());
+    let sweep = (sv.ids.len() * d.races()) as u64;
+    // Saved at once: the last save is at least zero seconds old.
+    sv.save_after = std::time::Duration::ZERO;
+    let (kind, id) = order[0];
+    sv.ensure_mix(kind, &[(id, 1.0)], &Quiet).unwrap();
+    let saved = on_disk(b.path());
+    assert_eq!(saved.games, before.games + sweep);
+    assert!(saved.vectors.contains_key(&Solver::file_name(kind, id)));
+    assert_eq!(saved.log, before.log);
+    // Not saved: the last save is younger than 30 s.
+    sv.save_after = std::time::Duration::from_secs(30);
+    let (kind, id) = order[1];
+    sv.ensure_mix(kind, &[(id, 1.0)], &Quiet).unwrap();
+    assert_eq!(on_disk(b.path()), saved);
+    assert!(b.path().join("columns").join(Solver::file_name(kind, id)).exists());
+    drop(sv);
+    let resumed = solve(&d, b.path(), StopAt::default());
+    let (r, w) = (&resumed.state, &whole.state);
+    assert_eq!((&r.south, &r.north, r.games, &r.vectors), (&w.south, &w.north, w.games, &w.vectors));
+    let key = |l: &IterRecord| (l.games, l.total_games, l.south_best_response, l.north_best_response, l.vectors);
+    assert_eq!(r.log.iter().map(key).collect::<Vec<_>>(), w.log.iter().map(key).collect::<Vec<_>>());
+}
+
 #[test]
 fn corrupt_or_foreign_state_is_refused() {
     let d = def("south-first", "margin", "0..30");
