@@ -20,6 +20,15 @@ use std::time::Instant;
 /// Convergence: `upper − lower` at most this, in payoff units (seeds, results, points).
 pub const TOLERANCE: f64 = 1e-6;
 
+/// A sweep inside an iteration saves the state only when the last save is at least this old.
+/// The save keeps the sweeps of an iteration a stop interrupts (a resume's first iteration on a
+/// new machine may sweep hundreds of vectors, about 3 s each on the full game: saved every ten
+/// or so), but it rewrites and syncs the whole state, log included: on a small family, where a
+/// sweep takes a millisecond and every member is swept, a save after each one cost more than
+/// the sweeps. Unsaved, a stop loses at most this much sweeping (the vector files written
+/// meanwhile are not in the state; they are swept again, to the same bytes).
+const SAVE_AFTER: std::time::Duration = std::time::Duration::from_secs(30);
+
 /// One double-oracle iteration, as logged and saved.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct IterRecord {
@@ -135,10 +144,15 @@ pub struct Solver {
     lp_time: std::sync::atomic::AtomicU64,
     reply_time: std::sync::atomic::AtomicU64,
     /// South's payoff (integer units, summed over the outcomes) of pairs of choices played so
-    /// far: the restricted LPs' entries. Played pairwise instead of read from the members'
-    /// vectors, so a member's vector is swept only once the member enters a mix whose best
-    /// reply is computed (few do: the supports are a third of the sets).
-    pairs: HashMap<(u32, u32), i32>,
+    /// far: the restricted LPs' entries that no swept vector holds. A member's vector is swept
+    /// only once the member enters a mix whose best reply is computed (on the full game a third
+    /// of the sets do), so the others' entries are played pairwise; an entry one of its two
+    /// members' vectors holds is read from it (see [`Solver::restricted`]).
+    pub(super) pairs: HashMap<(u32, u32), i32>,
+    /// When this run last wrote the state (or opened it): a sweep saves the state only when
+    /// the last save is `save_after` ([`SAVE_AFTER`]; tests change it) old.
+    saved: Instant,
+    pub(super) save_after: std::time::Duration,
     /// Games played by the current iteration, and of them those of its sweeps (already in
     /// the state's total).
     iter_games: u64,
@@ -176,6 +190,8 @@ impl Solver {
             lp_time: Default::default(),
             reply_time: Default::default(),
             pairs: HashMap::new(),
+            saved: Instant::now(),
+            save_after: SAVE_AFTER,
             iter_games: 0,
             iter_swept: 0,
         };
@@ -256,14 +272,26 @@ impl Solver {
         sign * v[self.pos(s)] as f64 / self.def.scale()
     }
 
-    /// Play every pair of `south` × `north` not played yet (in parallel), caching South's
+    /// A restricted member's vector when it is in memory: the column of a North member (`Col`)
+    /// or the row of a South member (`Row`), with its sign (a row is a negated column in a
+    /// symmetric game).
+    fn held(&self, kind: Kind, id: u32) -> Option<(&[i16], i32)> {
+        let (k, sign) = self.stored(kind);
+        self.cache.get(&(k, id)).map(|v| (v.as_slice(), sign as i32))
+    }
+
+    /// Play every pair of `south` × `north` that is not played yet and whose payoff no vector
+    /// holds (neither South's row nor North's column is swept), in parallel, caching South's
     /// payoff; in a symmetric game a pair's mirror is its negation and is cached with it.
     pub(super) fn play_pairs(&mut self, south: &[u32], north: &[u32]) {
         let symmetric = self.def.symmetric();
         // A symmetric pair is played once, lower id as South.
         let canonical = |(s, n): (u32, u32)| if symmetric && n < s { (n, s) } else { (s, n) };
+        let unswept: Vec<u32> = north.iter().copied().filter(|&n| self.held(Kind::Col, n).is_none()).collect();
+        let north = &unswept;
         let mut todo: Vec<(u32, u32)> = south
             .iter()
+            .filter(|&&s| self.held(Kind::Row, s).is_none())
             .flat_map(|&s| north.iter().map(move |&n| (s, n)))
             .filter(|p| !self.pairs.contains_key(p))
             .map(canonical)
@@ -286,7 +314,7 @@ impl Solver {
         // Not counted in `games`: the pairs are a cache that a resume rebuilds (it is not
         // saved), so counting them would make a resumed run's figures differ from an
         // uninterrupted one's; `games` counts the vector sweeps, the run's real cost (the
-        // pairs are |S|·|N| games, a few percent of one sweep).
+        // pairs are at most |S|·|N| games, a few percent of one sweep).
         for ((s, n), v) in played {
             self.pairs.insert((s, n), v);
             if symmetric {
@@ -295,23 +323,41 @@ impl Solver {
         }
     }
 
-    /// South's payoff in payoff units for a pair played by [`Solver::play_pairs`].
-    pub(super) fn pair(&self, s: u32, n: u32) -> f64 {
-        self.pairs[&(s, n)] as f64 / self.def.scale()
+    /// South's payoffs (integer units, summed over the outcomes) of `south` × `north`, row by
+    /// row: each entry from North's column or South's row when one is swept (the same
+    /// integers as playing the pair: a vector's slot is that pair played with the same
+    /// orientation, or in a symmetric game its mirror, exactly the negation), else played.
+    pub(super) fn restricted(&mut self, south: &[u32], north: &[u32]) -> Vec<i32> {
+        self.play_pairs(south, north);
+        // Each North member's position and column (if swept).
+        let cols: Vec<_> = north.iter().map(|&n| (self.pos(n), self.held(Kind::Col, n))).collect();
+        let mut a = Vec::with_capacity(south.len() * north.len());
+        for &s in south {
+            let (ps, row) = (self.pos(s), self.held(Kind::Row, s));
+            a.extend(north.iter().zip(&cols).map(|(&n, &(pn, col))| match (col, row) {
+                (Some((v, sign)), _) => sign * v[ps] as i32,
+                (None, Some((v, sign))) => sign * v[pn] as i32,
+                (None, None) => self.pairs[&(s, n)],
+            }));
+        }
+        a
     }
 
     /// The vectors of a mix's members (South's rows or North's columns), swept if not saved.
-    /// The state is saved after each sweep (the last iteration's, with the new vector's
-    /// checksum): a resume's first iteration may sweep hundreds, and a run stopped inside it
-    /// keeps them.
-    fn ensure_mix(&mut self, kind: Kind, mix: &[(u32, f64)], obs: &dyn Observer) -> Result<(), EqError> {
+    /// After a sweep the state is saved (the last iteration's, with the new vectors'
+    /// checksums) once the last save is [`SAVE_AFTER`] old: a resume's first iteration may
+    /// sweep hundreds, and a run stopped inside it keeps them.
+    pub(super) fn ensure_mix(&mut self, kind: Kind, mix: &[(u32, f64)], obs: &dyn Observer) -> Result<(), EqError> {
         for &(id, _) in mix {
             let games = self.ensure(kind, id, obs)?;
             if games > 0 {
-                // Counted in the state's total now, so a stop before the iteration ends loses none.
+                // Counted in the state's total now, so a saved stop before the iteration ends
+                // loses none (an unsaved one sweeps the vector again and counts it then).
                 self.state.games += games;
                 self.iter_swept += games;
-                write_state(&self.dir.join(STATE_FILE), &self.identity, &self.state)?;
+                if self.saved.elapsed() >= self.save_after {
+                    self.save()?;
+                }
             }
             self.iter_games += games;
         }
@@ -337,18 +383,15 @@ impl Solver {
         let mut cuts = cuts0.to_vec();
         let mut best: Option<Refined> = None;
         for step in 0..=self.cuts {
-            let mut a = Vec::with_capacity(own.len() * cuts.len());
-            if south {
-                self.play_pairs(own, &cuts);
-                for &o in own {
-                    a.extend(cuts.iter().map(|&c| self.pair(o, c)));
-                }
+            // The player's payoffs, own × cuts, in payoff units.
+            let scale = self.def.scale();
+            let a: Vec<f64> = if south {
+                self.restricted(own, &cuts).into_iter().map(|v| v as f64 / scale).collect()
             } else {
-                self.play_pairs(&cuts, own);
-                for &o in own {
-                    a.extend(cuts.iter().map(|&c| -self.pair(c, o)));
-                }
-            }
+                let m = &self.restricted(&cuts, own);
+                let k = own.len();
+                (0..k).flat_map(|o| (0..cuts.len()).map(move |c| -(m[c * k + o] as f64 / scale))).collect()
+            };
             // The LPs start from the last iteration's supports and the newest members.
             let guess = |set: &[u32], mix: &[(u32, f64)]| -> Vec<usize> {
                 let fresh = set.len().saturating_sub(2 * self.replies.max(1));
@@ -391,6 +434,13 @@ impl Solver {
         fs::create_dir_all(&self.dir).map_err(io_err(&self.dir))?;
         self.lock = Some(crate::store::DirLock::acquire(&self.dir, LOCK)?);
         self.load_state().map(drop)
+    }
+
+    /// Write the state file (atomically, synced).
+    fn save(&mut self) -> Result<(), EqError> {
+        write_state(&self.dir.join(STATE_FILE), &self.identity, &self.state)?;
+        self.saved = Instant::now();
+        Ok(())
     }
 
     /// Load the state file of the run's directory if there is one (false when there is none),
@@ -581,7 +631,7 @@ impl Solver {
         st.south_strategy = x;
         st.north_strategy = y;
         st.log.push(rec.clone());
-        write_state(&self.dir.join(STATE_FILE), &self.identity, &self.state)?;
+        self.save()?;
         obs.iteration(&rec);
         Ok(())
     }

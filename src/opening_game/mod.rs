@@ -19,19 +19,20 @@
 //! in any iteration, each kept with the mix that proves it; converged (`exact`) means that
 //! certificate's `upper − lower <= TOLERANCE`.
 //!
-//! Work: every payoff is an integer (half-seeds for `margin`, summed over the race outcomes).
-//! The restricted LP's entries (members × members) are played pairwise and kept in memory. A
-//! best response to a mix is a weighted sum of its support's payoff vectors over the whole
-//! family, as `i16`: the *column* `A(·, n)` of each North member in the mix, the *row*
-//! `A(s, ·)` of each South member. A member's vector costs one sweep of `|family| × outcomes`
-//! games (the sweep's per-pair evaluation, [`crate::sweep::play::play_pair`]), made the first
-//! time the member has weight in a mix whose best reply is computed: members that never do
-//! (about two thirds of the full game's sets) are never swept. Vectors are saved next to the
-//! state, so a resumed run sweeps none again (it plays the LP's pairs again: |S|·|N| games, seconds). When the model's outcomes come in mirrored pairs
-//! (`sequential`, `lockstep`) the game is symmetric, `A(s, n) = −A(n, s)`, its value is 0,
-//! and a row is the negated column of the same choice: one vector serves both players. There
-//! the restricted sets stay equal (`S = N`), South's optimal mix is North's too, and North's
-//! best reply mirrors South's, so an iteration costs one sweep.
+//! Work: every payoff is an integer (half-seeds for `margin`, summed over the race outcomes). The
+//! restricted LP's entries (members × members) are read from a swept vector of either member when
+//! there is one, else played pairwise and kept in memory. A best response to a mix is a weighted
+//! sum of its support's payoff vectors over the whole family, as `i16`: the *column* `A(·, n)` of
+//! each North member in the mix, the *row* `A(s, ·)` of each South member. A member's vector costs
+//! one sweep of `|family| × outcomes` games (the sweep's per-pair evaluation,
+//! [`crate::sweep::play::play_pair`]), made the first time the member has weight in a mix whose
+//! best reply is computed: members that never do (about two thirds of the full game's sets) are
+//! never swept. Vectors are saved next to the state, so a resumed run sweeps none again (it plays
+//! again the LP's pairs that no saved vector holds: at most |S|·|N| games, seconds). When the
+//! model's outcomes come in mirrored pairs (`sequential`, `lockstep`) the game is symmetric,
+//! `A(s, n) = −A(n, s)`, its value is 0, and a row is the negated column of the same choice: one
+//! vector serves both players. There the restricted sets stay equal (`S = N`), South's optimal mix is
+//! North's too, and North's best reply mirrors South's, so an iteration costs one sweep.
 
 mod answer;
 mod double_oracle;

@@ -72,11 +72,12 @@ fn best_response_sweep_agrees_with_every_pair() {
                 assert_eq!(sign * row[j] as f64 / d.scale(), a[i * n + j]);
             }
         }
-        // The restricted LPs' entries, played pairwise, are the same numbers.
-        sv.play_pairs(&ids, &ids);
+        // The restricted LPs' entries, all read from the vectors, are the same numbers.
+        let m = sv.restricted(&ids, &ids);
+        assert!(sv.pairs.is_empty(), "{race}: pairs played beside the vectors");
         for (i, &south) in ids.iter().enumerate() {
             for (j, &north) in ids.iter().enumerate() {
-                assert_eq!(sv.pair(south, north), a[i * n + j], "{race} {payoff}: {south} vs {north}");
+                assert_eq!(m[i * n + j] as f64 / d.scale(), a[i * n + j], "{race} {payoff}: {south} vs {north}");
             }
         }
         // A mix over a few members on each side.
@@ -90,6 +91,67 @@ fn best_response_sweep_agrees_with_every_pair() {
         let min = of_x.iter().cloned().fold(f64::INFINITY, f64::min);
         assert!((up - max).abs() < 1e-12 && (against_y[pos(s_br)] - max).abs() < 1e-12, "{race}");
         assert!((lo - min).abs() < 1e-12 && (of_x[pos(n_br)] - min).abs() < 1e-12, "{race}");
+    }
+}
+
+/// The restricted LP's matrix is the same whether its entries are played pairwise (no vector
+/// swept), read from the vectors (every member swept) or both (some swept: an entry comes from
+/// South's row or North's column, whichever is swept); only the pairs that neither holds are
+/// played.
+#[test]
+fn restricted_matrix_from_vectors_equals_played_pairs() {
+    for (race, payoff) in [("south-first", "margin"), ("sequential", "points"), ("lockstep-north", "result")] {
+        let d = def(race, payoff, "0..70");
+        let (pd, vd, md) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let mut played = Solver::open(d.clone(), pd.path()).unwrap();
+        let ids = played.ids.clone();
+        // Overlapping sets of different sizes, in the order members join, not sorted.
+        let south: Vec<u32> = ids.iter().rev().step_by(2).copied().collect();
+        let north: Vec<u32> = ids.iter().step_by(3).copied().collect();
+        let want = played.restricted(&south, &north);
+        let full = full_matrix(&d, &ids);
+        let at = |s: u32, n: u32| full[played.pos(s) * ids.len() + played.pos(n)];
+        for (i, &s) in south.iter().enumerate() {
+            for (j, &n) in north.iter().enumerate() {
+                assert_eq!(want[i * north.len() + j] as f64 / d.scale(), at(s, n), "{race}: {s} vs {n}");
+            }
+        }
+        // Every member swept: nothing played.
+        let mut swept = Solver::open(d.clone(), vd.path()).unwrap();
+        for &id in &south {
+            swept.ensure(Kind::Row, id, &Quiet).unwrap();
+        }
+        for &id in &north {
+            swept.ensure(Kind::Col, id, &Quiet).unwrap();
+        }
+        assert_eq!(swept.restricted(&south, &north), want, "{race}");
+        assert!(swept.pairs.is_empty(), "{race}");
+        // Some swept: a third of South's rows, a quarter of North's columns (in a symmetric game
+        // one vector per member serves both).
+        let mut mixed = Solver::open(d.clone(), md.path()).unwrap();
+        let rows: Vec<u32> = south.iter().step_by(3).copied().collect();
+        let cols: Vec<u32> = north.iter().step_by(4).copied().collect();
+        for &id in &rows {
+            mixed.ensure(Kind::Row, id, &Quiet).unwrap();
+        }
+        for &id in &cols {
+            mixed.ensure(Kind::Col, id, &Quiet).unwrap();
+        }
+        assert_eq!(mixed.restricted(&south, &north), want, "{race}");
+        let swept_row = |s: u32| rows.contains(&s) || (d.symmetric() && cols.contains(&s));
+        let swept_col = |n: u32| cols.contains(&n) || (d.symmetric() && rows.contains(&n));
+        for &s in &south {
+            for &n in &north {
+                let needed = !swept_row(s) && !swept_col(n);
+                assert_eq!(mixed.pairs.contains_key(&(s, n)), needed, "{race}: {s} vs {n}");
+            }
+        }
+        assert!(
+            !mixed.pairs.is_empty() && mixed.pairs.len() < played.pairs.len(),
+            "{race}: {} {}",
+            mixed.pairs.len(),
+            played.pairs.len()
+        );
     }
 }
 
@@ -173,6 +235,51 @@ fn resume_equals_an_uninterrupted_run() {
     drop(resumed);
     let again = solve(&d, b.path(), StopAt::default());
     assert_eq!(again.state, finished);
+}
+
+/// A sweep inside an iteration saves the state (its vector's checksum and games) only when the
+/// last save is old enough; a run stopped after such a save, or after an unsaved sweep,
+/// resumes to exactly the uninterrupted run (the unsaved vector is swept again, counted once).
+#[test]
+fn a_stop_inside_an_iteration_resumes_to_the_same_run() {
+    let d = def("south-first", "margin", "all:remove=000000**:drop=0..1");
+    let (a, b, c) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let whole = solve(&d, a.path(), StopAt::default());
+    let two = StopAt { max_iterations: Some(2), seconds: None };
+    let three = solve(&d, c.path(), StopAt { max_iterations: Some(3), seconds: None });
+    let mut sv = solve(&d, b.path(), two);
+    // The vectors iteration 3 sweeps, in its order: South's mix's rows, then North's columns.
+    let new = |kind: Kind, mix: &[(u32, f64)]| -> Vec<(Kind, u32)> {
+        let fresh = |&&(id, _): &&(u32, f64)| !sv.state.vectors.contains_key(&Solver::file_name(kind, id));
+        mix.iter().filter(fresh).map(|&(id, _)| (kind, id)).collect()
+    };
+    let mut order = new(Kind::Row, &three.state.south_strategy);
+    order.extend(new(Kind::Col, &three.state.north_strategy));
+    assert!(order.len() >= 2, "{order:?}");
+    let identity = sv.identity().clone();
+    let on_disk = |dir: &Path| read_state(&dir.join(STATE_FILE), &identity).unwrap();
+    let before = on_disk(b.path());
+    let sweep = (sv.ids.len() * d.races()) as u64;
+    // Saved at once: the last save is at least zero seconds old.
+    sv.save_after = std::time::Duration::ZERO;
+    let (kind, id) = order[0];
+    sv.ensure_mix(kind, &[(id, 1.0)], &Quiet).unwrap();
+    let saved = on_disk(b.path());
+    assert_eq!(saved.games, before.games + sweep);
+    assert!(saved.vectors.contains_key(&Solver::file_name(kind, id)));
+    assert_eq!(saved.log, before.log);
+    // Not saved: the last save is younger than 30 s.
+    sv.save_after = std::time::Duration::from_secs(30);
+    let (kind, id) = order[1];
+    sv.ensure_mix(kind, &[(id, 1.0)], &Quiet).unwrap();
+    assert_eq!(on_disk(b.path()), saved);
+    assert!(b.path().join("columns").join(Solver::file_name(kind, id)).exists());
+    drop(sv);
+    let resumed = solve(&d, b.path(), StopAt::default());
+    let (r, w) = (&resumed.state, &whole.state);
+    assert_eq!((&r.south, &r.north, r.games, &r.vectors), (&w.south, &w.north, w.games, &w.vectors));
+    let key = |l: &IterRecord| (l.games, l.total_games, l.south_best_response, l.north_best_response, l.vectors);
+    assert_eq!(r.log.iter().map(key).collect::<Vec<_>>(), w.log.iter().map(key).collect::<Vec<_>>());
 }
 
 #[test]
