@@ -294,8 +294,24 @@ fn an_export_to_a_file_another_run_is_writing_is_refused() {
     let out = dir.path().join("t.csv");
     let tmp = dir.path().join(".t.csv.tmp");
     std::fs::write(&tmp, "being written").unwrap();
-    let held = std::fs::File::open(&tmp).unwrap();
-    held.lock().unwrap();
+    // The other writer is a process of its own (util-linux `flock`), not a lock this test
+    // process holds: a child that another test thread forks inherits this process's open
+    // files until it execs, and with it the lock, which under load outlived a `drop` here
+    // (seen in CI: the export after the drop was refused).
+    // `-o`: the lock is flock's own, not inherited by `sleep`; the group is killed below.
+    use std::os::unix::process::CommandExt;
+    let mut held = std::process::Command::new("flock")
+        .arg("-o")
+        .arg(&tmp)
+        .args(["sleep", "600"])
+        .process_group(0)
+        .spawn()
+        .unwrap();
+    let t0 = std::time::Instant::now();
+    while std::fs::File::open(&tmp).unwrap().try_lock().is_ok() {
+        assert!(t0.elapsed().as_secs() < 30, "flock did not take the lock");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
     let err = usage_error(
         mancala()
             .args(["oware", "db", "export", "--dir", d, "--stones", "0..=3", "--format", "csv", "--out"])
@@ -304,7 +320,9 @@ fn an_export_to_a_file_another_run_is_writing_is_refused() {
     assert!(err.starts_with("error: --out: ") && err.contains("another run is writing this file now"), "{err}");
     assert_eq!(std::fs::read_to_string(&tmp).unwrap(), "being written");
     assert!(!out.exists());
-    drop(held);
+    // SAFETY: a signal to the process group this test started.
+    unsafe { libc::kill(-(held.id() as libc::pid_t), libc::SIGKILL) };
+    held.wait().unwrap();
     mancala()
         .args(["oware", "db", "export", "--dir", d, "--stones", "0..=3", "--format", "csv", "--out"])
         .arg(&out)
