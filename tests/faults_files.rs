@@ -66,7 +66,7 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-/// The end of a layer file's header (`src/store/layer_file.rs`: magic, header length, the
+/// The end of a layer file's header (`src/store/layer_file/mod.rs`: magic, header length, the
 /// encoded header), and where its payload starts (after the table of one CRC-32 per block of
 /// `BLOCK` payload bytes and the zero padding to a multiple of 64).
 fn header_end(bytes: &[u8]) -> usize {
