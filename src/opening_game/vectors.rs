@@ -3,8 +3,8 @@
 
 use super::double_oracle::{Observer, Solver};
 use super::{io_err, write_bytes_atomic, EqError};
-use crate::games::lukho::Choice;
-use crate::sweep::play::play_pair;
+use crate::games::lukho::{Choice, GameOutcome};
+use crate::sweep::play::{games_batched, play_pair};
 use rayon::prelude::*;
 use std::fs;
 
@@ -130,12 +130,23 @@ impl Solver {
         obs.sweep_start(&label, self.ids.len() as u64 * races);
         let mut out = vec![0i16; self.ids.len()];
         out.par_chunks_mut(CHUNK).zip(self.choices.par_chunks(CHUNK)).for_each(|(o, ch)| {
-            for (slot, x) in o.iter_mut().zip(ch) {
-                let mut v = 0i32;
-                match kind {
-                    Kind::Col => play_pair(rules, &self.proven, model, x, &c, |_, g| v += payoff.of(g)),
-                    Kind::Row => play_pair(rules, &self.proven, model, &c, x, |_, g| v += payoff.of(g)),
+            let mut sums = [0i32; CHUNK];
+            let mut add = |i: usize, g: &GameOutcome| sums[i] += payoff.of(g);
+            // Fixed outcomes: the games after the openings in batches (the sweep's lanes,
+            // about a fifth less CPU per game); other models pair by pair.
+            match (model.outcomes(), kind) {
+                (Some(r), Kind::Col) => games_batched(rules, &self.proven, r, ch, |x| (x, &c), add),
+                (Some(r), Kind::Row) => games_batched(rules, &self.proven, r, ch, |x| (&c, x), add),
+                (None, _) => {
+                    for (i, x) in ch.iter().enumerate() {
+                        match kind {
+                            Kind::Col => play_pair(rules, &self.proven, model, x, &c, |_, g| add(i, g)),
+                            Kind::Row => play_pair(rules, &self.proven, model, &c, x, |_, g| add(i, g)),
+                        }
+                    }
                 }
+            }
+            for (slot, &v) in o.iter_mut().zip(&sums) {
                 *slot = v as i16;
             }
             obs.games(ch.len() as u64 * races);

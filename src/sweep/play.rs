@@ -112,37 +112,55 @@ pub(super) fn agg_pairs_batched<'a, P>(
     pair: impl Fn(&'a P) -> (&'a Choice, &'a Choice),
 ) -> Agg {
     let mut a = Agg::default();
+    games_batched(rules, proven, races, items, pair, |_, o| a.add(o));
+    a
+}
+
+/// Every game of the pairs of `items` under fixed `races`, reported as `f(i, outcome)` with
+/// `i` the item's index in `items` (an item's games in no particular order), the games after
+/// the openings played as batches ([`play_batch`]: several games side by side). The same games
+/// as [`play_pair`]: an opening equal to the pair's previous one is played once and reported
+/// again, a perpetual opening is scored without a game.
+pub fn games_batched<'a, P>(
+    rules: &Rules,
+    proven: &ProvenCycles,
+    races: &[Race],
+    items: &'a [P],
+    pair: impl Fn(&'a P) -> (&'a Choice, &'a Choice),
+    mut f: impl FnMut(usize, &GameOutcome),
+) {
     let blank = GameOutcome::new(Side::South, [crate::games::lukho::HalfSeeds(0); 2], Class::Normal, 0);
     let mut starts: Vec<Position> = Vec::with_capacity(BATCH * races.len());
-    let mut counts: Vec<u8> = Vec::with_capacity(BATCH * races.len());
+    // Per start: the item it belongs to and how many of the item's outcomes it stands for.
+    let mut owners: Vec<(usize, u8)> = Vec::with_capacity(BATCH * races.len());
     let mut outs = vec![blank; BATCH * races.len()];
-    for batch in items.chunks(BATCH) {
+    for (b, batch) in items.chunks(BATCH).enumerate() {
         starts.clear();
-        counts.clear();
-        for (south, n) in batch.iter().map(&pair) {
+        owners.clear();
+        for (j, (south, n)) in batch.iter().map(&pair).enumerate() {
+            let i = b * BATCH + j;
             let mut last: Option<Opening> = None;
             for &r in races {
                 let o = opening(rules, proven, south, n, r);
                 if o.perpetual {
-                    a.add(&play_after(rules, proven, &o));
+                    f(i, &play_after(rules, proven, &o));
                 } else if last == Some(o) {
-                    *counts.last_mut().expect("an opening was pushed") += 1;
+                    owners.last_mut().expect("an opening was pushed").1 += 1;
                 } else {
                     starts.push(Position { board: o.board, to_move: o.first_player });
-                    counts.push(1);
+                    owners.push((i, 1));
                 }
                 last = Some(o);
             }
         }
         let outs = &mut outs[..starts.len()];
         play_batch(rules, proven, &starts, outs);
-        for (o, &k) in outs.iter().zip(&counts) {
+        for (o, &(i, k)) in outs.iter().zip(&owners) {
             for _ in 0..k {
-                a.add(o);
+                f(i, o);
             }
         }
     }
-    a
 }
 
 /// Each South choice in `south` against the same choice played by North (`--symmetric`).
