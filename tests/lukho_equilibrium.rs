@@ -118,6 +118,12 @@ fn equilibrium_bad_input_is_one_line_exit_2_and_overwrites_nothing() {
     run(&["--race", "sequential", "--payoff", "margin", "--family", "0..10", "--exploit", "99"], "--exploit");
     run(&["--race", "sequential", "--payoff", "margin", "--family", "bogus"], "--family");
     run(&["--race", "sequential", "--payoff", "margin", "--family", "0..10", "--replies", "0"], "--replies");
+    for budget in ["0", "12Q", "0.1"] {
+        run(
+            &["--race", "sequential", "--payoff", "margin", "--family", "0..10", "--vector-budget", budget],
+            "--vector-budget",
+        );
+    }
     let not_json = dir.path().join("seed.json");
     std::fs::write(&not_json, "{\"south\": [{\"id\": 7}], \"north\": 3}").unwrap();
     for seed in [dir.path().join("none.json"), not_json] {
@@ -249,4 +255,30 @@ fn replies_small_family_against_direct_games() {
     run(&["--south", "9", "--race", "sequential", "--family", "0..5"], "--south");
     run(&["--south", "0", "--race", "sequential", "--top", "0"], "--top");
     assert!(!bad.exists());
+}
+
+/// `--vector-budget`: the progress lines say how many vectors each iteration deleted, the
+/// directory keeps only what the state names, and the answer equals a run that keeps them all.
+#[test]
+fn equilibrium_vector_budget_deletes_vectors_not_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let (all, lean) = (dir.path().join("all"), dir.path().join("lean"));
+    let base =
+        ["lukho", "equilibrium", "--race", "south-first", "--payoff", "margin", "--family", "all:remove=000000**"];
+    let whole = json_out(&[&base[..], &["--out", all.to_str().unwrap(), "--json"]].concat());
+    let out = mancala()
+        .args(base)
+        .args(["--out", lean.to_str().unwrap(), "--json", "--vector-budget", "4K"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("deleted for the budget"), "{stderr}");
+    let budgeted: Value = serde_json::from_slice(&out.stdout).unwrap();
+    for f in ["value", "lower", "upper", "exact", "south", "north", "iterations"] {
+        assert_eq!(budgeted[f], whole[f], "{f}");
+    }
+    let files = |d: &std::path::Path| std::fs::read_dir(d.join("columns")).unwrap().count();
+    assert!(files(&lean) < files(&all), "{} vs {}", files(&lean), files(&all));
 }

@@ -36,6 +36,10 @@ pub struct State {
     pub best_south: Option<Certified>,
     #[serde(default)]
     pub best_north: Option<Certified>,
+    /// Saved vector → the last iteration whose mix used it: with a vector budget the least
+    /// recently used are deleted first. Absent in older states (their vectors count as unused).
+    #[serde(default)]
+    pub vector_used: BTreeMap<String, u32>,
 }
 
 /// A mix and the bound it proves: South's mix guarantees at least `bound` against every North

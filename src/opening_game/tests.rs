@@ -234,6 +234,50 @@ fn double_oracle_equals_the_full_matrix_game() {
     }
 }
 
+/// A vector budget deletes vectors, never changes the run: the same sets, mixes, bounds and
+/// certificate as a run that keeps every vector, also across a resume; the directory holds
+/// exactly the vectors the state names, and no more than the mixes need after each iteration
+/// (the budget here is smaller than one iteration's replies, so everything else goes).
+#[test]
+fn a_vector_budget_changes_the_disk_not_the_run() {
+    for (race, family) in [("south-first", "all:remove=000000**:drop=0..1"), ("sequential", "all:remove=000000**")] {
+        let d = def(race, "margin", family);
+        let run = |dir: &Path, budget: Option<u64>, stop: StopAt| {
+            let mut sv = Solver::open(d.clone(), dir).unwrap();
+            sv.replies = 2;
+            sv.vector_budget = budget.map(|k| k * 2 * sv.ids.len() as u64);
+            sv.run(stop, &Quiet).unwrap();
+            sv
+        };
+        let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let whole = run(a.path(), None, StopAt::default());
+        run(b.path(), Some(3), StopAt { max_iterations: Some(3), seconds: None });
+        let kept = run(b.path(), Some(3), StopAt::default());
+        assert!(whole.exact() && kept.exact(), "{race}");
+        let (w, k) = (&whole.state, &kept.state);
+        assert_eq!((&w.south, &w.north), (&k.south, &k.north), "{race}");
+        assert_eq!((&w.south_strategy, &w.north_strategy), (&k.south_strategy, &k.north_strategy), "{race}");
+        assert_eq!((&w.best_south, &w.best_north), (&k.best_south, &k.best_north), "{race}");
+        assert_eq!(w.log.len(), k.log.len(), "{race}");
+        for (x, y) in w.log.iter().zip(&k.log) {
+            let bounds = |r: &IterRecord| (r.lower, r.upper, r.restricted_value, r.south_support, r.north_support);
+            assert_eq!(bounds(x), bounds(y), "{race} iteration {}", x.iteration);
+            let kinds = if d.symmetric() { 1 } else { 2 };
+            assert!(y.vectors <= kinds * y.south_support.max(y.north_support), "{race}: {y:?}");
+        }
+        assert!(k.log.iter().map(|r| r.deleted).sum::<usize>() > 0, "{race}: nothing deleted");
+        assert!(k.games >= w.games, "{race}: re-sweeps are counted");
+        assert!(k.vectors.len() < w.vectors.len(), "{race}");
+        let mut files: Vec<String> = fs::read_dir(b.path().join("columns"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        files.sort();
+        assert_eq!(files, k.vectors.keys().cloned().collect::<Vec<_>>(), "{race}");
+        assert!(k.vector_used.keys().all(|n| k.vectors.contains_key(n)), "{race}");
+    }
+}
+
 /// Stopping after two iterations and resuming gives exactly the uninterrupted run.
 #[test]
 fn resume_equals_an_uninterrupted_run() {

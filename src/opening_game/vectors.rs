@@ -83,6 +83,15 @@ impl Solver {
         }
     }
 
+    /// The vector a file name under `columns/` names (the inverse of [`Solver::file_name`]).
+    pub(super) fn parse_name(name: &str) -> Option<(Kind, u32)> {
+        match name.strip_suffix(".i16").and_then(|n| n.split_once('-')) {
+            Some(("col", id)) => id.parse::<u32>().ok().map(|id| (Kind::Col, id)),
+            Some(("row", id)) => id.parse::<u32>().ok().map(|id| (Kind::Row, id)),
+            _ => None,
+        }
+    }
+
     /// Make the vector available: in memory, else from its file, else swept (and saved).
     /// Returns the games played.
     pub(super) fn ensure(&mut self, kind: Kind, id: u32, obs: &dyn Observer) -> Result<u64, EqError> {

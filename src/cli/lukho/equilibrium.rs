@@ -51,6 +51,12 @@ pub struct EquilibriumArgs {
     /// Worker threads (default: all cores).
     #[arg(long, value_parser = threads)]
     threads: Option<Threads>,
+    /// Disk the saved payoff vectors may take (`40G`, `500M`, bytes; default: keep every one).
+    /// After each iteration the vectors of members outside its mixes are deleted, least
+    /// recently used first, until the rest and the next iteration's replies fit; a member
+    /// that enters a mix again is swept again. The full game's vectors are 12.7 MB each.
+    #[arg(long, value_parser = crate::cli::args::bytes)]
+    vector_budget: Option<u64>,
     #[command(flatten)]
     rules: RuleFlags,
 }
@@ -137,7 +143,7 @@ impl Observer for EqProgress {
     fn iteration(&self, r: &IterRecord) {
         if !self.quiet {
             eprintln!(
-                "iteration {}: |S| {} |N| {} (support {}/{}), restricted value {:.6}, bounds [{:.6}, {:.6}], gap {:.6}, best [{:.6}, {:.6}] gap {:.6}, games {} (+{}), {:.1} s (+{:.1} s: LP {:.1}, replies {:.1}), {:.2} M games/s, {} vectors ({:.2} GB, mapped)",
+                "iteration {}: |S| {} |N| {} (support {}/{}), restricted value {:.6}, bounds [{:.6}, {:.6}], gap {:.6}, best [{:.6}, {:.6}] gap {:.6}, games {} (+{}), {:.1} s (+{:.1} s: LP {:.1}, replies {:.1}), {:.2} M games/s, {} vectors ({:.2} GB, mapped{})",
                 r.iteration,
                 r.south_size,
                 r.north_size,
@@ -158,7 +164,11 @@ impl Observer for EqProgress {
                 r.reply_seconds,
                 r.games as f64 / r.seconds.max(1e-9) / 1e6,
                 r.vectors,
-                (r.vectors as u64 * self.vector_bytes) as f64 / 1e9
+                (r.vectors as u64 * self.vector_bytes) as f64 / 1e9,
+                match r.deleted {
+                    0 => String::new(),
+                    k => format!("; {k} deleted for the budget"),
+                }
             );
         }
     }
@@ -185,6 +195,7 @@ pub fn equilibrium(a: EquilibriumArgs) -> Result<()> {
     let mut solver = Solver::open(def, &a.out).map_err(eq_error)?;
     solver.cuts = a.cuts;
     solver.replies = a.replies as usize;
+    solver.vector_budget = a.vector_budget;
     if let Some(&id) = exploit_ids.iter().find(|&&id| solver.ids.binary_search(&id).is_err()) {
         let message = format!("choice {id} is not in the family `{}`", solver.def.family.text);
         return Err(input(InputError::new("exploit", message)));

@@ -53,6 +53,9 @@ pub struct IterRecord {
     /// Payoff vectors saved after this iteration.
     #[serde(default)]
     pub vectors: usize,
+    /// Of the saved vectors, deleted after this iteration to keep within the vector budget.
+    #[serde(default)]
+    pub deleted: usize,
     /// Of `seconds`: in the restricted LPs, in the best-reply passes over the family.
     #[serde(default)]
     pub lp_seconds: f64,
@@ -135,6 +138,12 @@ pub struct Solver {
     /// best with distinct payoffs against the mix that beat the restricted value. One pass
     /// over the family ranks them all, so more replies cost only their vectors' sweeps.
     pub replies: usize,
+    /// Bytes the saved vectors may take (`None`: keep them all). At the end of each iteration
+    /// the vectors of members outside its mixes are deleted, least recently used in a mix
+    /// first, until the rest and the next iteration's replies fit; a deleted member that
+    /// enters a mix again is swept again (to the same bytes), and its restricted-game entries
+    /// are played pairwise meanwhile.
+    pub vector_budget: Option<u64>,
     /// Perpetual cycles proven by this run's sweeps, shared by all of them.
     pub(super) proven: ProvenCycles,
     /// The directory's one-writer lock, held from before the state is read until the run
@@ -185,6 +194,7 @@ impl Solver {
             identity,
             cuts: 0,
             replies: 1,
+            vector_budget: None,
             proven: ProvenCycles::new(),
             lock,
             lp_time: Default::default(),
@@ -277,8 +287,13 @@ impl Solver {
     /// checksums) once the last save is [`SAVE_AFTER`] old: a resume's first iteration may
     /// sweep hundreds, and a run stopped inside it keeps them.
     pub(super) fn ensure_mix(&mut self, kind: Kind, mix: &[(u32, f64)], obs: &dyn Observer) -> Result<(), EqError> {
+        let iteration = self.state.log.len() as u32 + 1;
         for &(id, _) in mix {
             let games = self.ensure(kind, id, obs)?;
+            let name = Self::file_name(self.stored(kind).0, id);
+            if self.state.vectors.contains_key(&name) {
+                self.state.vector_used.insert(name, iteration);
+            }
             if games > 0 {
                 // Counted in the state's total now, so a saved stop before the iteration ends
                 // loses none (an unsaved one sweeps the vector again and counts it then).
@@ -391,11 +406,7 @@ impl Solver {
     fn load_saved(&mut self) -> Result<(), EqError> {
         let names: Vec<String> = self.state.vectors.keys().cloned().collect();
         for name in names {
-            let parsed = match name.strip_suffix(".i16").and_then(|n| n.split_once('-')) {
-                Some(("col", id)) => id.parse::<u32>().ok().map(|id| (Kind::Col, id)),
-                Some(("row", id)) => id.parse::<u32>().ok().map(|id| (Kind::Row, id)),
-                _ => None,
-            };
+            let parsed = Self::parse_name(&name);
             let Some((kind, id)) = parsed.filter(|&(_, id)| self.ids.binary_search(&id).is_ok()) else {
                 return Err(EqError::state(
                     &self.dir.join(STATE_FILE),
@@ -430,9 +441,9 @@ impl Solver {
     /// yet may enter a support (all of them after a resume on a new machine), and every reply
     /// of both sides; one vector each in a symmetric game, a row and a column otherwise; plus
     /// the state.
+    ///
+    /// With a vector budget: at most what the budget leaves unused plus the replies' vectors.
     pub fn iteration_bytes(&self) -> u64 {
-        let per_side = 2 * self.replies.max(1) as u64;
-        let kinds = if self.def.symmetric() { 1 } else { 2 };
         let unsaved = |kind: Kind, set: &[u32]| {
             let (kind, _) = self.stored(kind);
             set.iter().filter(|&&id| !self.cache.contains_key(&(kind, id))).count() as u64
@@ -442,7 +453,53 @@ impl Solver {
         } else {
             unsaved(Kind::Col, &self.state.north) + unsaved(Kind::Row, &self.state.south)
         };
-        (per_side * kinds + missing) * 2 * self.ids.len() as u64 + (1 << 20)
+        let vector = 2 * self.ids.len() as u64;
+        let worst = missing * vector + self.reply_bytes() + (1 << 20);
+        match self.vector_budget {
+            Some(b) => worst.min(b.saturating_sub(self.vector_bytes()) + self.reply_bytes() + (1 << 20)),
+            None => worst,
+        }
+    }
+
+    /// Bytes of the vectors of one iteration's new members (every reply of both sides; a row
+    /// and a column each unless the game is symmetric).
+    fn reply_bytes(&self) -> u64 {
+        let kinds = if self.def.symmetric() { 1 } else { 2 };
+        2 * self.replies.max(1) as u64 * kinds * 2 * self.ids.len() as u64
+    }
+
+    /// With a vector budget, forget the saved vectors of members outside the mixes `x`
+    /// (South's, through rows) and `y` (North's, through columns), least recently used in a
+    /// mix first (then the lowest name), until the rest and the next iteration's replies fit
+    /// the budget. Returns the files to delete once the saved state no longer names them.
+    fn evict(&mut self, x: Mix<'_>, y: Mix<'_>) -> Vec<PathBuf> {
+        let Some(budget) = self.vector_budget else { return Vec::new() };
+        let vector = 2 * self.ids.len() as u64;
+        let over = (self.vector_bytes() + self.reply_bytes()).saturating_sub(budget).div_ceil(vector) as usize;
+        if over == 0 {
+            return Vec::new();
+        }
+        let keep: std::collections::HashSet<String> = (x.iter().map(|&(id, _)| (Kind::Row, id)))
+            .chain(y.iter().map(|&(id, _)| (Kind::Col, id)))
+            .map(|(kind, id)| Self::file_name(self.stored(kind).0, id))
+            .collect();
+        let st = &mut self.state;
+        let mut victims: Vec<(u32, String)> = (st.vectors.keys())
+            .filter(|n| !keep.contains(*n))
+            .map(|n| (st.vector_used.get(n).copied().unwrap_or(0), n.clone()))
+            .collect();
+        victims.sort();
+        victims.truncate(over);
+        let mut paths = Vec::with_capacity(victims.len());
+        for (_, name) in victims {
+            st.vectors.remove(&name);
+            st.vector_used.remove(&name);
+            if let Some(key) = Self::parse_name(&name) {
+                self.cache.remove(&key);
+            }
+            paths.push(self.dir.join("columns").join(name));
+        }
+        paths
     }
 
     /// Bytes of the vectors saved so far (mapped, not held in RAM).
@@ -483,6 +540,7 @@ impl Solver {
         }
         let games = self.iter_games;
         let restricted_value = south.first_value;
+        let freed = self.evict(&x, &y);
         let seconds = t0.elapsed().as_secs_f64();
         let st = &mut self.state;
         st.games += games - self.iter_swept;
@@ -517,6 +575,7 @@ impl Solver {
             seconds,
             total_seconds: st.seconds,
             vectors: st.vectors.len(),
+            deleted: freed.len(),
             lp_seconds: self.lp_time.load(Relaxed) as f64 / 1e9,
             reply_seconds: self.reply_time.load(Relaxed) as f64 / 1e9,
             best_lower: Some(best_lower),
@@ -561,6 +620,14 @@ impl Solver {
         st.north_strategy = y;
         st.log.push(rec.clone());
         self.save()?;
+        // After the save: a stop in between leaves files the state does not name (swept
+        // again, to the same bytes, if ever needed), never a state naming a missing file.
+        for path in &freed {
+            match fs::remove_file(path) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(io_err(path)(e)),
+                _ => {}
+            }
+        }
         obs.iteration(&rec);
         Ok(())
     }
