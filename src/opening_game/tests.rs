@@ -235,9 +235,10 @@ fn double_oracle_equals_the_full_matrix_game() {
 }
 
 /// A vector budget deletes vectors, never changes the run: the same sets, mixes, bounds and
-/// certificate as a run that keeps every vector, also across a resume; the directory holds
-/// exactly the vectors the state names, and no more than the mixes need after each iteration
-/// (the budget here is smaller than one iteration's replies, so everything else goes).
+/// certificate as a run that keeps every vector, also across a resume on a "new machine"
+/// (vector files missing); the directory holds only vectors the state names, and no more than
+/// the mixes need after each iteration (the budget here is smaller than one iteration's
+/// replies, so everything else goes).
 #[test]
 fn a_vector_budget_changes_the_disk_not_the_run() {
     for (race, family) in [("south-first", "all:remove=000000**:drop=0..1"), ("sequential", "all:remove=000000**")] {
@@ -251,7 +252,15 @@ fn a_vector_budget_changes_the_disk_not_the_run() {
         };
         let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
         let whole = run(a.path(), None, StopAt::default());
-        run(b.path(), Some(3), StopAt { max_iterations: Some(3), seconds: None });
+        // Three iterations keeping everything, then (as on a new machine) half the vector
+        // files gone: the state still names them, the budget counts only what is here.
+        run(b.path(), None, StopAt { max_iterations: Some(3), seconds: None });
+        let columns = b.path().join("columns");
+        let mut names: Vec<_> = fs::read_dir(&columns).unwrap().map(|e| e.unwrap().path()).collect();
+        names.sort();
+        for p in names.iter().step_by(2) {
+            fs::remove_file(p).unwrap();
+        }
         let kept = run(b.path(), Some(3), StopAt::default());
         assert!(whole.exact() && kept.exact(), "{race}");
         let (w, k) = (&whole.state, &kept.state);
@@ -263,17 +272,17 @@ fn a_vector_budget_changes_the_disk_not_the_run() {
             let bounds = |r: &IterRecord| (r.lower, r.upper, r.restricted_value, r.south_support, r.north_support);
             assert_eq!(bounds(x), bounds(y), "{race} iteration {}", x.iteration);
             let kinds = if d.symmetric() { 1 } else { 2 };
-            assert!(y.vectors <= kinds * y.south_support.max(y.north_support), "{race}: {y:?}");
+            // Under the budget (after the first three iterations): the mixes' vectors only.
+            let within = y.iteration <= 3 || y.vectors <= kinds * y.south_support.max(y.north_support);
+            assert!(within, "{race}: {y:?}");
         }
         assert!(k.log.iter().map(|r| r.deleted).sum::<usize>() > 0, "{race}: nothing deleted");
         assert!(k.games >= w.games, "{race}: re-sweeps are counted");
         assert!(k.vectors.len() < w.vectors.len(), "{race}");
-        let mut files: Vec<String> = fs::read_dir(b.path().join("columns"))
-            .unwrap()
-            .map(|e| e.unwrap().file_name().into_string().unwrap())
-            .collect();
-        files.sort();
-        assert_eq!(files, k.vectors.keys().cloned().collect::<Vec<_>>(), "{race}");
+        let files: Vec<String> =
+            fs::read_dir(&columns).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+        assert!(files.iter().all(|f| k.vectors.contains_key(f)), "{race}: a file the state does not name");
+        assert_eq!(k.log.last().unwrap().vectors, files.len(), "{race}");
         assert!(k.vector_used.keys().all(|n| k.vectors.contains_key(n)), "{race}");
     }
 }

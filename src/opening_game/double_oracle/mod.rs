@@ -50,7 +50,7 @@ pub struct IterRecord {
     pub total_games: u64,
     pub seconds: f64,
     pub total_seconds: f64,
-    /// Payoff vectors saved after this iteration.
+    /// Payoff vectors held (saved, their files here) after this iteration.
     #[serde(default)]
     pub vectors: usize,
     /// Of the saved vectors, deleted after this iteration to keep within the vector budget.
@@ -483,17 +483,16 @@ impl Solver {
             .chain(y.iter().map(|&(id, _)| (Kind::Col, id)))
             .map(|(kind, id)| Self::file_name(self.stored(kind).0, id))
             .collect();
-        let st = &mut self.state;
-        let mut victims: Vec<(u32, String)> = (st.vectors.keys())
+        let mut victims: Vec<(u32, String)> = (self.held_vectors())
             .filter(|n| !keep.contains(*n))
-            .map(|n| (st.vector_used.get(n).copied().unwrap_or(0), n.clone()))
+            .map(|n| (self.state.vector_used.get(n).copied().unwrap_or(0), n.clone()))
             .collect();
         victims.sort();
         victims.truncate(over);
         let mut paths = Vec::with_capacity(victims.len());
         for (_, name) in victims {
-            st.vectors.remove(&name);
-            st.vector_used.remove(&name);
+            self.state.vectors.remove(&name);
+            self.state.vector_used.remove(&name);
             if let Some(key) = Self::parse_name(&name) {
                 self.cache.remove(&key);
             }
@@ -502,9 +501,16 @@ impl Solver {
         paths
     }
 
-    /// Bytes of the vectors saved so far (mapped, not held in RAM).
+    /// Bytes of the saved vectors this run holds (mapped, not in RAM): those of the state whose
+    /// files are here. A state moved to a new machine names vectors that are not (swept again
+    /// when needed); they take no disk.
     pub fn vector_bytes(&self) -> u64 {
-        self.state.vectors.len() as u64 * 2 * self.ids.len() as u64
+        self.held_vectors().count() as u64 * 2 * self.ids.len() as u64
+    }
+
+    /// The names of the state's vectors this run holds.
+    fn held_vectors(&self) -> impl Iterator<Item = &String> {
+        self.state.vectors.keys().filter(|n| Self::parse_name(n).is_some_and(|k| self.cache.contains_key(&k)))
     }
 
     /// Refuse to start an iteration whose vectors may not fit on the disk of `--out`: the run
@@ -541,6 +547,7 @@ impl Solver {
         let games = self.iter_games;
         let restricted_value = south.first_value;
         let freed = self.evict(&x, &y);
+        let held = self.held_vectors().count();
         let seconds = t0.elapsed().as_secs_f64();
         let st = &mut self.state;
         st.games += games - self.iter_swept;
@@ -574,7 +581,7 @@ impl Solver {
             total_games: st.games,
             seconds,
             total_seconds: st.seconds,
-            vectors: st.vectors.len(),
+            vectors: held,
             deleted: freed.len(),
             lp_seconds: self.lp_time.load(Relaxed) as f64 / 1e9,
             reply_seconds: self.reply_time.load(Relaxed) as f64 / 1e9,
