@@ -68,9 +68,13 @@ impl Solver {
         let mut rows = Vec::with_capacity(south.len());
         let mut games = 0;
         for &s in south {
-            games += self.ensure(Kind::Row, s, obs)?;
-            // Saved after each sweep so an interrupted run resumes where it stopped.
-            super::write_state(&self.dir.join(super::STATE_FILE), &self.identity, &self.state)?;
+            let swept = self.ensure(Kind::Row, s, obs)?;
+            games += swept;
+            // Saved now and then after a sweep, so an interrupted run resumes near where it
+            // stopped (a vector swept but not yet named in the state is swept again).
+            if swept > 0 {
+                self.save_throttled()?;
+            }
             let (v, sign) = self.vector(Kind::Row, s);
             let sign = sign as i64;
             let min = v.par_iter().map(|&x| sign * x as i64).min().expect("non-empty family");
@@ -110,6 +114,9 @@ impl Solver {
             .map(|&k| ReplyCount { id: self.ids[k], best_for: best_for[k], mean: sums[k] as f64 / scale })
             .collect();
         self.state.games += games;
+        if games > 0 {
+            self.save()?;
+        }
         Ok(Replies { south: rows, top, distinct, games })
     }
 }

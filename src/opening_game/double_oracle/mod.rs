@@ -299,9 +299,7 @@ impl Solver {
                 // loses none (an unsaved one sweeps the vector again and counts it then).
                 self.state.games += games;
                 self.iter_swept += games;
-                if self.saved.elapsed() >= self.save_after {
-                    self.save()?;
-                }
+                self.save_throttled()?;
             }
             self.iter_games += games;
         }
@@ -380,8 +378,18 @@ impl Solver {
         self.load_state().map(drop)
     }
 
+    /// Save the state after a sweep when the last save is [`SAVE_AFTER`] old (a save
+    /// rewrites and syncs the whole state: after every millisecond sweep of a small family
+    /// it would cost more than the sweeps).
+    pub(super) fn save_throttled(&mut self) -> Result<(), EqError> {
+        if self.saved.elapsed() >= self.save_after {
+            self.save()?;
+        }
+        Ok(())
+    }
+
     /// Write the state file (atomically, synced).
-    fn save(&mut self) -> Result<(), EqError> {
+    pub(super) fn save(&mut self) -> Result<(), EqError> {
         write_state(&self.dir.join(STATE_FILE), &self.identity, &self.state)?;
         self.saved = Instant::now();
         Ok(())
