@@ -548,3 +548,34 @@ fn a_seed_with_the_optimal_supports_converges_at_once() {
         assert!((sv.value() - value).abs() < 1e-9, "{race}: {} vs {value}", sv.value());
     }
 }
+
+/// Not a test: the restricted LP of a saved full-game run, timed (`MANCALA_LP_PROBE=DIR`, a
+/// copy of the run's state with its `columns/`; `cargo test --release --lib lp_probe --
+/// --ignored --nocapture`). Reports each constraint-generation round's size and time and
+/// whether the dense simplex gave up.
+#[test]
+#[ignore]
+fn lp_probe() {
+    let Some(dir) = std::env::var_os("MANCALA_LP_PROBE") else { return };
+    let d = def("sequential", "margin", "all");
+    let mut sv = Solver::open(d.clone(), Path::new(&dir)).unwrap();
+    sv.load_saved_for_probe();
+    let (s, n) = (sv.state.south.clone(), sv.state.north.clone());
+    let t = std::time::Instant::now();
+    let m = sv.restricted(&s, &n);
+    eprintln!(
+        "restricted {}x{} in {:.2} s ({} pairs played)",
+        s.len(),
+        n.len(),
+        t.elapsed().as_secs_f64(),
+        sv.pairs.len()
+    );
+    let a: Vec<f64> = m.iter().map(|&v| v as f64 / d.scale()).collect();
+    let mix = &sv.state.south_strategy;
+    let fresh = s.len() - 8;
+    let guess: Vec<usize> = (0..s.len()).filter(|&i| i >= fresh || mix.iter().any(|m| m.0 == s[i])).collect();
+    let t = std::time::Instant::now();
+    let (v, w) = lp::maximiser_from(&a, s.len(), n.len(), &guess, &guess).unwrap();
+    let support = w.iter().filter(|&&x| x > 0.0).count();
+    eprintln!("maximiser_from: value {v:.3e}, support {support}, {:.2} s", t.elapsed().as_secs_f64());
+}

@@ -428,6 +428,11 @@ impl Solver {
         Ok(())
     }
 
+    #[cfg(test)]
+    pub(in crate::opening_game) fn load_saved_for_probe(&mut self) {
+        self.load_saved().unwrap()
+    }
+
     /// Run iterations until converged or a limit is reached; the state is saved after each.
     pub fn run(&mut self, stop: StopAt, obs: &dyn Observer) -> Result<(), EqError> {
         let start = Instant::now();
