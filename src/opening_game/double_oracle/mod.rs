@@ -115,6 +115,22 @@ impl Refined {
     }
 }
 
+/// One player's restricted LP, built (its entries read or played) and ready to solve: a pure
+/// computation, so both players' LPs of an asymmetric game can run side by side.
+struct RestrictedLp {
+    a: Vec<f64>,
+    rows: usize,
+    cols: usize,
+    rows0: Vec<usize>,
+    cols0: Vec<usize>,
+}
+
+impl RestrictedLp {
+    fn solve(&self) -> Result<(f64, Vec<f64>), super::lp::LpError> {
+        maximiser_from(&self.a, self.rows, self.cols, &self.rows0, &self.cols0)
+    }
+}
+
 /// A mix over choice ids: (id, weight).
 type Mix<'a> = &'a [(u32, f64)];
 
@@ -306,6 +322,28 @@ impl Solver {
         Ok(())
     }
 
+    /// The restricted LP of one player (`south`, else North) over his set `own` against the
+    /// opposing members `cuts` (the opponent's set `cuts0`, then any cuts), started from the
+    /// last iteration's supports (`hints`) and the newest members.
+    fn lp(&mut self, south: bool, own: &[u32], cuts: &[u32], cuts0: &[u32], hints: (Mix<'_>, Mix<'_>)) -> RestrictedLp {
+        // The player's payoffs, own × cuts, in payoff units.
+        let scale = self.def.scale();
+        let a: Vec<f64> = if south {
+            self.restricted(own, cuts).into_iter().map(|v| v as f64 / scale).collect()
+        } else {
+            let m = &self.restricted(cuts, own);
+            let k = own.len();
+            (0..k).flat_map(|o| (0..cuts.len()).map(move |c| -(m[c * k + o] as f64 / scale))).collect()
+        };
+        let guess = |set: &[u32], mix: &[(u32, f64)]| -> Vec<usize> {
+            let fresh = set.len().saturating_sub(2 * self.replies.max(1));
+            (0..set.len()).filter(|&i| i >= fresh || mix.iter().any(|m| m.0 == set[i])).collect()
+        };
+        let mut cols0 = guess(cuts0, hints.1);
+        cols0.extend(cuts0.len()..cuts.len());
+        RestrictedLp { a, rows: own.len(), cols: cuts.len(), rows0: guess(own, hints.0), cols0 }
+    }
+
     /// One player's best mix over his restricted set `own` against EVERY opposing choice of
     /// the family, by constraint generation: the LP starts with the opponent's restricted set
     /// as its columns (the plain double-oracle game), then adds the opponent's best reply to
@@ -320,30 +358,23 @@ impl Solver {
         own: &[u32],
         cuts0: &[u32],
         hints: (Mix<'_>, Mix<'_>),
+        first: Option<(f64, Vec<f64>)>,
         obs: &dyn Observer,
     ) -> Result<Refined, EqError> {
         let mut cuts = cuts0.to_vec();
         let mut best: Option<Refined> = None;
+        let mut first = first;
         for step in 0..=self.cuts {
-            // The player's payoffs, own × cuts, in payoff units.
-            let scale = self.def.scale();
-            let a: Vec<f64> = if south {
-                self.restricted(own, &cuts).into_iter().map(|v| v as f64 / scale).collect()
-            } else {
-                let m = &self.restricted(&cuts, own);
-                let k = own.len();
-                (0..k).flat_map(|o| (0..cuts.len()).map(move |c| -(m[c * k + o] as f64 / scale))).collect()
+            let (v, w) = match first.take() {
+                Some(solved) => solved,
+                None => {
+                    let lp = self.lp(south, own, &cuts, cuts0, hints);
+                    let t = Instant::now();
+                    let solved = lp.solve()?;
+                    self.lp_time.fetch_add(t.elapsed().as_nanos() as u64, Relaxed);
+                    solved
+                }
             };
-            // The LPs start from the last iteration's supports and the newest members.
-            let guess = |set: &[u32], mix: &[(u32, f64)]| -> Vec<usize> {
-                let fresh = set.len().saturating_sub(2 * self.replies.max(1));
-                (0..set.len()).filter(|&i| i >= fresh || mix.iter().any(|m| m.0 == set[i])).collect()
-            };
-            let mut cols0 = guess(cuts0, hints.1);
-            cols0.extend(cuts0.len()..cuts.len());
-            let t = Instant::now();
-            let (v, w) = maximiser_from(&a, own.len(), cuts.len(), &guess(own, hints.0), &cols0)?;
-            self.lp_time.fetch_add(t.elapsed().as_nanos() as u64, Relaxed);
             let mix: Vec<(u32, f64)> = own.iter().copied().zip(w).filter(|&(_, w)| w > 0.0).collect();
             // South's mix is answered through its members' rows, North's through their columns.
             self.ensure_mix(if south { Kind::Row } else { Kind::Col }, &mix, obs)?;
@@ -544,7 +575,18 @@ impl Solver {
         let (s_set, n_set) = (self.state.south.clone(), self.state.north.clone());
         // South's mix over S against every North choice (its members' rows know them all).
         let (s_mix, n_mix) = (self.state.south_strategy.clone(), self.state.north_strategy.clone());
-        let south = self.refine(true, &s_set, &n_set, (&s_mix, &n_mix), obs)?;
+        // An asymmetric game's two first LPs are independent: solved side by side (the
+        // sweeps that follow use every core; the LPs, one core each, would leave one idle).
+        let (mut s_first, mut n_first) = (None, None);
+        if !self.def.symmetric() {
+            let lp_s = self.lp(true, &s_set, &n_set, &n_set, (&s_mix, &n_mix));
+            let lp_n = self.lp(false, &n_set, &s_set, &s_set, (&n_mix, &s_mix));
+            let t = Instant::now();
+            let (a, b) = rayon::join(|| lp_s.solve(), || lp_n.solve());
+            self.lp_time.fetch_add(t.elapsed().as_nanos() as u64, Relaxed);
+            (s_first, n_first) = (Some(a?), Some(b?));
+        }
+        let south = self.refine(true, &s_set, &n_set, (&s_mix, &n_mix), s_first, obs)?;
         let (lower, x, n_br, n_plain) = (south.guarantee, south.mix.clone(), south.reply, south.first_reply);
         let n_more = south.more();
         let (upper, y, s_br, s_plain, s_more);
@@ -553,7 +595,7 @@ impl Solver {
             // to it mirrors South's: upper = −lower, one sweep serves both.
             (upper, y, s_br, s_plain, s_more) = (-lower, x.clone(), n_br, n_plain, n_more.clone());
         } else {
-            let north = self.refine(false, &n_set, &s_set, (&n_mix, &s_mix), obs)?;
+            let north = self.refine(false, &n_set, &s_set, (&n_mix, &s_mix), n_first, obs)?;
             s_more = north.more();
             (upper, y, s_br, s_plain) = (-north.guarantee, north.mix, north.reply, north.first_reply);
         }
