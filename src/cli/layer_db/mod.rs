@@ -14,8 +14,8 @@ use mancala::retro::stats::LayerStats;
 use mancala::retro::LayeredGame;
 use mancala::store::layer_file::DbError;
 use mancala::store::write_atomic;
-use serde_json::json;
 use products::{export, pack, stats};
+use serde_json::json;
 use std::path::{Path, PathBuf};
 
 /// A `db` subcommand, parsed (each game's clap enum maps onto it).

@@ -111,7 +111,8 @@ pub(super) fn pack<G: TableGame>(
     if std::fs::canonicalize(out).ok() == std::fs::canonicalize(dir).ok() {
         return usage(format!("--out: {} is the source directory; packed layers go to another one", out.display()));
     }
-    let _lock = mancala::store::DirLock::acquire(out, "db-pack").map_err(|e| crate::cli::args::lock_error("--out", e))?;
+    let _lock =
+        mancala::store::DirLock::acquire(out, "db-pack").map_err(|e| crate::cli::args::lock_error("--out", e))?;
     let raw: u64 = d.layers().iter().map(|l| l.header().entries).sum();
     // Oware layers pack to about 0.45 of their bytes; the estimate leaves room above that.
     if let Some(short) = mancala::store::space::shortfall(out, raw * 3 / 5) {

@@ -131,6 +131,22 @@ impl RestrictedLp {
     }
 }
 
+/// `base` (sorted positions out of `0..n`) and the `max(8, support / 4)` other positions with
+/// the highest `score` (ties: the lower position), sorted; `base` alone without a last mix
+/// (`support` 0).
+fn widen(base: Vec<usize>, n: usize, support: usize, score: impl Fn(usize) -> f64) -> Vec<usize> {
+    if support == 0 {
+        return base;
+    }
+    let mut others: Vec<(f64, usize)> =
+        (0..n).filter(|i| base.binary_search(i).is_err()).map(|i| (score(i), i)).collect();
+    others.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut out = base;
+    out.extend(others.into_iter().take((support / 4).max(8)).map(|(_, i)| i));
+    out.sort_unstable();
+    out
+}
+
 /// A mix over choice ids: (id, weight).
 type Mix<'a> = &'a [(u32, f64)];
 
@@ -339,9 +355,24 @@ impl Solver {
             let fresh = set.len().saturating_sub(2 * self.replies.max(1));
             (0..set.len()).filter(|&i| i >= fresh || mix.iter().any(|m| m.0 == set[i])).collect()
         };
-        let mut cols0 = guess(cuts0, hints.1);
+        // Beyond those, the members that did best against the other side's last mix (a
+        // quarter of the support's size, at least 8): the optimal supports are mostly among
+        // them, so constraint generation needs fewer rounds. Measured on the full game's
+        // restricted LP at 1,786 members (`lp_probe`): 1 round instead of 5, 2.5 s instead of
+        // 7.0 s.
+        let (rows, cols) = (own.len(), cuts.len());
+        let at = |set: &[u32], mix: Mix<'_>| -> Vec<(usize, f64)> {
+            let index: HashMap<u32, usize> = set.iter().enumerate().map(|(i, &id)| (id, i)).collect();
+            mix.iter().filter_map(|&(id, w)| index.get(&id).map(|&i| (i, w))).collect()
+        };
+        let (x, y) = (at(own, hints.0), at(cuts, hints.1));
+        let rows0 =
+            widen(guess(own, hints.0), rows, hints.0.len(), |i| y.iter().map(|&(j, w)| w * a[i * cols + j]).sum());
+        let mut cols0 = widen(guess(cuts0, hints.1), cuts0.len(), hints.1.len(), |j| {
+            -x.iter().map(|&(i, w)| w * a[i * cols + j]).sum::<f64>()
+        });
         cols0.extend(cuts0.len()..cuts.len());
-        RestrictedLp { a, rows: own.len(), cols: cuts.len(), rows0: guess(own, hints.0), cols0 }
+        RestrictedLp { a, rows, cols, rows0, cols0 }
     }
 
     /// One player's best mix over his restricted set `own` against EVERY opposing choice of
