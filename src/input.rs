@@ -72,6 +72,8 @@ pub fn flag(field: &'static str) -> &'static str {
         "nodes" => "--nodes",
         "db" => "--db",
         "start" => "--start",
+        "replies" => "--replies",
+        "vector_budget" => "--vector-budget",
         other => other,
     }
 }

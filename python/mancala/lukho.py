@@ -183,10 +183,15 @@ def equilibrium(
     chain: str = "it",
     keep_one: bool = False,
     progress: Progress = None,
+    replies: int = 1,
+    vector_budget: Optional[int] = None,
 ) -> Equilibrium:
     """Solve the opening as a zero-sum matrix game by double oracle (``lukho equilibrium``);
-    ``out`` keeps the resumable state (rerun to continue). Releases the GIL."""
+    ``out`` keeps the resumable state (rerun to continue). ``replies``: best replies added per
+    side and iteration (``--replies``; 4 on the full family); ``vector_budget``: bytes the saved
+    payoff vectors may take (``--vector-budget``; the full family's are 12.7 MB each). Releases
+    the GIL."""
     cb = callback(progress, "games")
     d = json.loads(_native.lukho_equilibrium(race, payoff, os.fspath(out), family, time, max_iterations, chain,
-                                             keep_one, cb))
+                                             keep_one, cb, replies, vector_budget))
     return Equilibrium.from_json(d)

@@ -127,3 +127,20 @@ def test_equilibrium_equals_cli(cli, tmp_path):
     assert eq.exact and abs(sum(e.weight for e in eq.south) - 1) < 1e-9
     assert eq.lower - 1e-9 <= eq.value <= eq.upper + 1e-9
     assert all(isinstance(e, lukho.MixEntry) and e.choice == str(lukho.Choice.from_id(e.id)) for e in eq.north)
+
+
+def test_equilibrium_replies_and_budget_equal_cli(cli, tmp_path):
+    fam = "all:remove=000000**"
+    want = run_json("lukho", "equilibrium", "--race", "south-first", "--payoff", "margin", "--family", fam,
+                    "--replies", "4", "--vector-budget", "4096", "--out", tmp_path / "cli", "--json")
+    eq = lukho.equilibrium("south-first", "margin", tmp_path / "py", family=fam, replies=4, vector_budget=4096)
+    ignore = {"seconds", "out", "iterations_log"}
+    strip = lambda d: {k: v for k, v in untimed(d).items() if k not in ignore}  # noqa: E731
+    assert strip(eq.raw) == strip(want)
+    assert eq.exact
+    for bad, line in [(dict(replies=0), "--replies: 0 is not in 1..=100000"),
+                      (dict(vector_budget=0), "--vector-budget: 0; expected a size of at least one byte")]:
+        with pytest.raises(mancala.MancalaError) as e:
+            lukho.equilibrium("south-first", "margin", tmp_path / "bad", family=fam, **bad)
+        assert str(e.value) == line
+    assert not (tmp_path / "bad").exists()
