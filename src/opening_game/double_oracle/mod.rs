@@ -1,9 +1,9 @@
 //! The double-oracle loop: restricted sets, their LP mixes refined against the whole family,
 //! both best replies, the iteration log, and when to stop.
 
+mod disk;
 mod restricted;
 
-use super::lp::maximiser_from;
 use super::state::{read_state, write_state, Certified, State, STATE_FILE};
 use super::vectors::Kind;
 use super::{io_err, EqError, OpeningGame};
@@ -113,38 +113,6 @@ impl Refined {
     fn more(&self) -> Vec<u32> {
         self.replies.iter().skip(1).filter(|&&(g, _)| g < self.first_value - TOLERANCE).map(|&(_, c)| c).collect()
     }
-}
-
-/// One player's restricted LP, built (its entries read or played) and ready to solve: a pure
-/// computation, so both players' LPs of an asymmetric game can run side by side.
-struct RestrictedLp {
-    a: Vec<f64>,
-    rows: usize,
-    cols: usize,
-    rows0: Vec<usize>,
-    cols0: Vec<usize>,
-}
-
-impl RestrictedLp {
-    fn solve(&self) -> Result<(f64, Vec<f64>), super::lp::LpError> {
-        maximiser_from(&self.a, self.rows, self.cols, &self.rows0, &self.cols0)
-    }
-}
-
-/// `base` (sorted positions out of `0..n`) and the `max(8, support / 4)` other positions with
-/// the highest `score` (ties: the lower position), sorted; `base` alone without a last mix
-/// (`support` 0).
-fn widen(base: Vec<usize>, n: usize, support: usize, score: impl Fn(usize) -> f64) -> Vec<usize> {
-    if support == 0 {
-        return base;
-    }
-    let mut others: Vec<(f64, usize)> =
-        (0..n).filter(|i| base.binary_search(i).is_err()).map(|i| (score(i), i)).collect();
-    others.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-    let mut out = base;
-    out.extend(others.into_iter().take((support / 4).max(8)).map(|(_, i)| i));
-    out.sort_unstable();
-    out
 }
 
 /// A mix over choice ids: (id, weight).
@@ -338,43 +306,6 @@ impl Solver {
         Ok(())
     }
 
-    /// The restricted LP of one player (`south`, else North) over his set `own` against the
-    /// opposing members `cuts` (the opponent's set `cuts0`, then any cuts), started from the
-    /// last iteration's supports (`hints`) and the newest members.
-    fn lp(&mut self, south: bool, own: &[u32], cuts: &[u32], cuts0: &[u32], hints: (Mix<'_>, Mix<'_>)) -> RestrictedLp {
-        // The player's payoffs, own × cuts, in payoff units.
-        let scale = self.def.scale();
-        let a: Vec<f64> = if south {
-            self.restricted(own, cuts).into_iter().map(|v| v as f64 / scale).collect()
-        } else {
-            let m = &self.restricted(cuts, own);
-            let k = own.len();
-            (0..k).flat_map(|o| (0..cuts.len()).map(move |c| -(m[c * k + o] as f64 / scale))).collect()
-        };
-        let guess = |set: &[u32], mix: &[(u32, f64)]| -> Vec<usize> {
-            let fresh = set.len().saturating_sub(2 * self.replies.max(1));
-            (0..set.len()).filter(|&i| i >= fresh || mix.iter().any(|m| m.0 == set[i])).collect()
-        };
-        // Beyond those, the members that did best against the other side's last mix (a
-        // quarter of the support's size, at least 8): the optimal supports are mostly among
-        // them, so constraint generation needs fewer rounds. Measured on the full game's
-        // restricted LP at 1,786 members (`lp_probe`): 1 round instead of 5, 2.5 s instead of
-        // 7.0 s.
-        let (rows, cols) = (own.len(), cuts.len());
-        let at = |set: &[u32], mix: Mix<'_>| -> Vec<(usize, f64)> {
-            let index: HashMap<u32, usize> = set.iter().enumerate().map(|(i, &id)| (id, i)).collect();
-            mix.iter().filter_map(|&(id, w)| index.get(&id).map(|&i| (i, w))).collect()
-        };
-        let (x, y) = (at(own, hints.0), at(cuts, hints.1));
-        let rows0 =
-            widen(guess(own, hints.0), rows, hints.0.len(), |i| y.iter().map(|&(j, w)| w * a[i * cols + j]).sum());
-        let mut cols0 = widen(guess(cuts0, hints.1), cuts0.len(), hints.1.len(), |j| {
-            -x.iter().map(|&(i, w)| w * a[i * cols + j]).sum::<f64>()
-        });
-        cols0.extend(cuts0.len()..cuts.len());
-        RestrictedLp { a, rows, cols, rows0, cols0 }
-    }
-
     /// One player's best mix over his restricted set `own` against EVERY opposing choice of
     /// the family, by constraint generation: the LP starts with the opponent's restricted set
     /// as its columns (the plain double-oracle game), then adds the opponent's best reply to
@@ -510,91 +441,6 @@ impl Solver {
             self.iterate(obs)?;
         }
         Ok(())
-    }
-
-    /// Bytes one iteration's new vectors take at most: every member whose vector is not saved
-    /// yet may enter a support (all of them after a resume on a new machine), and every reply
-    /// of both sides; one vector each in a symmetric game, a row and a column otherwise; plus
-    /// the state.
-    ///
-    /// With a vector budget: at most what the budget leaves unused plus the replies' vectors.
-    pub fn iteration_bytes(&self) -> u64 {
-        let unsaved = |kind: Kind, set: &[u32]| {
-            let (kind, _) = self.stored(kind);
-            set.iter().filter(|&&id| !self.cache.contains_key(&(kind, id))).count() as u64
-        };
-        let missing = if self.def.symmetric() {
-            unsaved(Kind::Col, &self.state.north)
-        } else {
-            unsaved(Kind::Col, &self.state.north) + unsaved(Kind::Row, &self.state.south)
-        };
-        let vector = 2 * self.ids.len() as u64;
-        let worst = missing * vector + self.reply_bytes() + (1 << 20);
-        match self.vector_budget {
-            Some(b) => worst.min(b.saturating_sub(self.vector_bytes()) + self.reply_bytes() + (1 << 20)),
-            None => worst,
-        }
-    }
-
-    /// Bytes of the vectors of one iteration's new members (every reply of both sides; a row
-    /// and a column each unless the game is symmetric).
-    fn reply_bytes(&self) -> u64 {
-        let kinds = if self.def.symmetric() { 1 } else { 2 };
-        2 * self.replies.max(1) as u64 * kinds * 2 * self.ids.len() as u64
-    }
-
-    /// With a vector budget, forget the saved vectors of members outside the mixes `x`
-    /// (South's, through rows) and `y` (North's, through columns), least recently used in a
-    /// mix first (then the lowest name), until the rest and the next iteration's replies fit
-    /// the budget. Returns the files to delete once the saved state no longer names them.
-    fn evict(&mut self, x: Mix<'_>, y: Mix<'_>) -> Vec<PathBuf> {
-        let Some(budget) = self.vector_budget else { return Vec::new() };
-        let vector = 2 * self.ids.len() as u64;
-        let over = (self.vector_bytes() + self.reply_bytes()).saturating_sub(budget).div_ceil(vector) as usize;
-        if over == 0 {
-            return Vec::new();
-        }
-        let keep: std::collections::HashSet<String> = (x.iter().map(|&(id, _)| (Kind::Row, id)))
-            .chain(y.iter().map(|&(id, _)| (Kind::Col, id)))
-            .map(|(kind, id)| Self::file_name(self.stored(kind).0, id))
-            .collect();
-        let mut victims: Vec<(u32, String)> = (self.held_vectors())
-            .filter(|n| !keep.contains(*n))
-            .map(|n| (self.state.vector_used.get(n).copied().unwrap_or(0), n.clone()))
-            .collect();
-        victims.sort();
-        victims.truncate(over);
-        let mut paths = Vec::with_capacity(victims.len());
-        for (_, name) in victims {
-            self.state.vectors.remove(&name);
-            self.state.vector_used.remove(&name);
-            if let Some(key) = Self::parse_name(&name) {
-                self.cache.remove(&key);
-            }
-            paths.push(self.dir.join("columns").join(name));
-        }
-        paths
-    }
-
-    /// Bytes of the saved vectors this run holds (mapped, not in RAM): those of the state whose
-    /// files are here. A state moved to a new machine names vectors that are not (swept again
-    /// when needed); they take no disk.
-    pub fn vector_bytes(&self) -> u64 {
-        self.held_vectors().count() as u64 * 2 * self.ids.len() as u64
-    }
-
-    /// The names of the state's vectors this run holds.
-    fn held_vectors(&self) -> impl Iterator<Item = &String> {
-        self.state.vectors.keys().filter(|n| Self::parse_name(n).is_some_and(|k| self.cache.contains_key(&k)))
-    }
-
-    /// Refuse to start an iteration whose vectors may not fit on the disk of `--out`: the run
-    /// stops between iterations with its state whole instead of failing inside a write.
-    fn check_space(&self) -> Result<(), EqError> {
-        match crate::store::space::shortfall(&self.dir, self.iteration_bytes()) {
-            Some(why) => Err(InputError::new("out", format!("{why} (one iteration's payoff vectors)")).into()),
-            None => Ok(()),
-        }
     }
 
     fn iterate(&mut self, obs: &dyn Observer) -> Result<(), EqError> {

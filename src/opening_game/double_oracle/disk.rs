@@ -1,0 +1,95 @@
+//! What a run keeps on disk: the free space one iteration needs, checked before it starts,
+//! and the vector budget (`--vector-budget`), kept after it ends.
+
+use super::super::vectors::Kind;
+use super::{Mix, Solver};
+use crate::opening_game::EqError;
+use crate::sweep::InputError;
+use std::path::PathBuf;
+
+impl Solver {
+    /// Bytes one iteration's new vectors take at most: every member whose vector is not saved
+    /// yet may enter a support (all of them after a resume on a new machine), and every reply
+    /// of both sides; one vector each in a symmetric game, a row and a column otherwise; plus
+    /// the state.
+    ///
+    /// With a vector budget: at most what the budget leaves unused plus the replies' vectors.
+    pub fn iteration_bytes(&self) -> u64 {
+        let unsaved = |kind: Kind, set: &[u32]| {
+            let (kind, _) = self.stored(kind);
+            set.iter().filter(|&&id| !self.cache.contains_key(&(kind, id))).count() as u64
+        };
+        let missing = if self.def.symmetric() {
+            unsaved(Kind::Col, &self.state.north)
+        } else {
+            unsaved(Kind::Col, &self.state.north) + unsaved(Kind::Row, &self.state.south)
+        };
+        let vector = 2 * self.ids.len() as u64;
+        let worst = missing * vector + self.reply_bytes() + (1 << 20);
+        match self.vector_budget {
+            Some(b) => worst.min(b.saturating_sub(self.vector_bytes()) + self.reply_bytes() + (1 << 20)),
+            None => worst,
+        }
+    }
+
+    /// Bytes of the vectors of one iteration's new members (every reply of both sides; a row
+    /// and a column each unless the game is symmetric).
+    pub(super) fn reply_bytes(&self) -> u64 {
+        let kinds = if self.def.symmetric() { 1 } else { 2 };
+        2 * self.replies.max(1) as u64 * kinds * 2 * self.ids.len() as u64
+    }
+
+    /// With a vector budget, forget the saved vectors of members outside the mixes `x`
+    /// (South's, through rows) and `y` (North's, through columns), least recently used in a
+    /// mix first (then the lowest name), until the rest and the next iteration's replies fit
+    /// the budget. Returns the files to delete once the saved state no longer names them.
+    pub(super) fn evict(&mut self, x: Mix<'_>, y: Mix<'_>) -> Vec<PathBuf> {
+        let Some(budget) = self.vector_budget else { return Vec::new() };
+        let vector = 2 * self.ids.len() as u64;
+        let over = (self.vector_bytes() + self.reply_bytes()).saturating_sub(budget).div_ceil(vector) as usize;
+        if over == 0 {
+            return Vec::new();
+        }
+        let keep: std::collections::HashSet<String> = (x.iter().map(|&(id, _)| (Kind::Row, id)))
+            .chain(y.iter().map(|&(id, _)| (Kind::Col, id)))
+            .map(|(kind, id)| Self::file_name(self.stored(kind).0, id))
+            .collect();
+        let mut victims: Vec<(u32, String)> = (self.held_vectors())
+            .filter(|n| !keep.contains(*n))
+            .map(|n| (self.state.vector_used.get(n).copied().unwrap_or(0), n.clone()))
+            .collect();
+        victims.sort();
+        victims.truncate(over);
+        let mut paths = Vec::with_capacity(victims.len());
+        for (_, name) in victims {
+            self.state.vectors.remove(&name);
+            self.state.vector_used.remove(&name);
+            if let Some(key) = Self::parse_name(&name) {
+                self.cache.remove(&key);
+            }
+            paths.push(self.dir.join("columns").join(name));
+        }
+        paths
+    }
+
+    /// Bytes of the saved vectors this run holds (mapped, not in RAM): those of the state whose
+    /// files are here. A state moved to a new machine names vectors that are not (swept again
+    /// when needed); they take no disk.
+    pub fn vector_bytes(&self) -> u64 {
+        self.held_vectors().count() as u64 * 2 * self.ids.len() as u64
+    }
+
+    /// The names of the state's vectors this run holds.
+    pub(super) fn held_vectors(&self) -> impl Iterator<Item = &String> {
+        self.state.vectors.keys().filter(|n| Self::parse_name(n).is_some_and(|k| self.cache.contains_key(&k)))
+    }
+
+    /// Refuse to start an iteration whose vectors may not fit on the disk of `--out`: the run
+    /// stops between iterations with its state whole instead of failing inside a write.
+    pub(super) fn check_space(&self) -> Result<(), EqError> {
+        match crate::store::space::shortfall(&self.dir, self.iteration_bytes()) {
+            Some(why) => Err(InputError::new("out", format!("{why} (one iteration's payoff vectors)")).into()),
+            None => Ok(()),
+        }
+    }
+}
