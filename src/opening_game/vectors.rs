@@ -4,7 +4,7 @@
 use super::double_oracle::{Observer, Solver};
 use super::{io_err, write_bytes_atomic, EqError};
 use crate::games::lukho::{Choice, GameOutcome};
-use crate::sweep::play::{games_batched, play_pair};
+use crate::sweep::play::games_batched;
 use rayon::prelude::*;
 use std::fs;
 
@@ -83,6 +83,11 @@ impl Solver {
         }
     }
 
+    /// Where the vector file `name` is kept: `DIR/columns/name`.
+    pub(super) fn vector_path(&self, name: &str) -> std::path::PathBuf {
+        self.dir.join("columns").join(name)
+    }
+
     /// The vector a file name under `columns/` names (the inverse of [`Solver::file_name`]).
     pub(super) fn parse_name(name: &str) -> Option<(Kind, u32)> {
         match name.strip_suffix(".i16").and_then(|n| n.split_once('-')) {
@@ -100,7 +105,7 @@ impl Solver {
             return Ok(0);
         }
         let name = Self::file_name(kind, id);
-        let path = self.dir.join("columns").join(&name);
+        let path = self.vector_path(&name);
         if let Some(&crc) = self.state.vectors.get(&name) {
             if path.exists() {
                 let v = Vector::open(&path).map_err(io_err(&path))?;
@@ -137,23 +142,16 @@ impl Solver {
             Kind::Row => format!("vs S {id}"),
         };
         obs.sweep_start(&label, self.ids.len() as u64 * races);
+        let outcomes = model.outcomes().expect("Solver::open refuses models whose outcomes depend on the pair");
         let mut out = vec![0i16; self.ids.len()];
         out.par_chunks_mut(CHUNK).zip(self.choices.par_chunks(CHUNK)).for_each(|(o, ch)| {
             let mut sums = [0i32; CHUNK];
-            let mut add = |i: usize, g: &GameOutcome| sums[i] += payoff.of(g);
-            // Fixed outcomes: the games after the openings in batches (the sweep's lanes,
-            // about a fifth less CPU per game); other models pair by pair.
-            match (model.outcomes(), kind) {
-                (Some(r), Kind::Col) => games_batched(rules, &self.proven, r, ch, |x| (x, &c), add),
-                (Some(r), Kind::Row) => games_batched(rules, &self.proven, r, ch, |x| (&c, x), add),
-                (None, _) => {
-                    for (i, x) in ch.iter().enumerate() {
-                        match kind {
-                            Kind::Col => play_pair(rules, &self.proven, model, x, &c, |_, g| add(i, g)),
-                            Kind::Row => play_pair(rules, &self.proven, model, &c, x, |_, g| add(i, g)),
-                        }
-                    }
-                }
+            let add = |i: usize, g: &GameOutcome| sums[i] += payoff.of(g);
+            // The games after the openings in batches (the sweep's lanes: about a fifth less
+            // CPU per game than one pair at a time).
+            match kind {
+                Kind::Col => games_batched(rules, &self.proven, outcomes, ch, |x| (x, &c), add),
+                Kind::Row => games_batched(rules, &self.proven, outcomes, ch, |x| (&c, x), add),
             }
             for (slot, &v) in o.iter_mut().zip(&sums) {
                 *slot = v as i16;

@@ -24,19 +24,23 @@ impl Solver {
         } else {
             unsaved(Kind::Col, &self.state.north) + unsaved(Kind::Row, &self.state.south)
         };
-        let vector = 2 * self.ids.len() as u64;
-        let worst = missing * vector + self.reply_bytes() + (1 << 20);
-        match self.vector_budget {
-            Some(b) => worst.min(b.saturating_sub(self.vector_bytes()) + self.reply_bytes() + (1 << 20)),
-            None => worst,
-        }
+        let returning = match self.vector_budget {
+            Some(b) => (missing * self.bytes_per_vector()).min(b.saturating_sub(self.vector_bytes())),
+            None => missing * self.bytes_per_vector(),
+        };
+        returning + self.reply_bytes() + (1 << 20)
+    }
+
+    /// One payoff vector's bytes: an `i16` per choice of the family.
+    fn bytes_per_vector(&self) -> u64 {
+        2 * self.ids.len() as u64
     }
 
     /// Bytes of the vectors of one iteration's new members (every reply of both sides; a row
     /// and a column each unless the game is symmetric).
     pub(super) fn reply_bytes(&self) -> u64 {
         let kinds = if self.def.symmetric() { 1 } else { 2 };
-        2 * self.replies.max(1) as u64 * kinds * 2 * self.ids.len() as u64
+        2 * self.replies.max(1) as u64 * kinds * self.bytes_per_vector()
     }
 
     /// With a vector budget, forget the saved vectors of members outside the mixes `x`
@@ -45,8 +49,8 @@ impl Solver {
     /// the budget. Returns the files to delete once the saved state no longer names them.
     pub(super) fn evict(&mut self, x: Mix<'_>, y: Mix<'_>) -> Vec<PathBuf> {
         let Some(budget) = self.vector_budget else { return Vec::new() };
-        let vector = 2 * self.ids.len() as u64;
-        let over = (self.vector_bytes() + self.reply_bytes()).saturating_sub(budget).div_ceil(vector) as usize;
+        let over = (self.vector_bytes() + self.reply_bytes()).saturating_sub(budget).div_ceil(self.bytes_per_vector())
+            as usize;
         if over == 0 {
             return Vec::new();
         }
@@ -67,7 +71,7 @@ impl Solver {
             if let Some(key) = Self::parse_name(&name) {
                 self.cache.remove(&key);
             }
-            paths.push(self.dir.join("columns").join(name));
+            paths.push(self.vector_path(&name));
         }
         paths
     }
@@ -76,7 +80,7 @@ impl Solver {
     /// files are here. A state moved to a new machine names vectors that are not (swept again
     /// when needed); they take no disk.
     pub fn vector_bytes(&self) -> u64 {
-        self.held_vectors().count() as u64 * 2 * self.ids.len() as u64
+        self.held_vectors().count() as u64 * self.bytes_per_vector()
     }
 
     /// The names of the state's vectors this run holds.

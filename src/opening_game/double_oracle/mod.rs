@@ -320,12 +320,11 @@ impl Solver {
         own: &[u32],
         cuts0: &[u32],
         hints: (Mix<'_>, Mix<'_>),
-        first: Option<(f64, Vec<f64>)>,
+        mut first: Option<(f64, Vec<f64>)>,
         obs: &dyn Observer,
     ) -> Result<Refined, EqError> {
         let mut cuts = cuts0.to_vec();
         let mut best: Option<Refined> = None;
-        let mut first = first;
         for step in 0..=self.cuts {
             let (v, w) = match first.take() {
                 Some(solved) => solved,
@@ -414,7 +413,7 @@ impl Solver {
                     format!("vectors: `{name}` is not a vector of this family"),
                 ));
             };
-            if self.dir.join("columns").join(&name).exists() {
+            if self.vector_path(&name).exists() {
                 self.ensure(kind, id, &Quiet)?;
             }
         }
