@@ -165,6 +165,11 @@ fn restricted_matrix_from_vectors_equals_played_pairs() {
         }
         assert_eq!(swept.restricted(&south, &north), want, "{race}");
         assert!(swept.pairs.is_empty(), "{race}");
+        // Each entry is read once: with the vectors gone from memory the matrix is the same
+        // and still nothing is played.
+        swept.cache.clear();
+        assert_eq!(swept.restricted(&south, &north), want, "{race}");
+        assert!(swept.pairs.is_empty(), "{race}: pairs played though their entries were read");
         // Some swept: a third of South's rows, a quarter of North's columns (in a symmetric game
         // one vector per member serves both).
         let mut mixed = Solver::open(d.clone(), md.path()).unwrap();

@@ -141,8 +141,8 @@ pub struct Solver {
     /// Bytes the saved vectors may take (`None`: keep them all). At the end of each iteration
     /// the vectors of members outside its mixes are deleted, least recently used in a mix
     /// first, until the rest and the next iteration's replies fit; a deleted member that
-    /// enters a mix again is swept again (to the same bytes), and its restricted-game entries
-    /// are played pairwise meanwhile.
+    /// enters a mix again is swept again (to the same bytes); meanwhile its restricted-game
+    /// entries come from [`Solver::read`] (or, after a resume, are played pairwise).
     pub vector_budget: Option<u64>,
     /// Perpetual cycles proven by this run's sweeps, shared by all of them.
     pub(super) proven: ProvenCycles,
@@ -158,6 +158,13 @@ pub struct Solver {
     /// of the sets do), so the others' entries are played pairwise; an entry one of its two
     /// members' vectors holds is read from it (see [`Solver::restricted`]).
     pub(super) pairs: HashMap<(u32, u32), i32>,
+    /// The restricted LPs' entries read from vectors so far, kept so that each is read once
+    /// per sitting. Rebuilding the matrix from the vectors every iteration touched a page of
+    /// nearly every saved vector (|S|·|N| random reads, twice): once the vectors outgrew the
+    /// page cache (30 GB on a 24 GiB machine, full `south-first` at 1,570 members) that read
+    /// 25 GB from disk per iteration and made iterations 6× slower. A member's entries also
+    /// survive its vector's deletion for the budget.
+    pub(super) read: HashMap<(u32, u32), i32>,
     /// When this run last wrote the state (or opened it): a sweep saves the state only when
     /// the last save is `save_after` ([`SAVE_AFTER`]; tests change it) old.
     saved: Instant,
@@ -200,6 +207,7 @@ impl Solver {
             lp_time: Default::default(),
             reply_time: Default::default(),
             pairs: HashMap::new(),
+            read: HashMap::new(),
             saved: Instant::now(),
             save_after: SAVE_AFTER,
             iter_games: 0,

@@ -19,8 +19,9 @@ impl Solver {
     }
 
     /// Play every pair of `south` × `north` that is not played yet and whose payoff no vector
-    /// holds (neither South's row nor North's column is swept), in parallel, caching South's
-    /// payoff; in a symmetric game a pair's mirror is its negation and is cached with it.
+    /// holds (neither South's row nor North's column is swept) nor was read from one, in
+    /// parallel, caching South's payoff; in a symmetric game a pair's mirror is its negation
+    /// and is cached with it.
     pub(in crate::opening_game) fn play_pairs(&mut self, south: &[u32], north: &[u32]) {
         let symmetric = self.def.symmetric();
         // A symmetric pair is played once, lower id as South.
@@ -31,7 +32,7 @@ impl Solver {
             .iter()
             .filter(|&&s| self.held(Kind::Row, s).is_none())
             .flat_map(|&s| north.iter().map(move |&n| (s, n)))
-            .filter(|p| !self.pairs.contains_key(p))
+            .filter(|p| !self.pairs.contains_key(p) && !self.read.contains_key(p))
             .map(canonical)
             .collect();
         todo.sort_unstable();
@@ -65,19 +66,33 @@ impl Solver {
     /// row: each entry from North's column or South's row when one is swept (the same
     /// integers as playing the pair: a vector's slot is that pair played with the same
     /// orientation, or in a symmetric game its mirror, exactly the negation), else played.
+    /// An entry read from a vector is kept in [`Solver::read`], so later calls read only the
+    /// new members' entries.
     pub(in crate::opening_game) fn restricted(&mut self, south: &[u32], north: &[u32]) -> Vec<i32> {
         self.play_pairs(south, north);
         // Each North member's position and column (if swept).
         let cols: Vec<_> = north.iter().map(|&n| (self.pos(n), self.held(Kind::Col, n))).collect();
         let mut a = Vec::with_capacity(south.len() * north.len());
+        let mut fresh = Vec::new();
         for &s in south {
             let (ps, row) = (self.pos(s), self.held(Kind::Row, s));
-            a.extend(north.iter().zip(&cols).map(|(&n, &(pn, col))| match (col, row) {
-                (Some((v, sign)), _) => sign * v[ps] as i32,
-                (None, Some((v, sign))) => sign * v[pn] as i32,
-                (None, None) => self.pairs[&(s, n)],
-            }));
+            for (&n, &(pn, col)) in north.iter().zip(&cols) {
+                let known = self.read.get(&(s, n)).or_else(|| self.pairs.get(&(s, n)));
+                a.push(match (known, col, row) {
+                    (Some(&v), _, _) => v,
+                    (None, Some((v, sign)), _) => {
+                        fresh.push(((s, n), sign * v[ps] as i32));
+                        fresh.last().unwrap().1
+                    }
+                    (None, None, Some((v, sign))) => {
+                        fresh.push(((s, n), sign * v[pn] as i32));
+                        fresh.last().unwrap().1
+                    }
+                    (None, None, None) => unreachable!("play_pairs played every pair no vector holds"),
+                });
+            }
         }
+        self.read.extend(fresh);
         a
     }
 
