@@ -189,7 +189,7 @@ def equilibrium(
     """Solve the opening as a zero-sum matrix game by double oracle (``lukho equilibrium``);
     ``out`` keeps the resumable state (rerun to continue). ``replies``: best replies added per
     side and iteration (``--replies``; 4 on the full family); ``vector_budget``: bytes the saved
-    payoff vectors may take (``--vector-budget``; the full family's are 12.7 MB each). Releases
+    payoff vectors may take (``--vector-budget``; the full family's are 6.4 MB each, 12.7 MB for two-outcome margins). Releases
     the GIL."""
     cb = callback(progress, "games")
     d = json.loads(_native.lukho_equilibrium(race, payoff, os.fspath(out), family, time, max_iterations, chain,

@@ -22,7 +22,8 @@
 //! Work: every payoff is an integer (half-seeds for `margin`, summed over the race outcomes). The
 //! restricted LP's entries (members × members) are read from a swept vector of either member when
 //! there is one, else played pairwise and kept in memory. A best response to a mix is a weighted
-//! sum of its support's payoff vectors over the whole family, as `i16`: the *column* `A(·, n)` of
+//! sum of its support's payoff vectors over the whole family, as `i8` where every entry fits
+//! (one-outcome margins, results, points) else `i16` ([`vectors::Width`]): the *column* `A(·, n)` of
 //! each North member in the mix, the *row* `A(s, ·)` of each South member. A member's vector costs
 //! one sweep of `|family| × outcomes` games (the sweep's per-pair evaluation,
 //! [`crate::sweep::play::play_pair`]), made the first time the member has weight in a mix whose

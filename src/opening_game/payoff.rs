@@ -59,6 +59,18 @@ impl Payoff {
         }
     }
 
+    /// The largest |payoff| of one game in integer units: a 48–0 margin (96 half-seeds), a
+    /// result, a first game's bull (12 match points, the most [`match_points`] gives).
+    ///
+    /// [`match_points`]: crate::games::lukho::match_points
+    pub fn bound(self) -> i32 {
+        match self {
+            Payoff::Margin => 2 * crate::games::lukho::TOTAL_SEEDS as i32,
+            Payoff::Result => 1,
+            Payoff::Points => 12,
+        }
+    }
+
     /// Integer units per payoff unit.
     pub fn unit(self) -> f64 {
         match self {

@@ -77,14 +77,13 @@ impl Solver {
             }
             let (v, sign) = self.vector(Kind::Row, s);
             let sign = sign as i64;
-            let min = v.par_iter().map(|&x| sign * x as i64).min().expect("non-empty family");
+            let min = (0..v.len()).into_par_iter().map(|k| sign * v.at(k) as i64).min().expect("non-empty family");
             let (count, first) = best_for
                 .par_iter_mut()
                 .zip(sums.par_iter_mut())
-                .zip(v.par_iter())
                 .enumerate()
-                .map(|(k, ((b, sum), &x))| {
-                    let x = sign * x as i64;
+                .map(|(k, (b, sum))| {
+                    let x = sign * v.at(k) as i64;
                     *sum += x;
                     if x == min {
                         *b += 1;

@@ -2,7 +2,7 @@
 //! whole family, swept once, saved next to the state (checksummed) and cached in memory.
 
 use super::double_oracle::{Observer, Solver};
-use super::{io_err, write_bytes_atomic, EqError};
+use super::{io_err, write_bytes_atomic, EqError, OpeningGame};
 use crate::games::lukho::{Choice, GameOutcome};
 use crate::sweep::play::games_batched;
 use rayon::prelude::*;
@@ -18,47 +18,146 @@ pub(super) enum Kind {
 
 const CHUNK: usize = 4096;
 
+/// How wide a run's saved payoff entries are: `i8` when every sum over the outcomes fits
+/// (one-outcome margins, |m| ≤ 96 half-seeds; results; points), else `i16` (two-outcome
+/// margins reach 192). Half the bytes is half the page cache a best reply streams through:
+/// the full `south-first` game's thousand-member supports then fit in RAM.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) enum Width {
+    I8,
+    I16,
+}
+
+impl Width {
+    pub(super) fn of(def: &OpeningGame) -> Width {
+        if def.payoff.bound() * def.races() as i32 <= i8::MAX as i32 {
+            Width::I8
+        } else {
+            Width::I16
+        }
+    }
+
+    pub(super) fn bytes(self) -> usize {
+        match self {
+            Width::I8 => 1,
+            Width::I16 => 2,
+        }
+    }
+
+    fn suffix(self) -> &'static str {
+        match self {
+            Width::I8 => ".i8",
+            Width::I16 => ".i16",
+        }
+    }
+
+    /// The width a vector file's name says.
+    pub(super) fn of_name(name: &str) -> Option<Width> {
+        [Width::I8, Width::I16].into_iter().find(|w| name.ends_with(w.suffix()))
+    }
+
+    /// Entries (integer units) as saved: little-endian, `bytes()` each.
+    fn encode(self, values: &[i16]) -> Vec<u8> {
+        match self {
+            Width::I16 => values.iter().flat_map(|x| x.to_le_bytes()).collect(),
+            Width::I8 => values.iter().map(|&x| i8::try_from(x).expect("Width::of bounds every entry") as u8).collect(),
+        }
+    }
+}
+
+/// A vector's entries, however wide.
+#[derive(Clone, Copy)]
+pub(super) enum Values<'a> {
+    I8(&'a [i8]),
+    I16(&'a [i16]),
+}
+
+impl Values<'_> {
+    #[inline]
+    pub(super) fn at(self, i: usize) -> i32 {
+        match self {
+            Values::I8(v) => v[i] as i32,
+            Values::I16(v) => v[i] as i32,
+        }
+    }
+
+    pub(super) fn len(self) -> usize {
+        match self {
+            Values::I8(v) => v.len(),
+            Values::I16(v) => v.len(),
+        }
+    }
+
+    /// `acc[k] += w · v[start + k]`: one loop per width, so each is vectorised.
+    pub(super) fn add_scaled(self, acc: &mut [f64], start: usize, w: f64) {
+        fn add<T: Copy + Into<f64>>(acc: &mut [f64], v: &[T], w: f64) {
+            for (s, &x) in acc.iter_mut().zip(v) {
+                *s += w * x.into();
+            }
+        }
+        let end = start + acc.len();
+        match self {
+            Values::I8(v) => add(acc, &v[start..end], w),
+            Values::I16(v) => add(acc, &v[start..end], w),
+        }
+    }
+}
+
 /// A payoff vector: mapped from its file (the page cache holds it, not the heap: thousands of
-/// 12.7 MB vectors fit where RAM would not), or in memory where mapping is not possible.
+/// 6–13 MB vectors fit where RAM would not), or in memory where mapping is not possible.
 pub(super) enum Vector {
-    Mapped(memmap2::Mmap),
-    Owned(Vec<i16>),
+    Mapped(memmap2::Mmap, Width),
+    Wide(Vec<i16>),
+    Narrow(Vec<i8>),
 }
 
 impl Vector {
-    pub(super) fn as_slice(&self) -> &[i16] {
+    pub(super) fn values(&self) -> Values<'_> {
         match self {
-            // Little-endian i16s, page-aligned (checked when mapped).
-            Vector::Mapped(m) => unsafe { std::slice::from_raw_parts(m.as_ptr().cast::<i16>(), m.len() / 2) },
-            Vector::Owned(v) => v,
+            // Little-endian, aligned (checked when mapped).
+            Vector::Mapped(m, Width::I16) => {
+                Values::I16(unsafe { std::slice::from_raw_parts(m.as_ptr().cast::<i16>(), m.len() / 2) })
+            }
+            Vector::Mapped(m, Width::I8) => {
+                Values::I8(unsafe { std::slice::from_raw_parts(m.as_ptr().cast::<i8>(), m.len()) })
+            }
+            Vector::Wide(v) => Values::I16(v),
+            Vector::Narrow(v) => Values::I8(v),
         }
     }
 
     /// Its length in bytes and their CRC-32 (as saved: little-endian).
     fn crc(&self) -> (usize, u32) {
         match self {
-            Vector::Mapped(m) => (m.len(), crc32fast::hash(m)),
-            Vector::Owned(v) => {
-                let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+            Vector::Mapped(m, _) => (m.len(), crc32fast::hash(m)),
+            Vector::Wide(v) => {
+                let bytes = Width::I16.encode(v);
+                (bytes.len(), crc32fast::hash(&bytes))
+            }
+            Vector::Narrow(v) => {
+                let bytes: Vec<u8> = v.iter().map(|&x| x as u8).collect();
                 (bytes.len(), crc32fast::hash(&bytes))
             }
         }
     }
 
-    /// The vector in `path` (its bytes already checked or just written), mapped on
-    /// little-endian targets.
-    fn open(path: &std::path::Path) -> std::io::Result<Vector> {
-        let bytes_to_vec = |b: &[u8]| b.chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect();
+    /// The vector in `path` of entries `width` wide (its bytes already checked or just
+    /// written), mapped on little-endian targets.
+    fn open(path: &std::path::Path, width: Width) -> std::io::Result<Vector> {
+        let owned = |b: &[u8]| match width {
+            Width::I16 => Vector::Wide(b.chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect()),
+            Width::I8 => Vector::Narrow(b.iter().map(|&x| x as i8).collect()),
+        };
         let file = fs::File::open(path)?;
         if cfg!(target_endian = "little") && file.metadata()?.len() > 0 {
             // Read-only map of a file this run's lock keeps from other writers.
             let map = unsafe { memmap2::Mmap::map(&file) }?;
-            if (map.as_ptr() as usize).is_multiple_of(2) {
-                return Ok(Vector::Mapped(map));
+            if (map.as_ptr() as usize).is_multiple_of(width.bytes()) {
+                return Ok(Vector::Mapped(map, width));
             }
-            return Ok(Vector::Owned(bytes_to_vec(&map)));
+            return Ok(owned(&map));
         }
-        Ok(Vector::Owned(bytes_to_vec(&fs::read(path)?)))
+        Ok(owned(&fs::read(path)?))
     }
 }
 
@@ -76,11 +175,13 @@ impl Solver {
         }
     }
 
-    pub(super) fn file_name(kind: Kind, id: u32) -> String {
-        match kind {
-            Kind::Col => format!("col-{id}.i16"),
-            Kind::Row => format!("row-{id}.i16"),
-        }
+    /// A vector's file name: `col-ID` or `row-ID`, then the run's width (`.i8`, `.i16`).
+    pub(super) fn file_name(&self, kind: Kind, id: u32) -> String {
+        let side = match kind {
+            Kind::Col => "col",
+            Kind::Row => "row",
+        };
+        format!("{side}-{id}{}", self.width.suffix())
     }
 
     /// Where the vector file `name` is kept: `DIR/columns/name`.
@@ -88,13 +189,52 @@ impl Solver {
         self.dir.join("columns").join(name)
     }
 
-    /// The vector a file name under `columns/` names (the inverse of [`Solver::file_name`]).
+    /// The vector a file name under `columns/` names, of either width (the inverse of
+    /// [`Solver::file_name`]).
     pub(super) fn parse_name(name: &str) -> Option<(Kind, u32)> {
-        match name.strip_suffix(".i16").and_then(|n| n.split_once('-')) {
+        let stem = Width::of_name(name).and_then(|w| name.strip_suffix(w.suffix()))?;
+        match stem.split_once('-') {
             Some(("col", id)) => id.parse::<u32>().ok().map(|id| (Kind::Col, id)),
             Some(("row", id)) => id.parse::<u32>().ok().map(|id| (Kind::Row, id)),
             _ => None,
         }
+    }
+
+    /// Rewrite a saved `i16` vector of a run whose entries fit `i8` (a state from before
+    /// vectors were narrowed) as its `.i8` file, named in the state in its stead; returns the
+    /// old file, to delete once the state is saved. Its bytes are checked first (refused as
+    /// [`Solver::ensure`] refuses them).
+    pub(super) fn narrow(&mut self, name: &str) -> Result<std::path::PathBuf, EqError> {
+        let (kind, id) = Self::parse_name(name).expect("a vector name");
+        let path = self.vector_path(name);
+        let v = self.checked(&path, Width::I16, self.state.vectors[name])?;
+        let Values::I16(wide) = v.values() else { unreachable!("opened as i16") };
+        if wide.iter().any(|&x| i8::try_from(x).is_err()) {
+            return Err(EqError::state(&path, "an entry does not fit the run's i8 vectors (not a vector of this run)"));
+        }
+        let bytes = Width::I8.encode(wide);
+        let new = self.file_name(kind, id);
+        write_bytes_atomic(&self.vector_path(&new), &bytes)?;
+        self.state.vectors.remove(name);
+        self.state.vectors.insert(new.clone(), crc32fast::hash(&bytes));
+        if let Some(used) = self.state.vector_used.remove(name) {
+            self.state.vector_used.insert(new, used);
+        }
+        Ok(path)
+    }
+
+    /// The saved vector in `path`, `width` wide, if its length and CRC-32 are the state's.
+    fn checked(&self, path: &std::path::Path, width: Width, crc: u32) -> Result<Vector, EqError> {
+        let v = Vector::open(path, width).map_err(io_err(path))?;
+        let (len, got) = v.crc();
+        let want = width.bytes() * self.ids.len();
+        if len != want || got != crc {
+            let what = format!(
+                "{len} bytes, CRC-32 {got:08x}: the state expects {want} bytes, CRC-32 {crc:08x} (corrupt or truncated; delete the file to sweep it again)"
+            );
+            return Err(EqError::state(path, what));
+        }
+        Ok(v)
     }
 
     /// Make the vector available: in memory, else from its file, else swept (and saved).
@@ -104,31 +244,23 @@ impl Solver {
         if self.cache.contains_key(&(kind, id)) {
             return Ok(0);
         }
-        let name = Self::file_name(kind, id);
+        let name = self.file_name(kind, id);
         let path = self.vector_path(&name);
         if let Some(&crc) = self.state.vectors.get(&name) {
             if path.exists() {
-                let v = Vector::open(&path).map_err(io_err(&path))?;
-                let (len, got) = v.crc();
-                if len != 2 * self.ids.len() || got != crc {
-                    let what = format!(
-                        "{len} bytes, CRC-32 {got:08x}: the state expects {} bytes, CRC-32 {crc:08x} (corrupt or truncated; delete the file to sweep it again)",
-                        2 * self.ids.len()
-                    );
-                    return Err(EqError::state(&path, what));
-                }
+                let v = self.checked(&path, self.width, crc)?;
                 self.cache.insert((kind, id), v);
                 return Ok(0);
             }
         }
         let v = self.sweep_vector(kind, id, obs);
         let games = self.ids.len() as u64 * self.def.races() as u64;
-        let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+        let bytes = self.width.encode(&v);
         fs::create_dir_all(self.dir.join("columns")).map_err(io_err(&self.dir))?;
         write_bytes_atomic(&path, &bytes)?;
         self.state.vectors.insert(name, crc32fast::hash(&bytes));
         drop(v);
-        self.cache.insert((kind, id), Vector::open(&path).map_err(io_err(&path))?);
+        self.cache.insert((kind, id), Vector::open(&path, self.width).map_err(io_err(&path))?);
         Ok(games)
     }
 
@@ -154,7 +286,7 @@ impl Solver {
                 Kind::Row => games_batched(rules, &self.proven, outcomes, ch, |x| (&c, x), add),
             }
             for (slot, &v) in o.iter_mut().zip(&sums) {
-                *slot = v as i16;
+                *slot = i16::try_from(v).expect("payoff sums fit i16 (|margin| ≤ 96 half-seeds per outcome)");
             }
             obs.games(ch.len() as u64 * races);
         });
@@ -163,26 +295,24 @@ impl Solver {
     }
 
     /// The vector (integer units, summed over outcomes) with its sign applied lazily.
-    pub(super) fn vector(&self, kind: Kind, id: u32) -> (&[i16], f64) {
+    pub(super) fn vector(&self, kind: Kind, id: u32) -> (Values<'_>, f64) {
         let (k, sign) = self.stored(kind);
-        (self.cache.get(&(k, id)).expect("ensured").as_slice(), sign)
+        (self.cache.get(&(k, id)).expect("ensured").values(), sign)
     }
 
     /// The `k` largest distinct values over the family of Σ w·v[p] with their positions,
     /// largest first (equal values: the lowest position), in integer units. Each chunk of
     /// positions sums the vectors one after another (streaming reads, the same order of
     /// terms for every position).
-    pub(super) fn ranked(&self, terms: &[(&[i16], f64)], k: usize) -> Vec<(f64, usize)> {
+    pub(super) fn ranked(&self, terms: &[(Values<'_>, f64)], k: usize) -> Vec<(f64, usize)> {
         let n = self.ids.len();
         (0..n.div_ceil(CHUNK))
             .into_par_iter()
             .map(|c| {
                 let (a, b) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
                 let mut acc = vec![0.0f64; b - a];
-                for (v, w) in terms {
-                    for (s, &x) in acc.iter_mut().zip(&v[a..b]) {
-                        *s += w * x as f64;
-                    }
+                for &(v, w) in terms {
+                    v.add_scaled(&mut acc, a, w);
                 }
                 let mut top = Vec::with_capacity(k + 1);
                 for (i, &s) in acc.iter().enumerate() {

@@ -4,8 +4,9 @@ on the number of distinct vectors from the columns an equilibrium run has swept.
 
     python3 results/lukho/equilibrium/distinct.py DIR [K ...]
 
-DIR is a run's directory (its `columns/col-N.i16`: South's payoff, i16 little-endian, of every
-family choice against North's choice N). Each family choice p gets the signature
+DIR is a run's directory (its `columns/col-N.i16` or `col-N.i8`: South's payoff, little-endian,
+of every family choice against North's choice N; i8 where every entry fits, as for one-outcome
+margins). Each family choice p gets the signature
 (A(p, n1), ..., A(p, nK)) over the first K columns (sorted by file name); two choices whose
 signatures differ have different payoff vectors, so the number of distinct signatures is a
 lower bound on the number of distinct vectors, reaching the family's size when all differ.
@@ -22,13 +23,15 @@ from collections import Counter
 def main():
     d = sys.argv[1]
     ks = [int(k) for k in sys.argv[2:]] or [1, 2, 4, 8, 16, 32, 64]
-    names = sorted(n for n in os.listdir(os.path.join(d, "columns")) if n.startswith("col-") and n.endswith(".i16"))
+    names = sorted(
+        n for n in os.listdir(os.path.join(d, "columns")) if n.startswith("col-") and n.endswith((".i16", ".i8"))
+    )
     cols = []
     for k in ks:
         k = min(k, len(names))
         while len(cols) < k:
             with open(os.path.join(d, "columns", names[len(cols)]), "rb") as f:
-                cols.append(memoryview(f.read()).cast("h"))
+                cols.append(memoryview(f.read()).cast("b" if names[len(cols)].endswith(".i8") else "h"))
         hashes = Counter(map(hash, zip(*cols)))
         n = len(cols[0])
         print(f"K {k}: {len(hashes)} distinct signatures of {n} choices; largest group {max(hashes.values())}", flush=True)

@@ -1,10 +1,14 @@
-//! What a run keeps on disk: the free space one iteration needs, checked before it starts,
-//! and the vector budget (`--vector-budget`), kept after it ends.
+//! What a run keeps on disk: the free space one iteration needs, checked before it starts;
+//! the vector budget (`--vector-budget`), kept after it ends; the saved vectors checked (and
+//! narrowed to `i8` if saved wider) when a run starts.
 
-use super::super::vectors::Kind;
+use super::super::state::STATE_FILE;
+use super::super::vectors::{Kind, Width};
+use super::super::{io_err, Quiet};
 use super::{Mix, Solver};
 use crate::opening_game::EqError;
 use crate::sweep::InputError;
+use std::fs;
 use std::path::PathBuf;
 
 impl Solver {
@@ -31,9 +35,9 @@ impl Solver {
         returning + self.reply_bytes() + (1 << 20)
     }
 
-    /// One payoff vector's bytes: an `i16` per choice of the family.
+    /// One payoff vector's bytes: an entry of the run's width per choice of the family.
     fn bytes_per_vector(&self) -> u64 {
-        2 * self.ids.len() as u64
+        (self.width.bytes() * self.ids.len()) as u64
     }
 
     /// Bytes of the vectors of one iteration's new members (every reply of both sides; a row
@@ -56,7 +60,7 @@ impl Solver {
         }
         let keep: std::collections::HashSet<String> = (x.iter().map(|&(id, _)| (Kind::Row, id)))
             .chain(y.iter().map(|&(id, _)| (Kind::Col, id)))
-            .map(|(kind, id)| Self::file_name(self.stored(kind).0, id))
+            .map(|(kind, id)| self.file_name(self.stored(kind).0, id))
             .collect();
         let mut victims: Vec<(u32, String)> = (self.held_vectors())
             .filter(|n| !keep.contains(*n))
@@ -95,5 +99,65 @@ impl Solver {
             Some(why) => Err(InputError::new("out", format!("{why} (one iteration's payoff vectors)")).into()),
             None => Ok(()),
         }
+    }
+
+    /// Map (and check) every saved vector of the state whose file is there, so that a corrupt
+    /// or truncated one is refused before the run changes anything, whether or not this
+    /// sitting needs it. Missing ones are swept when needed. A state saved before vectors were
+    /// narrowed names `i16` files where the run now keeps `i8`: each is rewritten (checked
+    /// first), the state saved, then the old files deleted; a stop in between rewrites them
+    /// again. Names of the other width without a file are dropped (swept when needed).
+    pub(super) fn load_saved(&mut self) -> Result<(), EqError> {
+        let names: Vec<String> = self.state.vectors.keys().cloned().collect();
+        let mut retired = Vec::new();
+        for name in names {
+            let parsed = Self::parse_name(&name);
+            if parsed.is_none_or(|(_, id)| self.ids.binary_search(&id).is_err()) {
+                return Err(EqError::state(
+                    &self.dir.join(STATE_FILE),
+                    format!("vectors: `{name}` is not a vector of this family"),
+                ));
+            }
+            let present = self.vector_path(&name).exists();
+            match Width::of_name(&name) {
+                Some(w) if w == self.width => {}
+                Some(Width::I16) if present => retired.push(self.narrow(&name)?),
+                _ if !present => {
+                    self.state.vectors.remove(&name);
+                    self.state.vector_used.remove(&name);
+                }
+                _ => {
+                    return Err(EqError::state(
+                        &self.dir.join(STATE_FILE),
+                        format!("vectors: `{name}` is wider than this run's vectors"),
+                    ))
+                }
+            }
+            // The rewritten files' state is saved now and then (a thousand vectors take
+            // minutes), so a stop keeps most of the work and never names a deleted file.
+            if retired.len() >= 64 {
+                self.retire(&mut retired)?;
+            }
+        }
+        self.retire(&mut retired)?;
+        for name in self.state.vectors.keys().cloned().collect::<Vec<_>>() {
+            let (kind, id) = Self::parse_name(&name).expect("checked above");
+            if self.vector_path(&name).exists() {
+                self.ensure(kind, id, &Quiet)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Save the state, then delete the files it no longer names.
+    fn retire(&mut self, paths: &mut Vec<PathBuf>) -> Result<(), EqError> {
+        if paths.is_empty() {
+            return Ok(());
+        }
+        self.save()?;
+        for path in paths.drain(..) {
+            fs::remove_file(&path).map_err(io_err(&path))?;
+        }
+        Ok(())
     }
 }

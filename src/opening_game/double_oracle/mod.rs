@@ -5,7 +5,7 @@ mod disk;
 mod restricted;
 
 use super::state::{read_state, write_state, Certified, State, STATE_FILE};
-use super::vectors::Kind;
+use super::vectors::{Kind, Values, Width};
 use super::{io_err, EqError, OpeningGame};
 use crate::games::lukho::{Choice, ProvenCycles};
 use crate::sweep::InputError;
@@ -128,6 +128,8 @@ pub struct Solver {
     pub(super) choices: Vec<Choice>,
     pub(super) dir: PathBuf,
     pub(super) cache: HashMap<(Kind, u32), super::vectors::Vector>,
+    /// How wide the saved vectors' entries are ([`Width::of`] the definition).
+    pub(super) width: Width,
     pub state: State,
     pub(super) identity: Json,
     /// Opposing best replies a mix may be refined against per iteration, beyond the
@@ -190,6 +192,7 @@ impl Solver {
         let ids = def.family.nonempty_ids(&def.rules, "family")?;
         let choices = crate::sweep::spec::choices(&ids, &def.rules);
         let identity = def.identity(ids.len());
+        let width = Width::of(&def);
         let lock = if dir.is_dir() { Some(crate::store::DirLock::acquire(dir, LOCK)?) } else { None };
         let mut solver = Solver {
             def,
@@ -197,6 +200,7 @@ impl Solver {
             choices,
             dir: dir.to_path_buf(),
             cache: HashMap::new(),
+            width,
             state: State::default(),
             identity,
             cuts: 0,
@@ -260,7 +264,7 @@ impl Solver {
     /// South's `k` best replies to North's mix `y` with distinct payoffs, best first:
     /// (South's payoff, choice id). The first is [`Solver::south_best`].
     pub(super) fn south_ranked(&self, y: &[(u32, f64)], k: usize) -> Vec<(f64, u32)> {
-        let terms: Vec<(&[i16], f64)> = y
+        let terms: Vec<(Values<'_>, f64)> = y
             .iter()
             .map(|&(id, w)| {
                 let (v, s) = self.vector(Kind::Col, id);
@@ -273,7 +277,7 @@ impl Solver {
     /// North's `k` best replies to South's mix `x` with distinct payoffs, best (for North)
     /// first: (South's payoff, choice id).
     pub(super) fn north_ranked(&self, x: &[(u32, f64)], k: usize) -> Vec<(f64, u32)> {
-        let terms: Vec<(&[i16], f64)> = x
+        let terms: Vec<(Values<'_>, f64)> = x
             .iter()
             .map(|&(id, w)| {
                 let (v, s) = self.vector(Kind::Row, id);
@@ -287,7 +291,7 @@ impl Solver {
     #[cfg(test)]
     pub(super) fn entry(&self, s: u32, n: u32) -> f64 {
         let (v, sign) = self.vector(Kind::Col, n);
-        sign * v[self.pos(s)] as f64 / self.def.scale()
+        sign * v.at(self.pos(s)) as f64 / self.def.scale()
     }
 
     /// The vectors of a mix's members (South's rows or North's columns), swept if not saved.
@@ -298,7 +302,7 @@ impl Solver {
         let iteration = self.state.log.len() as u32 + 1;
         for &(id, _) in mix {
             let games = self.ensure(kind, id, obs)?;
-            let name = Self::file_name(self.stored(kind).0, id);
+            let name = self.file_name(self.stored(kind).0, id);
             if self.state.vectors.contains_key(&name) {
                 self.state.vector_used.insert(name, iteration);
             }
@@ -406,26 +410,6 @@ impl Solver {
         self.state.check_members(&path, &self.ids)?;
         self.state.seed_certificate();
         Ok(true)
-    }
-
-    /// Map (and check) every saved vector of the state whose file is there, so that a corrupt
-    /// or truncated one is refused before the run changes anything, whether or not this
-    /// sitting needs it. Missing ones are swept when needed.
-    fn load_saved(&mut self) -> Result<(), EqError> {
-        let names: Vec<String> = self.state.vectors.keys().cloned().collect();
-        for name in names {
-            let parsed = Self::parse_name(&name);
-            let Some((kind, id)) = parsed.filter(|&(_, id)| self.ids.binary_search(&id).is_ok()) else {
-                return Err(EqError::state(
-                    &self.dir.join(STATE_FILE),
-                    format!("vectors: `{name}` is not a vector of this family"),
-                ));
-            };
-            if self.vector_path(&name).exists() {
-                self.ensure(kind, id, &Quiet)?;
-            }
-        }
-        Ok(())
     }
 
     #[cfg(test)]

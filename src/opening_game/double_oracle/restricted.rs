@@ -2,7 +2,7 @@
 //! either member, else played pairwise and kept in [`Solver`]'s pair cache; and each player's
 //! LP over it, with the first guess of its supports.
 
-use super::super::vectors::Kind;
+use super::super::vectors::{Kind, Values};
 use super::{Mix, Solver};
 use crate::opening_game::lp::{maximiser_from, LpError};
 use crate::sweep::play::play_pair;
@@ -13,9 +13,9 @@ impl Solver {
     /// A restricted member's vector when it is in memory: the column of a North member (`Col`)
     /// or the row of a South member (`Row`), with its sign (a row is a negated column in a
     /// symmetric game).
-    fn held(&self, kind: Kind, id: u32) -> Option<(&[i16], i32)> {
+    fn held(&self, kind: Kind, id: u32) -> Option<(Values<'_>, i32)> {
         let (k, sign) = self.stored(kind);
-        self.cache.get(&(k, id)).map(|v| (v.as_slice(), sign as i32))
+        self.cache.get(&(k, id)).map(|v| (v.values(), sign as i32))
     }
 
     /// Play every pair of `south` × `north` that is not played yet and whose payoff no vector
@@ -81,11 +81,11 @@ impl Solver {
                 a.push(match (known, col, row) {
                     (Some(&v), _, _) => v,
                     (None, Some((v, sign)), _) => {
-                        fresh.push(((s, n), sign * v[ps] as i32));
+                        fresh.push(((s, n), sign * v.at(ps)));
                         fresh.last().unwrap().1
                     }
                     (None, None, Some((v, sign))) => {
-                        fresh.push(((s, n), sign * v[pn] as i32));
+                        fresh.push(((s, n), sign * v.at(pn)));
                         fresh.last().unwrap().1
                     }
                     (None, None, None) => unreachable!("play_pairs played every pair no vector holds"),

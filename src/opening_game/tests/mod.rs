@@ -7,6 +7,8 @@ use crate::sweep::Spec;
 use std::fs;
 use std::path::Path;
 
+mod vectors;
+
 const R: Rules = Rules { chain: Chain::It, keep_one: false };
 
 fn def(race: &str, payoff: &str, family: &str) -> OpeningGame {
@@ -47,155 +49,6 @@ fn mirrored_outcomes_make_the_game_antisymmetric() {
                 }
             }
         }
-    }
-}
-
-/// Every cached vector equals a direct evaluation of every pair, and both best replies are
-/// the extremes of the directly computed mixed payoffs.
-#[test]
-fn best_response_sweep_agrees_with_every_pair() {
-    for (race, payoff) in [("south-first", "margin"), ("sequential", "points"), ("lockstep-north", "result")] {
-        let d = def(race, payoff, "0..70");
-        let dir = tempfile::tempdir().unwrap();
-        let mut sv = Solver::open(d.clone(), dir.path()).unwrap();
-        let ids = sv.ids.clone();
-        let n = ids.len();
-        let a = full_matrix(&d, &ids);
-        for &id in &ids {
-            sv.ensure(Kind::Col, id, &Quiet).unwrap();
-            sv.ensure(Kind::Row, id, &Quiet).unwrap();
-        }
-        for (j, &id) in ids.iter().enumerate() {
-            for i in 0..n {
-                assert_eq!(sv.entry(ids[i], id), a[i * n + j]);
-                let (row, sign) = sv.vector(Kind::Row, ids[i]);
-                assert_eq!(sign * row[j] as f64 / d.scale(), a[i * n + j]);
-            }
-        }
-        // The restricted LPs' entries, all read from the vectors, are the same numbers.
-        let m = sv.restricted(&ids, &ids);
-        assert!(sv.pairs.is_empty(), "{race}: pairs played beside the vectors");
-        for (i, &south) in ids.iter().enumerate() {
-            for (j, &north) in ids.iter().enumerate() {
-                assert_eq!(m[i * n + j] as f64 / d.scale(), a[i * n + j], "{race} {payoff}: {south} vs {north}");
-            }
-        }
-        // A mix over a few members on each side.
-        let mix: Vec<(u32, f64)> = vec![(ids[3], 0.5), (ids[20], 0.25), (ids[61], 0.25)];
-        let pos = |id: u32| ids.iter().position(|&x| x == id).unwrap();
-        let against_y: Vec<f64> = (0..n).map(|i| mix.iter().map(|&(id, w)| w * a[i * n + pos(id)]).sum()).collect();
-        let of_x: Vec<f64> = (0..n).map(|j| mix.iter().map(|&(id, w)| w * a[pos(id) * n + j]).sum()).collect();
-        let (up, s_br) = sv.south_best(&mix);
-        let (lo, n_br) = sv.north_best(&mix);
-        let max = against_y.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
-        let min = of_x.iter().cloned().fold(f64::INFINITY, f64::min);
-        assert!((up - max).abs() < 1e-12 && (against_y[pos(s_br)] - max).abs() < 1e-12, "{race}");
-        assert!((lo - min).abs() < 1e-12 && (of_x[pos(n_br)] - min).abs() < 1e-12, "{race}");
-    }
-}
-
-/// A vector swept in batches (the lanes, several batches per chunk, perpetual openings among
-/// them) holds the same sums as the games played one by one. South 1,234,567 sowing first
-/// has perpetual openings against North 430,912…431,714 (found by a scan of all North ids);
-/// the vectors are over that range, so the member need not be in the family.
-#[test]
-fn vectors_swept_in_batches_equal_games_played_one_by_one() {
-    for race in ["sequential", "south-first", "lockstep"] {
-        let d = def(race, "margin", "430000..432600");
-        let dir = tempfile::tempdir().unwrap();
-        let mut sv = Solver::open(d.clone(), dir.path()).unwrap();
-        let ids = sv.ids.clone();
-        let proven = ProvenCycles::new();
-        for member in [1_234_567u32, 430_000] {
-            let m = Choice::from_id(member as u64, &R).unwrap();
-            let mut perpetual = 0;
-            for kind in [Kind::Col, Kind::Row] {
-                sv.ensure(kind, member, &Quiet).unwrap();
-                let (v, sign) = sv.vector(kind, member);
-                for (&id, &got) in ids.iter().zip(v) {
-                    let x = Choice::from_id(id as u64, &R).unwrap();
-                    let (s, n) = match kind {
-                        Kind::Col => (&x, &m),
-                        Kind::Row => (&m, &x),
-                    };
-                    let mut want = 0;
-                    for &r in d.model.outcomes().unwrap() {
-                        let g = play_game(&R, &proven, s, n, r);
-                        perpetual += (g.class == crate::games::lukho::Class::PerpetualOpening) as u32;
-                        want += d.payoff.of(&g);
-                    }
-                    assert_eq!(sign * got as f64, want as f64, "{race} {kind:?} {member} vs {id}");
-                }
-            }
-            let south_first = race != "lockstep";
-            assert!(perpetual > 0 || member != 1_234_567 || !south_first, "{race}: no perpetual opening met");
-        }
-    }
-}
-
-/// The restricted LP's matrix is the same whether its entries are played pairwise (no vector
-/// swept), read from the vectors (every member swept) or both (some swept: an entry comes from
-/// South's row or North's column, whichever is swept); only the pairs that neither holds are
-/// played.
-#[test]
-fn restricted_matrix_from_vectors_equals_played_pairs() {
-    for (race, payoff) in [("south-first", "margin"), ("sequential", "points"), ("lockstep-north", "result")] {
-        let d = def(race, payoff, "0..70");
-        let (pd, vd, md) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-        let mut played = Solver::open(d.clone(), pd.path()).unwrap();
-        let ids = played.ids.clone();
-        // Overlapping sets of different sizes, in the order members join, not sorted.
-        let south: Vec<u32> = ids.iter().rev().step_by(2).copied().collect();
-        let north: Vec<u32> = ids.iter().step_by(3).copied().collect();
-        let want = played.restricted(&south, &north);
-        let full = full_matrix(&d, &ids);
-        let at = |s: u32, n: u32| full[played.pos(s) * ids.len() + played.pos(n)];
-        for (i, &s) in south.iter().enumerate() {
-            for (j, &n) in north.iter().enumerate() {
-                assert_eq!(want[i * north.len() + j] as f64 / d.scale(), at(s, n), "{race}: {s} vs {n}");
-            }
-        }
-        // Every member swept: nothing played.
-        let mut swept = Solver::open(d.clone(), vd.path()).unwrap();
-        for &id in &south {
-            swept.ensure(Kind::Row, id, &Quiet).unwrap();
-        }
-        for &id in &north {
-            swept.ensure(Kind::Col, id, &Quiet).unwrap();
-        }
-        assert_eq!(swept.restricted(&south, &north), want, "{race}");
-        assert!(swept.pairs.is_empty(), "{race}");
-        // Each entry is read once: with the vectors gone from memory the matrix is the same
-        // and still nothing is played.
-        swept.cache.clear();
-        assert_eq!(swept.restricted(&south, &north), want, "{race}");
-        assert!(swept.pairs.is_empty(), "{race}: pairs played though their entries were read");
-        // Some swept: a third of South's rows, a quarter of North's columns (in a symmetric game
-        // one vector per member serves both).
-        let mut mixed = Solver::open(d.clone(), md.path()).unwrap();
-        let rows: Vec<u32> = south.iter().step_by(3).copied().collect();
-        let cols: Vec<u32> = north.iter().step_by(4).copied().collect();
-        for &id in &rows {
-            mixed.ensure(Kind::Row, id, &Quiet).unwrap();
-        }
-        for &id in &cols {
-            mixed.ensure(Kind::Col, id, &Quiet).unwrap();
-        }
-        assert_eq!(mixed.restricted(&south, &north), want, "{race}");
-        let swept_row = |s: u32| rows.contains(&s) || (d.symmetric() && cols.contains(&s));
-        let swept_col = |n: u32| cols.contains(&n) || (d.symmetric() && rows.contains(&n));
-        for &s in &south {
-            for &n in &north {
-                let needed = !swept_row(s) && !swept_col(n);
-                assert_eq!(mixed.pairs.contains_key(&(s, n)), needed, "{race}: {s} vs {n}");
-            }
-        }
-        assert!(
-            !mixed.pairs.is_empty() && mixed.pairs.len() < played.pairs.len(),
-            "{race}: {} {}",
-            mixed.pairs.len(),
-            played.pairs.len()
-        );
     }
 }
 
@@ -347,7 +200,7 @@ fn a_stop_inside_an_iteration_resumes_to_the_same_run() {
     let mut sv = solve(&d, b.path(), two);
     // The vectors iteration 3 sweeps, in its order: South's mix's rows, then North's columns.
     let new = |kind: Kind, mix: &[(u32, f64)]| -> Vec<(Kind, u32)> {
-        let fresh = |&&(id, _): &&(u32, f64)| !sv.state.vectors.contains_key(&Solver::file_name(kind, id));
+        let fresh = |&&(id, _): &&(u32, f64)| !sv.state.vectors.contains_key(&sv.file_name(kind, id));
         mix.iter().filter(fresh).map(|&(id, _)| (kind, id)).collect()
     };
     let mut order = new(Kind::Row, &three.state.south_strategy);
@@ -363,14 +216,14 @@ fn a_stop_inside_an_iteration_resumes_to_the_same_run() {
     sv.ensure_mix(kind, &[(id, 1.0)], &Quiet).unwrap();
     let saved = on_disk(b.path());
     assert_eq!(saved.games, before.games + sweep);
-    assert!(saved.vectors.contains_key(&Solver::file_name(kind, id)));
+    assert!(saved.vectors.contains_key(&sv.file_name(kind, id)));
     assert_eq!(saved.log, before.log);
     // Not saved: the last save is younger than 30 s.
     sv.save_after = std::time::Duration::from_secs(30);
     let (kind, id) = order[1];
     sv.ensure_mix(kind, &[(id, 1.0)], &Quiet).unwrap();
     assert_eq!(on_disk(b.path()), saved);
-    assert!(b.path().join("columns").join(Solver::file_name(kind, id)).exists());
+    assert!(b.path().join("columns").join(sv.file_name(kind, id)).exists());
     drop(sv);
     let resumed = solve(&d, b.path(), StopAt::default());
     let (r, w) = (&resumed.state, &whole.state);
@@ -502,16 +355,16 @@ fn a_resume_sweeps_only_the_supports() {
         fs::remove_dir_all(dir.path().join("columns")).unwrap();
         let sv = solve(&d, dir.path(), StopAt { max_iterations: Some(41), seconds: None });
         let st = &sv.state;
-        let mut want: Vec<String> = st.south_strategy.iter().map(|&(id, _)| Solver::file_name(Kind::Row, id)).collect();
+        let mut want: Vec<String> = st.south_strategy.iter().map(|&(id, _)| sv.file_name(Kind::Row, id)).collect();
         if !d.symmetric() {
-            want.extend(st.north_strategy.iter().map(|&(id, _)| Solver::file_name(Kind::Col, id)));
+            want.extend(st.north_strategy.iter().map(|&(id, _)| sv.file_name(Kind::Col, id)));
         }
         let want: Vec<String> =
             want.into_iter().map(|n| if d.symmetric() { n.replace("row-", "col-") } else { n }).collect();
         let mut got: Vec<String> = fs::read_dir(dir.path().join("columns"))
             .unwrap()
             .map(|e| e.unwrap().file_name().into_string().unwrap())
-            .filter(|n| n.ends_with(".i16"))
+            .filter(|n| Solver::parse_name(n).is_some())
             .collect();
         let mut want = want;
         got.sort();

@@ -1,0 +1,240 @@
+//! The payoff vectors: swept, read back, narrowed, and the restricted matrix read from them.
+
+use super::*;
+
+/// Every cached vector equals a direct evaluation of every pair, and both best replies are
+/// the extremes of the directly computed mixed payoffs.
+#[test]
+fn best_response_sweep_agrees_with_every_pair() {
+    for (race, payoff) in [("south-first", "margin"), ("sequential", "points"), ("lockstep-north", "result")] {
+        let d = def(race, payoff, "0..70");
+        let dir = tempfile::tempdir().unwrap();
+        let mut sv = Solver::open(d.clone(), dir.path()).unwrap();
+        let ids = sv.ids.clone();
+        let n = ids.len();
+        let a = full_matrix(&d, &ids);
+        for &id in &ids {
+            sv.ensure(Kind::Col, id, &Quiet).unwrap();
+            sv.ensure(Kind::Row, id, &Quiet).unwrap();
+        }
+        for (j, &id) in ids.iter().enumerate() {
+            for i in 0..n {
+                assert_eq!(sv.entry(ids[i], id), a[i * n + j]);
+                let (row, sign) = sv.vector(Kind::Row, ids[i]);
+                assert_eq!(sign * row.at(j) as f64 / d.scale(), a[i * n + j]);
+            }
+        }
+        // The restricted LPs' entries, all read from the vectors, are the same numbers.
+        let m = sv.restricted(&ids, &ids);
+        assert!(sv.pairs.is_empty(), "{race}: pairs played beside the vectors");
+        for (i, &south) in ids.iter().enumerate() {
+            for (j, &north) in ids.iter().enumerate() {
+                assert_eq!(m[i * n + j] as f64 / d.scale(), a[i * n + j], "{race} {payoff}: {south} vs {north}");
+            }
+        }
+        // A mix over a few members on each side.
+        let mix: Vec<(u32, f64)> = vec![(ids[3], 0.5), (ids[20], 0.25), (ids[61], 0.25)];
+        let pos = |id: u32| ids.iter().position(|&x| x == id).unwrap();
+        let against_y: Vec<f64> = (0..n).map(|i| mix.iter().map(|&(id, w)| w * a[i * n + pos(id)]).sum()).collect();
+        let of_x: Vec<f64> = (0..n).map(|j| mix.iter().map(|&(id, w)| w * a[pos(id) * n + j]).sum()).collect();
+        let (up, s_br) = sv.south_best(&mix);
+        let (lo, n_br) = sv.north_best(&mix);
+        let max = against_y.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+        let min = of_x.iter().cloned().fold(f64::INFINITY, f64::min);
+        assert!((up - max).abs() < 1e-12 && (against_y[pos(s_br)] - max).abs() < 1e-12, "{race}");
+        assert!((lo - min).abs() < 1e-12 && (of_x[pos(n_br)] - min).abs() < 1e-12, "{race}");
+    }
+}
+
+/// A vector swept in batches (the lanes, several batches per chunk, perpetual openings among
+/// them) holds the same sums as the games played one by one. South 1,234,567 sowing first
+/// has perpetual openings against North 430,912…431,714 (found by a scan of all North ids);
+/// the vectors are over that range, so the member need not be in the family.
+#[test]
+fn vectors_swept_in_batches_equal_games_played_one_by_one() {
+    for race in ["sequential", "south-first", "lockstep"] {
+        let d = def(race, "margin", "430000..432600");
+        let dir = tempfile::tempdir().unwrap();
+        let mut sv = Solver::open(d.clone(), dir.path()).unwrap();
+        let ids = sv.ids.clone();
+        let proven = ProvenCycles::new();
+        for member in [1_234_567u32, 430_000] {
+            let m = Choice::from_id(member as u64, &R).unwrap();
+            let mut perpetual = 0;
+            for kind in [Kind::Col, Kind::Row] {
+                sv.ensure(kind, member, &Quiet).unwrap();
+                let (v, sign) = sv.vector(kind, member);
+                for (k, &id) in ids.iter().enumerate() {
+                    let got = v.at(k);
+                    let x = Choice::from_id(id as u64, &R).unwrap();
+                    let (s, n) = match kind {
+                        Kind::Col => (&x, &m),
+                        Kind::Row => (&m, &x),
+                    };
+                    let mut want = 0;
+                    for &r in d.model.outcomes().unwrap() {
+                        let g = play_game(&R, &proven, s, n, r);
+                        perpetual += (g.class == crate::games::lukho::Class::PerpetualOpening) as u32;
+                        want += d.payoff.of(&g);
+                    }
+                    assert_eq!(sign * got as f64, want as f64, "{race} {kind:?} {member} vs {id}");
+                }
+            }
+            let south_first = race != "lockstep";
+            assert!(perpetual > 0 || member != 1_234_567 || !south_first, "{race}: no perpetual opening met");
+        }
+    }
+}
+
+/// The restricted LP's matrix is the same whether its entries are played pairwise (no vector
+/// swept), read from the vectors (every member swept) or both (some swept: an entry comes from
+/// South's row or North's column, whichever is swept); only the pairs that neither holds are
+/// played.
+#[test]
+fn restricted_matrix_from_vectors_equals_played_pairs() {
+    for (race, payoff) in [("south-first", "margin"), ("sequential", "points"), ("lockstep-north", "result")] {
+        let d = def(race, payoff, "0..70");
+        let (pd, vd, md) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let mut played = Solver::open(d.clone(), pd.path()).unwrap();
+        let ids = played.ids.clone();
+        // Overlapping sets of different sizes, in the order members join, not sorted.
+        let south: Vec<u32> = ids.iter().rev().step_by(2).copied().collect();
+        let north: Vec<u32> = ids.iter().step_by(3).copied().collect();
+        let want = played.restricted(&south, &north);
+        let full = full_matrix(&d, &ids);
+        let at = |s: u32, n: u32| full[played.pos(s) * ids.len() + played.pos(n)];
+        for (i, &s) in south.iter().enumerate() {
+            for (j, &n) in north.iter().enumerate() {
+                assert_eq!(want[i * north.len() + j] as f64 / d.scale(), at(s, n), "{race}: {s} vs {n}");
+            }
+        }
+        // Every member swept: nothing played.
+        let mut swept = Solver::open(d.clone(), vd.path()).unwrap();
+        for &id in &south {
+            swept.ensure(Kind::Row, id, &Quiet).unwrap();
+        }
+        for &id in &north {
+            swept.ensure(Kind::Col, id, &Quiet).unwrap();
+        }
+        assert_eq!(swept.restricted(&south, &north), want, "{race}");
+        assert!(swept.pairs.is_empty(), "{race}");
+        // Each entry is read once: with the vectors gone from memory the matrix is the same
+        // and still nothing is played.
+        swept.cache.clear();
+        assert_eq!(swept.restricted(&south, &north), want, "{race}");
+        assert!(swept.pairs.is_empty(), "{race}: pairs played though their entries were read");
+        // Some swept: a third of South's rows, a quarter of North's columns (in a symmetric game
+        // one vector per member serves both).
+        let mut mixed = Solver::open(d.clone(), md.path()).unwrap();
+        let rows: Vec<u32> = south.iter().step_by(3).copied().collect();
+        let cols: Vec<u32> = north.iter().step_by(4).copied().collect();
+        for &id in &rows {
+            mixed.ensure(Kind::Row, id, &Quiet).unwrap();
+        }
+        for &id in &cols {
+            mixed.ensure(Kind::Col, id, &Quiet).unwrap();
+        }
+        assert_eq!(mixed.restricted(&south, &north), want, "{race}");
+        let swept_row = |s: u32| rows.contains(&s) || (d.symmetric() && cols.contains(&s));
+        let swept_col = |n: u32| cols.contains(&n) || (d.symmetric() && rows.contains(&n));
+        for &s in &south {
+            for &n in &north {
+                let needed = !swept_row(s) && !swept_col(n);
+                assert_eq!(mixed.pairs.contains_key(&(s, n)), needed, "{race}: {s} vs {n}");
+            }
+        }
+        assert!(
+            !mixed.pairs.is_empty() && mixed.pairs.len() < played.pairs.len(),
+            "{race}: {} {}",
+            mixed.pairs.len(),
+            played.pairs.len()
+        );
+    }
+}
+
+/// A vector's entries are `i8` wherever every sum over the outcomes fits: one outcome of
+/// `margin` reaches ±96 half-seeds (48–0), two reach ±192; a first game's bull (12 match
+/// points) is the most `points` gives.
+#[test]
+fn vector_width_follows_the_payoff_bound() {
+    use crate::games::lukho::{match_points, HalfSeeds};
+    use crate::opening_game::vectors::Width;
+    let most = (0..=96u16).map(|s| match_points([HalfSeeds(s), HalfSeeds(96 - s)], true)).max().unwrap();
+    assert_eq!(most as i32, Payoff::Points.bound());
+    assert_eq!(Payoff::Margin.bound(), 96);
+    for (race, payoff, want) in [
+        ("south-first", "margin", Width::I8),
+        ("lockstep-north", "margin", Width::I8),
+        ("sequential", "margin", Width::I16),
+        ("lockstep", "margin", Width::I16),
+        ("sequential", "result", Width::I8),
+        ("sequential", "points", Width::I8),
+    ] {
+        assert_eq!(Width::of(&def(race, payoff, "0..9")), want, "{race} {payoff}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut sv = Solver::open(def("south-first", "margin", "0..300"), dir.path()).unwrap();
+    sv.ensure(Kind::Col, 7, &Quiet).unwrap();
+    assert_eq!(fs::metadata(dir.path().join("columns/col-7.i8")).unwrap().len(), 300);
+}
+
+/// A run saved with `i16` vectors where its entries fit `i8` (before vectors were narrowed)
+/// resumes with each rewritten as `.i8`, byte for byte what a sweep writes, the old files
+/// gone, and then runs as an uninterrupted one.
+#[test]
+fn an_i16_run_is_narrowed_on_resume() {
+    let d = def("south-first", "margin", "all:remove=000000**:drop=0..1");
+    let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let part = solve(&d, a.path(), StopAt { max_iterations: Some(3), seconds: None });
+    let identity = part.identity().clone();
+    let narrow_state = part.state.clone();
+    drop(part);
+    // B: A's run as the old code saved it.
+    let mut old = read_state(&a.path().join(STATE_FILE), &identity).unwrap();
+    old.vectors.clear();
+    old.vector_used.clear();
+    fs::create_dir_all(b.path().join("columns")).unwrap();
+    for name in narrow_state.vectors.keys() {
+        let bytes = fs::read(a.path().join("columns").join(name)).unwrap();
+        let wide: Vec<u8> = bytes.iter().flat_map(|&x| (x as i8 as i16).to_le_bytes()).collect();
+        let wide_name = name.replace(".i8", ".i16");
+        fs::write(b.path().join("columns").join(&wide_name), &wide).unwrap();
+        old.vectors.insert(wide_name.clone(), crc32fast::hash(&wide));
+        if let Some(&u) = narrow_state.vector_used.get(name) {
+            old.vector_used.insert(wide_name, u);
+        }
+    }
+    write_state(&b.path().join(STATE_FILE), &identity, &old).unwrap();
+    // Resumed without another iteration: the rewrite alone.
+    let resumed = solve(&d, b.path(), StopAt { max_iterations: Some(3), seconds: None });
+    assert_eq!(
+        (&resumed.state.vectors, &resumed.state.vector_used),
+        (&narrow_state.vectors, &narrow_state.vector_used)
+    );
+    let files = |dir: &Path| {
+        let mut f: Vec<(String, Vec<u8>)> = fs::read_dir(dir.join("columns"))
+            .unwrap()
+            .map(|e| e.unwrap())
+            .map(|e| (e.file_name().into_string().unwrap(), fs::read(e.path()).unwrap()))
+            .collect();
+        f.sort();
+        f
+    };
+    assert_eq!(files(b.path()), files(a.path()));
+    assert_eq!(read_state(&b.path().join(STATE_FILE), &identity).unwrap().vectors, narrow_state.vectors);
+    drop(resumed);
+    let (x, y) = (solve(&d, a.path(), StopAt::default()), solve(&d, b.path(), StopAt::default()));
+    assert_eq!((&x.state.south, &x.state.north, x.state.games), (&y.state.south, &y.state.north, y.state.games));
+    assert_eq!(x.state.log.len(), y.state.log.len());
+    // A wide vector that no longer fits (not this run's) is refused, naming the file.
+    let c = tempfile::tempdir().unwrap();
+    fs::create_dir_all(c.path().join("columns")).unwrap();
+    let mut bad = old.clone();
+    let (name, _) = old.vectors.iter().next().unwrap();
+    let wide: Vec<u8> = (0..y.ids.len()).flat_map(|_| 300i16.to_le_bytes()).collect();
+    fs::write(c.path().join("columns").join(name), &wide).unwrap();
+    bad.vectors = [(name.clone(), crc32fast::hash(&wide))].into();
+    write_state(&c.path().join(STATE_FILE), &identity, &bad).unwrap();
+    let err = Solver::open(d.clone(), c.path()).unwrap().run(StopAt::default(), &Quiet).err().unwrap().to_string();
+    assert!(err.contains(name.as_str()) && err.contains("does not fit"), "{err}");
+}
