@@ -206,7 +206,7 @@ pub fn equilibrium(a: EquilibriumArgs) -> Result<()> {
         solver.seed(&ids).map_err(eq_error)?;
     }
     let mut obs = EqProgress::new(false);
-    obs.vector_bytes = 2 * solver.ids.len() as u64;
+    obs.vector_bytes = solver.bytes_per_vector();
     solver.run(StopAt { max_iterations: a.max_iterations, seconds: a.time }, &obs).map_err(eq_error)?;
     let exploits = exploit_ids.iter().map(|&id| solver.exploit(id, &obs)).collect::<Result<Vec<_>, _>>();
     let answer = solver.answer(&exploits.map_err(eq_error)?);

@@ -36,7 +36,7 @@ impl Solver {
     }
 
     /// One payoff vector's bytes: an entry of the run's width per choice of the family.
-    fn bytes_per_vector(&self) -> u64 {
+    pub fn bytes_per_vector(&self) -> u64 {
         (self.width.bytes() * self.ids.len()) as u64
     }
 

@@ -104,7 +104,7 @@ fn a_vector_budget_changes_the_disk_not_the_run() {
         let run = |dir: &Path, budget: Option<u64>, stop: StopAt| {
             let mut sv = Solver::open(d.clone(), dir).unwrap();
             sv.replies = 2;
-            sv.vector_budget = budget.map(|k| k * 2 * sv.ids.len() as u64);
+            sv.vector_budget = budget.map(|k| k * sv.bytes_per_vector());
             sv.run(stop, &Quiet).unwrap();
             sv
         };
