@@ -62,6 +62,8 @@ impl Solver {
             }
         }
         self.hold()?;
+        // Saved rows of an earlier run, in this run's width (else they would be swept again).
+        self.narrow_saved()?;
         let n = self.ids.len();
         let mut best_for = vec![0u32; n];
         let mut sums = vec![0i64; n];
@@ -99,7 +101,7 @@ impl Solver {
                 replies: count,
                 first_reply: self.ids[first],
             });
-            // Free the 2 bytes per family member now; the file stays.
+            // Free the vector's pages now; the file stays.
             let (k, _) = self.stored(Kind::Row);
             self.cache.remove(&(k, s));
         }

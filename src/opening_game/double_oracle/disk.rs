@@ -102,12 +102,26 @@ impl Solver {
     }
 
     /// Map (and check) every saved vector of the state whose file is there, so that a corrupt
-    /// or truncated one is refused before the run changes anything, whether or not this
-    /// sitting needs it. Missing ones are swept when needed. A state saved before vectors were
-    /// narrowed names `i16` files where the run now keeps `i8`: each is rewritten (checked
-    /// first), the state saved, then the old files deleted; a stop in between rewrites them
-    /// again. Names of the other width without a file are dropped (swept when needed).
+    /// or truncated one is refused before an iteration starts, whether or not this sitting
+    /// needs it (vectors narrowed before a bad one is found stay narrowed: the saved state
+    /// names them). Missing ones are swept when needed.
     pub(super) fn load_saved(&mut self) -> Result<(), EqError> {
+        self.narrow_saved()?;
+        for name in self.state.vectors.keys().cloned().collect::<Vec<_>>() {
+            let (kind, id) = Self::parse_name(&name).expect("checked by narrow_saved");
+            if self.vector_path(&name).exists() {
+                self.ensure(kind, id, &Quiet)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Bring the state's vector names to the run's width. A state saved before vectors were
+    /// narrowed names `i16` files where the run now keeps `i8`: each is rewritten (checked
+    /// first), the state saved, then the old files deleted; a stop before the save rewrites
+    /// them again, one after it leaves `.i16` files the state does not name, deleted here the
+    /// next time. Names of the other width without a file are dropped (swept when needed).
+    pub(in crate::opening_game) fn narrow_saved(&mut self) -> Result<(), EqError> {
         let names: Vec<String> = self.state.vectors.keys().cloned().collect();
         let mut retired = Vec::new();
         for name in names {
@@ -127,23 +141,30 @@ impl Solver {
                     self.state.vector_used.remove(&name);
                 }
                 _ => {
+                    let want = if self.width == Width::I8 { "`.i8`" } else { "`.i16`" };
                     return Err(EqError::state(
                         &self.dir.join(STATE_FILE),
-                        format!("vectors: `{name}` is wider than this run's vectors"),
-                    ))
+                        format!("vectors: `{name}` is not of this run's width ({want})"),
+                    ));
                 }
             }
-            // The rewritten files' state is saved now and then (a thousand vectors take
-            // minutes), so a stop keeps most of the work and never names a deleted file.
+            // The rewritten files' state is saved now and then (a thousand vectors take a
+            // minute), so a stop keeps most of the work and never names a deleted file.
             if retired.len() >= 64 {
                 self.retire(&mut retired)?;
             }
         }
         self.retire(&mut retired)?;
-        for name in self.state.vectors.keys().cloned().collect::<Vec<_>>() {
-            let (kind, id) = Self::parse_name(&name).expect("checked above");
-            if self.vector_path(&name).exists() {
-                self.ensure(kind, id, &Quiet)?;
+        if self.width == Width::I8 {
+            // Left by a stop between a save and its deletions: wide files nothing names.
+            let columns = self.dir.join("columns");
+            if let Ok(entries) = fs::read_dir(&columns) {
+                let mut stale: Vec<PathBuf> = entries
+                    .filter_map(|e| e.ok().and_then(|e| e.file_name().into_string().ok()))
+                    .filter(|n| Width::of_name(n) == Some(Width::I16) && !self.state.vectors.contains_key(n))
+                    .map(|n| columns.join(n))
+                    .collect();
+                self.retire(&mut stale)?;
             }
         }
         Ok(())
@@ -156,7 +177,10 @@ impl Solver {
         }
         self.save()?;
         for path in paths.drain(..) {
-            fs::remove_file(&path).map_err(io_err(&path))?;
+            match fs::remove_file(&path) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(io_err(&path)(e)),
+                _ => {}
+            }
         }
         Ok(())
     }

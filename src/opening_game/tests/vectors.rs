@@ -180,37 +180,12 @@ fn vector_width_follows_the_payoff_bound() {
 
 /// A run saved with `i16` vectors where its entries fit `i8` (before vectors were narrowed)
 /// resumes with each rewritten as `.i8`, byte for byte what a sweep writes, the old files
-/// gone, and then runs as an uninterrupted one.
+/// gone (also a stray one the state does not name), and then runs as an uninterrupted one;
+/// `replies` narrows them too instead of sweeping again.
 #[test]
 fn an_i16_run_is_narrowed_on_resume() {
     let d = def("south-first", "margin", "all:remove=000000**:drop=0..1");
     let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let part = solve(&d, a.path(), StopAt { max_iterations: Some(3), seconds: None });
-    let identity = part.identity().clone();
-    let narrow_state = part.state.clone();
-    drop(part);
-    // B: A's run as the old code saved it.
-    let mut old = read_state(&a.path().join(STATE_FILE), &identity).unwrap();
-    old.vectors.clear();
-    old.vector_used.clear();
-    fs::create_dir_all(b.path().join("columns")).unwrap();
-    for name in narrow_state.vectors.keys() {
-        let bytes = fs::read(a.path().join("columns").join(name)).unwrap();
-        let wide: Vec<u8> = bytes.iter().flat_map(|&x| (x as i8 as i16).to_le_bytes()).collect();
-        let wide_name = name.replace(".i8", ".i16");
-        fs::write(b.path().join("columns").join(&wide_name), &wide).unwrap();
-        old.vectors.insert(wide_name.clone(), crc32fast::hash(&wide));
-        if let Some(&u) = narrow_state.vector_used.get(name) {
-            old.vector_used.insert(wide_name, u);
-        }
-    }
-    write_state(&b.path().join(STATE_FILE), &identity, &old).unwrap();
-    // Resumed without another iteration: the rewrite alone.
-    let resumed = solve(&d, b.path(), StopAt { max_iterations: Some(3), seconds: None });
-    assert_eq!(
-        (&resumed.state.vectors, &resumed.state.vector_used),
-        (&narrow_state.vectors, &narrow_state.vector_used)
-    );
     let files = |dir: &Path| {
         let mut f: Vec<(String, Vec<u8>)> = fs::read_dir(dir.join("columns"))
             .unwrap()
@@ -220,6 +195,50 @@ fn an_i16_run_is_narrowed_on_resume() {
         f.sort();
         f
     };
+    let part = solve(&d, a.path(), StopAt { max_iterations: Some(3), seconds: None });
+    let identity = part.identity().clone();
+    let narrow_state = part.state.clone();
+    drop(part);
+    // B: A's run as the old code saved it.
+    let mut old = read_state(&a.path().join(STATE_FILE), &identity).unwrap();
+    old.vectors.clear();
+    old.vector_used.clear();
+    let mut wide_files = Vec::new();
+    for name in narrow_state.vectors.keys() {
+        let bytes = fs::read(a.path().join("columns").join(name)).unwrap();
+        let wide: Vec<u8> = bytes.iter().flat_map(|&x| (x as i8 as i16).to_le_bytes()).collect();
+        let wide_name = name.replace(".i8", ".i16");
+        old.vectors.insert(wide_name.clone(), crc32fast::hash(&wide));
+        if let Some(&u) = narrow_state.vector_used.get(name) {
+            old.vector_used.insert(wide_name.clone(), u);
+        }
+        wide_files.push((wide_name, wide));
+    }
+    let write_old = |dir: &Path| {
+        fs::create_dir_all(dir.join("columns")).unwrap();
+        for (name, bytes) in &wide_files {
+            fs::write(dir.join("columns").join(name), bytes).unwrap();
+        }
+        // A wide file the state does not name (a stop between a save and its deletions).
+        fs::write(dir.join("columns").join("col-1.i16"), [0u8; 4]).unwrap();
+        write_state(&dir.join(STATE_FILE), &identity, &old).unwrap();
+    };
+    write_old(b.path());
+    // `lukho replies` on such a directory reads the saved rows, narrowed, and plays no game.
+    let r = tempfile::tempdir().unwrap();
+    write_old(r.path());
+    let rows: Vec<u32> =
+        old.vectors.keys().filter_map(|n| n.strip_prefix("row-")?.strip_suffix(".i16")?.parse().ok()).collect();
+    assert!(!rows.is_empty());
+    let replies = Solver::open(d.clone(), r.path()).unwrap().replies(&rows, 3, &Quiet).unwrap();
+    assert_eq!(replies.games, 0);
+    assert_eq!(files(r.path()), files(a.path()));
+    // Resumed without another iteration: the rewrite alone.
+    let resumed = solve(&d, b.path(), StopAt { max_iterations: Some(3), seconds: None });
+    assert_eq!(
+        (&resumed.state.vectors, &resumed.state.vector_used),
+        (&narrow_state.vectors, &narrow_state.vector_used)
+    );
     assert_eq!(files(b.path()), files(a.path()));
     assert_eq!(read_state(&b.path().join(STATE_FILE), &identity).unwrap().vectors, narrow_state.vectors);
     drop(resumed);
