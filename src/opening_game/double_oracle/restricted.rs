@@ -77,19 +77,17 @@ impl Solver {
         for &s in south {
             let (ps, row) = (self.pos(s), self.held(Kind::Row, s));
             for (&n, &(pn, col)) in north.iter().zip(&cols) {
-                let known = self.read.get(&(s, n)).or_else(|| self.pairs.get(&(s, n)));
-                a.push(match (known, col, row) {
-                    (Some(&v), _, _) => v,
-                    (None, Some((v, sign)), _) => {
-                        fresh.push(((s, n), sign * v.at(ps)));
-                        fresh.last().unwrap().1
-                    }
-                    (None, None, Some((v, sign))) => {
-                        fresh.push(((s, n), sign * v.at(pn)));
-                        fresh.last().unwrap().1
-                    }
-                    (None, None, None) => unreachable!("play_pairs played every pair no vector holds"),
-                });
+                if let Some(&v) = self.read.get(&(s, n)).or_else(|| self.pairs.get(&(s, n))) {
+                    a.push(v);
+                    continue;
+                }
+                let v = match (col, row) {
+                    (Some((v, sign)), _) => sign * v.at(ps),
+                    (None, Some((v, sign))) => sign * v.at(pn),
+                    (None, None) => unreachable!("play_pairs played every pair no vector holds"),
+                };
+                fresh.push(((s, n), v));
+                a.push(v);
             }
         }
         self.read.extend(fresh);
