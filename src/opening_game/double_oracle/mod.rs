@@ -9,6 +9,7 @@ use super::vectors::{Kind, Values, Width};
 use super::{io_err, EqError, OpeningGame};
 use crate::games::lukho::{Choice, ProvenCycles};
 use crate::sweep::InputError;
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value as Json;
 use std::collections::HashMap;
@@ -159,14 +160,14 @@ pub struct Solver {
     /// only once the member enters a mix whose best reply is computed (on the full game a third
     /// of the sets do), so the others' entries are played pairwise; an entry one of its two
     /// members' vectors holds is read from it (see [`Solver::restricted`]).
-    pub(super) pairs: HashMap<(u32, u32), i32>,
+    pub(super) pairs: FxHashMap<(u32, u32), i32>,
     /// The restricted LPs' entries read from vectors so far, kept so that each is read once
     /// per sitting. Rebuilding the matrix from the vectors every iteration touched a page of
     /// nearly every saved vector (|S|·|N| random reads, twice): once the vectors outgrew the
     /// page cache (30 GB on a 24 GiB machine, full `south-first` at 1,570 members) that read
     /// 25 GB from disk per iteration and made iterations 6× slower. A member's entries also
     /// survive its vector's deletion for the budget.
-    pub(super) read: HashMap<(u32, u32), i32>,
+    pub(super) read: FxHashMap<(u32, u32), i32>,
     /// When this run last wrote the state (or opened it): a sweep saves the state only when
     /// the last save is `save_after` ([`SAVE_AFTER`]; tests change it) old.
     saved: Instant,
@@ -210,8 +211,8 @@ impl Solver {
             lock,
             lp_time: Default::default(),
             reply_time: Default::default(),
-            pairs: HashMap::new(),
-            read: HashMap::new(),
+            pairs: FxHashMap::default(),
+            read: FxHashMap::default(),
             saved: Instant::now(),
             save_after: SAVE_AFTER,
             iter_games: 0,
