@@ -159,12 +159,13 @@ impl Solver {
             // Left by a stop between a save and its deletions: wide files nothing names.
             let columns = self.dir.join("columns");
             if let Ok(entries) = fs::read_dir(&columns) {
-                let mut stale: Vec<PathBuf> = entries
+                let stale: Vec<PathBuf> = entries
                     .filter_map(|e| e.ok().and_then(|e| e.file_name().into_string().ok()))
                     .filter(|n| Width::of_name(n) == Some(Width::I16) && !self.state.vectors.contains_key(n))
                     .map(|n| columns.join(n))
                     .collect();
-                self.retire(&mut stale)?;
+                // The state does not name them: nothing to save first.
+                remove_files(&stale)?;
             }
         }
         Ok(())
@@ -176,12 +177,20 @@ impl Solver {
             return Ok(());
         }
         self.save()?;
-        for path in paths.drain(..) {
-            match fs::remove_file(&path) {
-                Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(io_err(&path)(e)),
-                _ => {}
-            }
-        }
+        remove_files(paths)?;
+        paths.clear();
         Ok(())
     }
+}
+
+/// Delete vector files the saved state no longer names; one already gone is no error (a stop
+/// between an earlier save and its deletions).
+pub(super) fn remove_files(paths: &[PathBuf]) -> Result<(), EqError> {
+    for path in paths {
+        match fs::remove_file(path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(io_err(path)(e)),
+            _ => {}
+        }
+    }
+    Ok(())
 }

@@ -553,12 +553,7 @@ impl Solver {
         self.save()?;
         // After the save: a stop in between leaves files the state does not name (swept
         // again, to the same bytes, if ever needed), never a state naming a missing file.
-        for path in &freed {
-            match fs::remove_file(path) {
-                Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(io_err(path)(e)),
-                _ => {}
-            }
-        }
+        disk::remove_files(&freed)?;
         obs.iteration(&rec);
         Ok(())
     }
