@@ -71,6 +71,16 @@ impl Payoff {
         }
     }
 
+    /// Every game's payoff is a multiple of this (integer units). A margin is even: the final
+    /// totals always sum to the 96 half-seeds of the game (every seed ends in a store or a
+    /// knife, or is halved by a split, C5–C6), so South − North = 2·South − 96.
+    pub fn grain(self) -> i32 {
+        match self {
+            Payoff::Margin => 2,
+            _ => 1,
+        }
+    }
+
     /// Integer units per payoff unit.
     pub fn unit(self) -> f64 {
         match self {

@@ -19,19 +19,26 @@ pub(super) enum Kind {
 const CHUNK: usize = 4096;
 
 /// How wide a run's saved payoff entries are: `i8` when every sum over the outcomes fits
-/// (one-outcome margins, |m| ≤ 96 half-seeds; results; points), else `i16` (two-outcome
-/// margins reach 192). Half the bytes is half the page cache a best reply streams through:
-/// the full `south-first` game's thousand-member supports then fit in RAM.
+/// (one-outcome margins, |m| ≤ 96 half-seeds; results; points); `i8x2`, the `i8` of half the
+/// sum, when only the grain of the payoff makes it fit (two-outcome margins reach ±192
+/// half-seeds but are even, [`Payoff::grain`]); else `i16`. Half the bytes is half the page
+/// cache a best reply streams through: thousand-member supports then fit in RAM.
+///
+/// [`Payoff::grain`]: super::Payoff::grain
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) enum Width {
     I8,
+    I8x2,
     I16,
 }
 
 impl Width {
     pub(super) fn of(def: &OpeningGame) -> Width {
-        if def.payoff.bound() * def.races() as i32 <= i8::MAX as i32 {
+        let most = def.payoff.bound() * def.races() as i32;
+        if most <= i8::MAX as i32 {
             Width::I8
+        } else if def.payoff.grain() == 2 && most / 2 <= i8::MAX as i32 {
+            Width::I8x2
         } else {
             Width::I16
         }
@@ -39,28 +46,46 @@ impl Width {
 
     pub(super) fn bytes(self) -> usize {
         match self {
-            Width::I8 => 1,
+            Width::I8 | Width::I8x2 => 1,
             Width::I16 => 2,
         }
     }
 
-    fn suffix(self) -> &'static str {
+    pub(super) fn suffix(self) -> &'static str {
         match self {
             Width::I8 => ".i8",
+            Width::I8x2 => ".i8x2",
             Width::I16 => ".i16",
         }
     }
 
     /// The width a vector file's name says.
     pub(super) fn of_name(name: &str) -> Option<Width> {
-        [Width::I8, Width::I16].into_iter().find(|w| name.ends_with(w.suffix()))
+        [Width::I8, Width::I8x2, Width::I16].into_iter().find(|w| name.ends_with(w.suffix()))
     }
 
-    /// Entries (integer units) as saved: little-endian, `bytes()` each.
-    fn encode(self, values: &[i16]) -> Vec<u8> {
+    /// Whether an entry (integer units) can be saved this wide.
+    pub(super) fn fits(self, x: i16) -> bool {
+        match self {
+            Width::I8 => i8::try_from(x).is_ok(),
+            Width::I8x2 => x % 2 == 0 && i8::try_from(x / 2).is_ok(),
+            Width::I16 => true,
+        }
+    }
+
+    /// Entries (integer units) as saved: little-endian, `bytes()` each (`i8x2`: halved).
+    pub(super) fn encode(self, values: &[i16]) -> Vec<u8> {
+        let narrow = |x: i16| {
+            assert!(self.fits(x), "Width::of bounds every entry and Payoff::grain divides it: {x}");
+            if self == Width::I8x2 {
+                (x / 2) as i8 as u8
+            } else {
+                x as i8 as u8
+            }
+        };
         match self {
             Width::I16 => values.iter().flat_map(|x| x.to_le_bytes()).collect(),
-            Width::I8 => values.iter().map(|&x| i8::try_from(x).expect("Width::of bounds every entry") as u8).collect(),
+            Width::I8 | Width::I8x2 => values.iter().map(|&x| narrow(x)).collect(),
         }
     }
 }
@@ -69,6 +94,8 @@ impl Width {
 #[derive(Clone, Copy)]
 pub(super) enum Values<'a> {
     I8(&'a [i8]),
+    /// `i8x2`: each entry is twice the byte.
+    Halved(&'a [i8]),
     I16(&'a [i16]),
 }
 
@@ -77,13 +104,14 @@ impl Values<'_> {
     pub(super) fn at(self, i: usize) -> i32 {
         match self {
             Values::I8(v) => v[i] as i32,
+            Values::Halved(v) => 2 * v[i] as i32,
             Values::I16(v) => v[i] as i32,
         }
     }
 
     pub(super) fn len(self) -> usize {
         match self {
-            Values::I8(v) => v.len(),
+            Values::I8(v) | Values::Halved(v) => v.len(),
             Values::I16(v) => v.len(),
         }
     }
@@ -98,6 +126,7 @@ impl Values<'_> {
         let end = start + acc.len();
         match self {
             Values::I8(v) => add(acc, &v[start..end], w),
+            Values::Halved(v) => add(acc, &v[start..end], 2.0 * w),
             Values::I16(v) => add(acc, &v[start..end], w),
         }
     }
@@ -108,21 +137,27 @@ impl Values<'_> {
 pub(super) enum Vector {
     Mapped(memmap2::Mmap, Width),
     Wide(Vec<i16>),
-    Narrow(Vec<i8>),
+    /// `i8` or `i8x2` entries.
+    Narrow(Vec<i8>, Width),
 }
 
 impl Vector {
     pub(super) fn values(&self) -> Values<'_> {
+        fn narrow(v: &[i8], w: Width) -> Values<'_> {
+            if w == Width::I8x2 {
+                Values::Halved(v)
+            } else {
+                Values::I8(v)
+            }
+        }
         match self {
             // Little-endian, aligned (checked when mapped).
             Vector::Mapped(m, Width::I16) => {
                 Values::I16(unsafe { std::slice::from_raw_parts(m.as_ptr().cast::<i16>(), m.len() / 2) })
             }
-            Vector::Mapped(m, Width::I8) => {
-                Values::I8(unsafe { std::slice::from_raw_parts(m.as_ptr().cast::<i8>(), m.len()) })
-            }
+            Vector::Mapped(m, w) => narrow(unsafe { std::slice::from_raw_parts(m.as_ptr().cast::<i8>(), m.len()) }, *w),
             Vector::Wide(v) => Values::I16(v),
-            Vector::Narrow(v) => Values::I8(v),
+            Vector::Narrow(v, w) => narrow(v, *w),
         }
     }
 
@@ -134,7 +169,7 @@ impl Vector {
                 let bytes = Width::I16.encode(v);
                 (bytes.len(), crc32fast::hash(&bytes))
             }
-            Vector::Narrow(v) => {
+            Vector::Narrow(v, _) => {
                 let bytes: Vec<u8> = v.iter().map(|&x| x as u8).collect();
                 (bytes.len(), crc32fast::hash(&bytes))
             }
@@ -146,7 +181,7 @@ impl Vector {
     fn open(path: &std::path::Path, width: Width) -> std::io::Result<Vector> {
         let owned = |b: &[u8]| match width {
             Width::I16 => Vector::Wide(b.chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])).collect()),
-            Width::I8 => Vector::Narrow(b.iter().map(|&x| x as i8).collect()),
+            Width::I8 | Width::I8x2 => Vector::Narrow(b.iter().map(|&x| x as i8).collect(), width),
         };
         let file = fs::File::open(path)?;
         if cfg!(target_endian = "little") && file.metadata()?.len() > 0 {
@@ -200,19 +235,21 @@ impl Solver {
         }
     }
 
-    /// Rewrite a saved `i16` vector of a run whose entries fit `i8` (a state from before
-    /// vectors were narrowed) as its `.i8` file, named in the state in its stead; returns the
-    /// old file, to delete once the state is saved. Its bytes are checked first (refused as
-    /// [`Solver::ensure`] refuses them).
+    /// Rewrite a saved `i16` vector of a run whose entries are saved narrower (a state from
+    /// before vectors were narrowed) as its file of the run's width (`.i8`, `.i8x2`), named in
+    /// the state in its stead; returns the old file, to delete once the state is saved. Its
+    /// bytes are checked first (refused as [`Solver::ensure`] refuses them).
     pub(super) fn narrow(&mut self, name: &str) -> Result<std::path::PathBuf, EqError> {
         let (kind, id) = Self::parse_name(name).expect("a vector name");
         let path = self.vector_path(name);
         let v = self.checked(&path, Width::I16, self.state.vectors[name])?;
         let Values::I16(wide) = v.values() else { unreachable!("opened as i16") };
-        if wide.iter().any(|&x| i8::try_from(x).is_err()) {
-            return Err(EqError::state(&path, "an entry does not fit the run's i8 vectors (not a vector of this run)"));
+        if !wide.iter().all(|&x| self.width.fits(x)) {
+            let what =
+                format!("an entry does not fit the run's {} vectors (not a vector of this run)", self.width.suffix());
+            return Err(EqError::state(&path, what));
         }
-        let bytes = Width::I8.encode(wide);
+        let bytes = self.width.encode(wide);
         let new = self.file_name(kind, id);
         write_bytes_atomic(&self.vector_path(&new), &bytes)?;
         self.state.vectors.remove(name);

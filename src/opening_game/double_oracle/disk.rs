@@ -117,7 +117,7 @@ impl Solver {
     }
 
     /// Bring the state's vector names to the run's width. A state saved before vectors were
-    /// narrowed names `i16` files where the run now keeps `i8`: each is rewritten (checked
+    /// narrowed names `i16` files where the run now keeps `i8` or `i8x2`: each is rewritten (checked
     /// first), the state saved, then the old files deleted; a stop before the save rewrites
     /// them again, one after it leaves `.i16` files the state does not name, deleted here the
     /// next time. Names of the other width without a file are dropped (swept when needed).
@@ -141,10 +141,9 @@ impl Solver {
                     self.state.vector_used.remove(&name);
                 }
                 _ => {
-                    let want = if self.width == Width::I8 { "`.i8`" } else { "`.i16`" };
                     return Err(EqError::state(
                         &self.dir.join(STATE_FILE),
-                        format!("vectors: `{name}` is not of this run's width ({want})"),
+                        format!("vectors: `{name}` is not of this run's width (`{}`)", self.width.suffix()),
                     ));
                 }
             }
@@ -155,7 +154,7 @@ impl Solver {
             }
         }
         self.retire(&mut retired)?;
-        if self.width == Width::I8 {
+        if self.width != Width::I16 {
             // Left by a stop between a save and its deletions: wide files nothing names.
             let columns = self.dir.join("columns");
             if let Ok(entries) = fs::read_dir(&columns) {

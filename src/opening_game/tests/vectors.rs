@@ -6,7 +6,9 @@ use super::*;
 /// the extremes of the directly computed mixed payoffs.
 #[test]
 fn best_response_sweep_agrees_with_every_pair() {
-    for (race, payoff) in [("south-first", "margin"), ("sequential", "points"), ("lockstep-north", "result")] {
+    for (race, payoff) in
+        [("south-first", "margin"), ("sequential", "points"), ("lockstep-north", "result"), ("lockstep", "margin")]
+    {
         let d = def(race, payoff, "0..70");
         let dir = tempfile::tempdir().unwrap();
         let mut sv = Solver::open(d.clone(), dir.path()).unwrap();
@@ -92,7 +94,9 @@ fn vectors_swept_in_batches_equal_games_played_one_by_one() {
 /// played.
 #[test]
 fn restricted_matrix_from_vectors_equals_played_pairs() {
-    for (race, payoff) in [("south-first", "margin"), ("sequential", "points"), ("lockstep-north", "result")] {
+    for (race, payoff) in
+        [("south-first", "margin"), ("sequential", "points"), ("lockstep-north", "result"), ("lockstep", "margin")]
+    {
         let d = def(race, payoff, "0..70");
         let (pd, vd, md) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
         let mut played = Solver::open(d.clone(), pd.path()).unwrap();
@@ -153,8 +157,8 @@ fn restricted_matrix_from_vectors_equals_played_pairs() {
 }
 
 /// A vector's entries are `i8` wherever every sum over the outcomes fits: one outcome of
-/// `margin` reaches ±96 half-seeds (48–0), two reach ±192; a first game's bull (12 match
-/// points) is the most `points` gives.
+/// `margin` reaches ±96 half-seeds (48–0), two reach ±192 but are even (`i8x2`: half of it
+/// saved); a first game's bull (12 match points) is the most `points` gives.
 #[test]
 fn vector_width_follows_the_payoff_bound() {
     use crate::games::lukho::{match_points, HalfSeeds};
@@ -165,26 +169,57 @@ fn vector_width_follows_the_payoff_bound() {
     for (race, payoff, want) in [
         ("south-first", "margin", Width::I8),
         ("lockstep-north", "margin", Width::I8),
-        ("sequential", "margin", Width::I16),
-        ("lockstep", "margin", Width::I16),
+        ("sequential", "margin", Width::I8x2),
+        ("lockstep", "margin", Width::I8x2),
         ("sequential", "result", Width::I8),
         ("sequential", "points", Width::I8),
     ] {
         assert_eq!(Width::of(&def(race, payoff, "0..9")), want, "{race} {payoff}");
     }
-    let dir = tempfile::tempdir().unwrap();
-    let mut sv = Solver::open(def("south-first", "margin", "0..300"), dir.path()).unwrap();
-    sv.ensure(Kind::Col, 7, &Quiet).unwrap();
-    assert_eq!(fs::metadata(dir.path().join("columns/col-7.i8")).unwrap().len(), 300);
+    // The grain: every game's margin is even in half-seeds, splits (perpetual openings and
+    // cycles: halves of odd seed counts) included.
+    let d = def("lockstep", "margin", "all");
+    let proven = ProvenCycles::new();
+    let count = Choice::count(&d.rules);
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let (mut odd_halves, mut games) = (0, 0);
+    for _ in 0..4000 {
+        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let s = Choice::from_id((x >> 20) % count, &d.rules).unwrap();
+        let n = Choice::from_id((x >> 40) % count, &d.rules).unwrap();
+        for race in Race::ALL {
+            let g = play_game(&d.rules, &proven, &s, &n, race);
+            assert_eq!(g.final_totals[0].0 + g.final_totals[1].0, 96, "{s} / {n} {race:?}");
+            assert_eq!(Payoff::Margin.of(&g) % Payoff::Margin.grain(), 0, "{s} / {n} {race:?}");
+            odd_halves += (g.final_totals[0].0 % 2) as u32;
+            games += 1;
+        }
+    }
+    assert!(odd_halves > 0, "no split with a half seed among {games} games: the sample tests nothing");
+    for (race, payoff, file, bytes) in
+        [("south-first", "margin", "col-7.i8", 300), ("lockstep", "margin", "col-7.i8x2", 300)]
+    {
+        let dir = tempfile::tempdir().unwrap();
+        let mut sv = Solver::open(def(race, payoff, "0..300"), dir.path()).unwrap();
+        sv.ensure(Kind::Col, 7, &Quiet).unwrap();
+        assert_eq!(fs::metadata(dir.path().join("columns").join(file)).unwrap().len(), bytes);
+    }
 }
 
-/// A run saved with `i16` vectors where its entries fit `i8` (before vectors were narrowed)
-/// resumes with each rewritten as `.i8`, byte for byte what a sweep writes, the old files
-/// gone (also a stray one the state does not name), and then runs as an uninterrupted one;
-/// `replies` narrows them too instead of sweeping again.
+/// A run saved with `i16` vectors where its entries fit `i8` or `i8x2` (before vectors were
+/// narrowed) resumes with each rewritten as `.i8` / `.i8x2`, byte for byte what a sweep
+/// writes, the old files gone (also a stray one the state does not name), and then runs as an
+/// uninterrupted one; `replies` narrows them too instead of sweeping again.
 #[test]
 fn an_i16_run_is_narrowed_on_resume() {
-    let d = def("south-first", "margin", "all:remove=000000**:drop=0..1");
+    narrowed_on_resume("south-first", ".i8", 1);
+    narrowed_on_resume("lockstep", ".i8x2", 2);
+}
+
+/// One run of [`an_i16_run_is_narrowed_on_resume`]: `race` margins saved `narrow` (`factor`
+/// integer units per saved unit).
+fn narrowed_on_resume(race: &str, narrow: &str, factor: i16) {
+    let d = def(race, "margin", "all:remove=000000**:drop=0..1");
     let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let files = |dir: &Path| {
         let mut f: Vec<(String, Vec<u8>)> = fs::read_dir(dir.join("columns"))
@@ -206,8 +241,8 @@ fn an_i16_run_is_narrowed_on_resume() {
     let mut wide_files = Vec::new();
     for name in narrow_state.vectors.keys() {
         let bytes = fs::read(a.path().join("columns").join(name)).unwrap();
-        let wide: Vec<u8> = bytes.iter().flat_map(|&x| (x as i8 as i16).to_le_bytes()).collect();
-        let wide_name = name.replace(".i8", ".i16");
+        let wide: Vec<u8> = bytes.iter().flat_map(|&x| (factor * x as i8 as i16).to_le_bytes()).collect();
+        let wide_name = format!("{}.i16", name.strip_suffix(narrow).unwrap());
         old.vectors.insert(wide_name.clone(), crc32fast::hash(&wide));
         if let Some(&u) = narrow_state.vector_used.get(name) {
             old.vector_used.insert(wide_name.clone(), u);
@@ -227,8 +262,10 @@ fn an_i16_run_is_narrowed_on_resume() {
     // `lukho replies` on such a directory reads the saved rows, narrowed, and plays no game.
     let r = tempfile::tempdir().unwrap();
     write_old(r.path());
+    // A symmetric game keeps a row as the negated column.
+    let prefix = if d.symmetric() { "col-" } else { "row-" };
     let rows: Vec<u32> =
-        old.vectors.keys().filter_map(|n| n.strip_prefix("row-")?.strip_suffix(".i16")?.parse().ok()).collect();
+        old.vectors.keys().filter_map(|n| n.strip_prefix(prefix)?.strip_suffix(".i16")?.parse().ok()).collect();
     assert!(!rows.is_empty());
     let replies = Solver::open(d.clone(), r.path()).unwrap().replies(&rows, 3, &Quiet).unwrap();
     assert_eq!(replies.games, 0);
