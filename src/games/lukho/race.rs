@@ -4,7 +4,7 @@
 
 use super::board::{Board, PITS, ROW};
 use super::choice::Choice;
-use super::perpetual::ProvenCycles;
+use super::perpetual::{joint_distinguished, JointKey, ProvenCycles};
 use super::sow::{LapEnd, Phase, SowingEnd};
 use super::tables::add_run;
 use super::Rules;
@@ -304,12 +304,15 @@ fn lockstep(rules: &Rules, proven: &ProvenCycles, mut board: Board, mut hand: [u
     let mut done = [hand[0] == 0, hand[1] == 0];
     // Players with nothing to sow finished at time 0; if both, the in-tick-first one leads.
     let mut first: Option<Side> = [a, b].into_iter().find(|s| done[s.index()]);
-    // Cycle finding (Brent) on the joint state at tick boundaries where a lap just ended.
-    // As in `Board::sow`, the relative state (pits turned so South's pit is 0, North's pit
-    // relative to South's, both hands) decides the future while nobody stops, because a
-    // lap's continue/stop decision only reads the count in its last pit.
-    let mut steps = 0u64;
-    let mut cycles: Option<Cycles<(u128, usize, u32, u32)>> = None;
+    // Cycle finding (Brent plus the anchor) on the joint state at tick boundaries where a lap
+    // just ended, and the distinguished states of cycles proven by earlier races
+    // ([`ProvenCycles`]). As in `Board::sow`, the relative state ([`JointKey`]) decides the
+    // future while nobody stops, because a lap's continue/stop decision only reads the count
+    // in its last pit. A perpetual opening is scored by a split, which is the same at every
+    // state of its cycle (nobody captures on it: the stores stay, the rest is halved).
+    let mut ticks = 0u64;
+    let mut cycles: Option<Cycles<JointKey>> = None;
+    let mut points: Vec<JointKey> = Vec::new();
     while !(done[0] && done[1]) {
         if done[0] || done[1] {
             // One sower left: the rest is his plain sowing.
@@ -321,21 +324,10 @@ fn lockstep(rules: &Rules, proven: &ProvenCycles, mut board: Board, mut hand: [u
             first.get_or_insert(w);
             break;
         }
-        // Both sow. Until a lap ends, the ticks only add seeds, and additions commute: do
-        // the next `m - 1` ticks at once, then the tick in which someone's lap ends one step
-        // at a time, in the tick's order.
-        let m = hand[0].min(hand[1]);
-        if m > 1 {
-            for s in 0..2 {
-                board.pits = add_run(board.pits, pos[s], m - 1);
-                pos[s] = (pos[s] + (m - 1) as usize) % PITS;
-                hand[s] -= m - 1;
-            }
-        }
+        let ended = tick(rules, &mut board, &mut pos, &mut hand, a);
         for w in [a, b] {
-            let s = w.index();
-            if step(rules, &mut board, w, &mut pos[s], &mut hand[s]) {
-                done[s] = true;
+            if ended[w.index()] {
+                done[w.index()] = true;
                 first.get_or_insert(w);
             }
         }
@@ -343,19 +335,66 @@ fn lockstep(rules: &Rules, proven: &ProvenCycles, mut board: Board, mut hand: [u
             // Leaving the joint regime for good; a later single-sower check starts afresh.
             continue;
         }
-        steps += 1;
-        if steps < CYCLE_CHECK_AFTER_TICKS {
+        ticks += 1;
+        if ticks < CYCLE_CHECK_AFTER_TICKS {
             continue;
         }
-        let key = (board.pits.rotate_right(8 * pos[0] as u32), (pos[1] + PITS - pos[0]) % PITS, hand[0], hand[1]);
-        match &mut cycles {
-            None => cycles = Some(Cycles::new(key)),
-            Some(c) => {
-                if c.next(key).is_some() {
-                    return Opening { board, first_player: first.unwrap_or(a), perpetual: true };
+        let key = joint_key(&board, pos, hand, a);
+        if joint_distinguished(key) && proven.met_joint_cycle(key, &mut points) {
+            return Opening { board, first_player: first.unwrap_or(a), perpetual: true };
+        }
+        let Some(c) = &mut cycles else {
+            cycles = Some(Cycles::new(key));
+            continue;
+        };
+        if let Some(lambda) = c.next(key) {
+            if !c.is_anchor(key) {
+                // Brent closed a cycle entered after the first state: the points met before
+                // it may not lie on it; walk it once more to collect its own.
+                points.clear();
+                let (mut board, mut pos, mut hand) = (board, pos, hand);
+                for _ in 0..lambda {
+                    tick(rules, &mut board, &mut pos, &mut hand, a);
+                    let k = joint_key(&board, pos, hand, a);
+                    if joint_distinguished(k) {
+                        points.push(k);
+                    }
                 }
             }
+            proven.publish_joint(&points);
+            return Opening { board, first_player: first.unwrap_or(a), perpetual: true };
         }
     }
     Opening { board, first_player: first.unwrap_or(a), perpetual: false }
+}
+
+/// The joint state while both sow, in South's frame, and who steps first in a tick
+/// ([`JointKey`]).
+#[inline(always)]
+fn joint_key(board: &Board, pos: [usize; 2], hand: [u32; 2], a: Side) -> JointKey {
+    let north = ((pos[1] + PITS - pos[0]) % PITS) as u32;
+    let lead = (a == Side::North) as u32;
+    (board.pits.rotate_right(8 * pos[0] as u32), north | hand[0] << 8 | hand[1] << 16 | lead << 24)
+}
+
+/// The ticks of the `lockstep` race up to and including the next one in which a lap ends
+/// (`a` steps first in each tick); returns which sowings ended in it. Until a lap ends the
+/// ticks only add seeds, and additions commute: the first `m - 1` ticks are done at once,
+/// then the tick in which someone's lap ends one step at a time, in the tick's order.
+#[inline(always)]
+fn tick(rules: &Rules, board: &mut Board, pos: &mut [usize; 2], hand: &mut [u32; 2], a: Side) -> [bool; 2] {
+    let m = hand[0].min(hand[1]);
+    if m > 1 {
+        for s in 0..2 {
+            board.pits = add_run(board.pits, pos[s], m - 1);
+            pos[s] = (pos[s] + (m - 1) as usize) % PITS;
+            hand[s] -= m - 1;
+        }
+    }
+    let mut ended = [false; 2];
+    for w in [a, a.other()] {
+        let s = w.index();
+        ended[s] = step(rules, board, w, &mut pos[s], &mut hand[s]);
+    }
+    ended
 }
