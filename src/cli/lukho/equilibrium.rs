@@ -54,8 +54,8 @@ pub struct EquilibriumArgs {
     /// Disk the saved payoff vectors may take (`40G`, `500M`, bytes; default: keep every one).
     /// After each iteration the vectors of members outside its mixes are deleted, least
     /// recently used first, until the rest and the next iteration's replies fit; a member
-    /// that enters a mix again is swept again. The full game's vectors are 6.4 MB each (`i8`:
-    /// one-outcome margins, results, points) or 12.7 MB (`i16`: two-outcome margins).
+    /// that enters a mix again is swept again. The full game's vectors are 6.4 MB each: a byte
+    /// per choice (two-outcome margins, up to ±192 half-seeds, are even: half of each is kept).
     #[arg(long, value_parser = crate::cli::args::bytes)]
     vector_budget: Option<u64>,
     #[command(flatten)]
