@@ -210,7 +210,7 @@ impl Solver {
         }
     }
 
-    /// A vector's file name: `col-ID` or `row-ID`, then the run's width (`.i8`, `.i16`).
+    /// A vector's file name: `col-ID` or `row-ID`, then the run's width (`.i8`, `.i8x2`, `.i16`).
     pub(super) fn file_name(&self, kind: Kind, id: u32) -> String {
         let side = match kind {
             Kind::Col => "col",

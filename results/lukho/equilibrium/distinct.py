@@ -24,14 +24,14 @@ def main():
     d = sys.argv[1]
     ks = [int(k) for k in sys.argv[2:]] or [1, 2, 4, 8, 16, 32, 64]
     names = sorted(
-        n for n in os.listdir(os.path.join(d, "columns")) if n.startswith("col-") and n.endswith((".i16", ".i8"))
+        n for n in os.listdir(os.path.join(d, "columns")) if n.startswith("col-") and n.endswith((".i16", ".i8", ".i8x2"))
     )
     cols = []
     for k in ks:
         k = min(k, len(names))
         while len(cols) < k:
             with open(os.path.join(d, "columns", names[len(cols)]), "rb") as f:
-                cols.append(memoryview(f.read()).cast("b" if names[len(cols)].endswith(".i8") else "h"))
+                cols.append(memoryview(f.read()).cast("h" if names[len(cols)].endswith(".i16") else "b"))
         hashes = Counter(map(hash, zip(*cols)))
         n = len(cols[0])
         print(f"K {k}: {len(hashes)} distinct signatures of {n} choices; largest group {max(hashes.values())}", flush=True)

@@ -1,6 +1,6 @@
 //! What a run keeps on disk: the free space one iteration needs, checked before it starts;
 //! the vector budget (`--vector-budget`), kept after it ends; the saved vectors checked (and
-//! narrowed to `i8` if saved wider) when a run starts.
+//! narrowed to `i8` or `i8x2` if saved wider) when a run starts.
 
 use super::super::state::STATE_FILE;
 use super::super::vectors::{Kind, Width};

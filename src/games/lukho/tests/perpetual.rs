@@ -74,9 +74,9 @@ fn proven_cycle_is_shared_by_distinguished_points() {
 
 /// A perpetual `lockstep` opening (South 5425522 against North 5254628, found in a random
 /// sample: its joint sowing repeats after about 10^6 ticks) is proven once; played again with
-/// the same [`ProvenCycles`] it is found at a published point of its joint cycle, and scored
-/// the same (a split is the same at every state of the cycle). The other outcome, whose ticks
-/// start with the other sower, is not mistaken for it.
+/// the same [`ProvenCycles`] it is found at a published point of its joint cycle (a hit, not a
+/// second proof), and scored the same (a split is the same at every state of the cycle). The
+/// other outcome, whose ticks start with the other sower, is not mistaken for it.
 #[test]
 fn lockstep_perpetual_is_shared_through_its_joint_cycle() {
     let rules = Rules::default();
@@ -87,12 +87,10 @@ fn lockstep_perpetual_is_shared_through_its_joint_cycle() {
     assert_eq!(first.class, Class::PerpetualOpening);
     let walked = proven.stats();
     assert!(walked.proven >= 1 && walked.points > 100, "{walked:?}");
-    let t = std::time::Instant::now();
     let again = play_game(&rules, &proven, &s, &n, Race::LockstepSouth);
-    let dt = t.elapsed();
     assert_eq!(again, first);
+    // Found at a published point (a hit), not by walking the period again (a proof).
     assert_eq!((proven.stats().proven, proven.stats().hits), (walked.proven, walked.hits + 1));
-    assert!(dt.as_secs_f64() < 0.01, "a hit within about 4,096 ticks, not a period: {dt:?}");
     let other = play_game(&rules, &proven, &s, &n, Race::LockstepNorth);
     assert_eq!(other, play_game(&rules, &ProvenCycles::new(), &s, &n, Race::LockstepNorth));
 }
