@@ -6,7 +6,7 @@
 
 use mancala::games::oware::Rules;
 use mancala::retro::oware::tables_in_memory;
-use mancala::store::layer_file::{as_bytes, checksum, write_layer, Header, LayerFile};
+use mancala::store::layer_file::{as_bytes, checksum, write_layer, Expected, Header, LayerFile};
 use mancala::store::packed::{pack_layer, PackedFile};
 
 #[path = "../tests/support/layer_checksums.rs"]
@@ -61,11 +61,11 @@ fn make(layer: usize) -> Fixture {
             checksum: 0,
         };
         let n = values.len() as u64;
-        let open_raw = || LayerFile::open(&dir.path().join("raw.db"), "oware", "bench", "bench", layer as u32, n);
+        let want = Expected { game: "oware", rules: "bench", index_order: "bench", layer: layer as u32, entries: n };
+        let open_raw = || LayerFile::open(&dir.path().join("raw.db"), &want);
         write_layer(&dir.path().join("raw.db"), header, values).unwrap();
         pack_layer(&open_raw().unwrap(), &dir.path().join("packed.db")).unwrap();
-        let packed =
-            PackedFile::open(&dir.path().join("packed.db"), "oware", "bench", "bench", layer as u32, n).unwrap();
+        let packed = PackedFile::open(&dir.path().join("packed.db"), &want).unwrap();
         let mut x = 0x9e37_79b9_7f4a_7c15u64;
         let ranks: Vec<u64> = (0..PROBES)
             .map(|_| {

@@ -1006,7 +1006,7 @@ fn equilibrium_resume_from_any_state() {
 /// a file that opens either reads back all its values or reports its damage.
 #[test]
 fn layer_file_headers() {
-    use mancala::store::layer_file::{write_layer, Header, LayerFile, FORMAT_VERSION};
+    use mancala::store::layer_file::{write_layer, Expected, Header, LayerFile, FORMAT_VERSION};
     let dir = tempfile::tempdir().unwrap();
     let header = Header {
         format_version: FORMAT_VERSION,
@@ -1020,7 +1020,12 @@ fn layer_file_headers() {
     let values: Vec<i8> = (0..100).map(|i| (i % 7) as i8 - 3).collect();
     let good = dir.path().join("good.layer");
     write_layer(&good, header, &values).unwrap();
-    let open = |p: &std::path::Path| LayerFile::open(p, "oware", "{}", "x", 2, values.len() as u64);
+    let open = |p: &std::path::Path| {
+        LayerFile::open(
+            p,
+            &Expected { game: "oware", rules: "{}", index_order: "x", layer: 2, entries: values.len() as u64 },
+        )
+    };
     assert_eq!(open(&good).unwrap().values().unwrap(), &values[..]);
     let bytes = std::fs::read(&good).unwrap();
     let head = 12 + u32::from_le_bytes(bytes[8..12].try_into().unwrap()) as usize;

@@ -3,7 +3,7 @@
 //! header and the same CRC-32 of the values, and both keep the same damage contract: a value of
 //! a damaged block reads as 0 and [`Layer::damage`] reports it.
 
-use super::layer_file::{DbError, Family, Header, LayerFile};
+use super::layer_file::{DbError, Expected, Family, Header, LayerFile};
 use super::packed::{self, PackedFile};
 use std::borrow::Cow;
 use std::path::Path;
@@ -16,18 +16,11 @@ pub enum Layer {
 impl Layer {
     /// Open the layer file at `path` of either kind (told by its magic), its header checked
     /// against what the caller expects (as [`LayerFile::open`]).
-    pub fn open(
-        path: &Path,
-        game: &str,
-        rules: &str,
-        index_order: &str,
-        layer: u32,
-        entries: u64,
-    ) -> Result<Self, DbError> {
+    pub fn open(path: &Path, want: &Expected<'_>) -> Result<Self, DbError> {
         Ok(if packed::is_packed(path) {
-            Layer::Packed(PackedFile::open(path, game, rules, index_order, layer, entries)?)
+            Layer::Packed(PackedFile::open(path, want)?)
         } else {
-            Layer::Raw(LayerFile::open(path, game, rules, index_order, layer, entries)?)
+            Layer::Raw(LayerFile::open(path, want)?)
         })
     }
 
@@ -102,7 +95,7 @@ impl Family<'_> {
             if !path.exists() {
                 break;
             }
-            layers.push(Layer::open(&path, self.game, &self.rules, self.index_order, n as u32, size(n))?);
+            layers.push(Layer::open(&path, &self.expected(n, size(n)))?);
         }
         Ok(layers)
     }

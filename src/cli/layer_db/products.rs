@@ -125,8 +125,7 @@ pub(super) fn pack<G: TableGame>(
         let dest = database::layer_path(&d.game, out, n);
         let h = l.header();
         let done = packed::is_packed(&dest)
-            && packed::PackedFile::open(&dest, &h.game, &h.rules, &h.index_order, h.layer, h.entries)
-                .is_ok_and(|p| p.header.checksum == h.checksum);
+            && packed::PackedFile::open(&dest, &h.expected()).is_ok_and(|p| p.header.checksum == h.checksum);
         let t = std::time::Instant::now();
         if !done {
             src.verify().map_err(|e| db_error("--dir", e))?;

@@ -50,25 +50,42 @@ pub struct Header {
 impl Header {
     /// The one check of a layer header (raw or packed) against what its reader expects: the
     /// same game, rules, index and layer, and the entry count that index gives the layer.
-    pub(crate) fn expect(
-        &self,
-        path: &Path,
-        game: &str,
-        rules: &str,
-        index_order: &str,
-        layer: u32,
-        entries: u64,
-    ) -> Result<(), DbError> {
+    pub(crate) fn expect(&self, path: &Path, want: &Expected<'_>) -> Result<(), DbError> {
         let found = format!("game {} rules {} index {} layer {}", self.game, self.rules, self.index_order, self.layer);
-        let expected = format!("game {game} rules {rules} index {index_order} layer {layer}");
+        let expected =
+            format!("game {} rules {} index {} layer {}", want.game, want.rules, want.index_order, want.layer);
         if found != expected {
             return Err(DbError::Foreign { path: path.to_path_buf(), found, expected });
         }
-        if self.entries != entries {
-            return Err(DbError::Size { path: path.to_path_buf(), found: self.entries, expected: entries });
+        if self.entries != want.entries {
+            return Err(DbError::Size { path: path.to_path_buf(), found: self.entries, expected: want.entries });
         }
         Ok(())
     }
+
+    /// What this header says, as a reader's expectation (to reopen its file in another form).
+    pub fn expected(&self) -> Expected<'_> {
+        Expected {
+            game: &self.game,
+            rules: &self.rules,
+            index_order: &self.index_order,
+            layer: self.layer,
+            entries: self.entries,
+        }
+    }
+}
+
+/// What a reader expects of a layer file's header (raw or packed): a file of another game,
+/// rules, index order or layer, or of another size, is refused naming both.
+#[derive(Clone, Copy, Debug)]
+pub struct Expected<'a> {
+    pub game: &'a str,
+    /// The rules text (as in outputs: every variant in force, a JSON object).
+    pub rules: &'a str,
+    pub index_order: &'a str,
+    pub layer: u32,
+    /// The positions the index gives the layer.
+    pub entries: u64,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -218,17 +235,11 @@ pub struct LayerFile {
 }
 
 impl LayerFile {
-    /// Map a layer file and check its header against what the caller expects (`game`,
-    /// `rules`, `index_order`, `layer`, `entries`). The payload is checked block by block as it
-    /// is read ([`LayerFile::value`]) or all at once ([`LayerFile::verify`]).
-    pub fn open(
-        path: &Path,
-        game: &str,
-        rules: &str,
-        index_order: &str,
-        layer: u32,
-        entries: u64,
-    ) -> Result<Self, DbError> {
+    /// Map a layer file and check its header against what the caller expects. The payload is
+    /// checked block by block as it is read ([`LayerFile::value`]) or all at once
+    /// ([`LayerFile::verify`]).
+    pub fn open(path: &Path, want: &Expected<'_>) -> Result<Self, DbError> {
+        let entries = want.entries;
         let file = File::open(path).map_err(io_err(path))?;
         // SAFETY: database files are written once and renamed into place; nobody writes them
         // while mapped.
@@ -246,7 +257,7 @@ impl LayerFile {
         if header.format_version != FORMAT_VERSION && header.format_version != VERSION_WHOLE_CRC {
             return Err(DbError::Version { path: p(), found: header.format_version });
         }
-        header.expect(path, game, rules, index_order, layer, entries)?;
+        header.expect(path, want)?;
         let blocks = block_count(entries);
         let table = if header.format_version == FORMAT_VERSION { blocks } else { 0 };
         let offset = payload_offset(hl, table);
@@ -365,7 +376,12 @@ impl Family<'_> {
     /// Map layer `n`, checking its header (`entries` = the layer's size); its blocks are
     /// checked as they are read.
     pub fn open(&self, n: usize, entries: u64) -> Result<LayerFile, DbError> {
-        LayerFile::open(&(self.path)(n), self.game, &self.rules, self.index_order, n as u32, entries)
+        LayerFile::open(&(self.path)(n), &self.expected(n, entries))
+    }
+
+    /// The header layer `n` of `entries` positions must have.
+    pub fn expected(&self, n: usize, entries: u64) -> Expected<'_> {
+        Expected { game: self.game, rules: &self.rules, index_order: self.index_order, layer: n as u32, entries }
     }
 
     /// [`Family::open`] and check every block now. The pages the check read are then dropped
@@ -433,7 +449,7 @@ mod tests {
     }
 
     fn open(path: &Path, entries: u64) -> Result<LayerFile, DbError> {
-        LayerFile::open(path, "g", "{}", "lex", 3, entries)
+        LayerFile::open(path, &Expected { game: "g", rules: "{}", index_order: "lex", layer: 3, entries })
     }
 
     /// Three blocks (the last one short), one byte of the middle one flipped: values of the

@@ -21,7 +21,7 @@
 //! first time it is decompressed. A value of a damaged block (or one that does not decompress to
 //! the ranks of a block) reads as 0 and the file remembers the damage ([`PackedFile::damage`]).
 
-use super::layer_file::{checksum, DbError, Header, LayerFile};
+use super::layer_file::{checksum, DbError, Expected, Header, LayerFile};
 use super::AtomicFile;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -187,14 +187,8 @@ fn le_u32(b: &[u8]) -> u32 {
 impl PackedFile {
     /// Map a packed file and check its header against what the caller expects (as
     /// [`LayerFile::open`]) and its tables against their CRC.
-    pub fn open(
-        path: &Path,
-        game: &str,
-        rules: &str,
-        index_order: &str,
-        layer: u32,
-        entries: u64,
-    ) -> Result<Self, DbError> {
+    pub fn open(path: &Path, want: &Expected<'_>) -> Result<Self, DbError> {
+        let entries = want.entries;
         let file = File::open(path).map_err(io_err(path))?;
         // SAFETY: packed files are written once and renamed into place; nobody writes them
         // while mapped.
@@ -217,7 +211,7 @@ impl PackedFile {
                 header.format_version
             )));
         }
-        header.expect(path, game, rules, index_order, layer, entries)?;
+        header.expect(path, want)?;
         let il_at = 12 + hl;
         let il = map.get(il_at..il_at + 4).map(le_u32).ok_or_else(|| bad("truncated inside its header".into()))?;
         let info_bytes =
@@ -457,7 +451,11 @@ mod tests {
     fn pack(d: &Path, v: &[i8]) -> (PathBuf, Header) {
         let raw = d.join("raw.db");
         write_layer(&raw, header(), v).unwrap();
-        let src = LayerFile::open(&raw, "g", "{}", "lex", 9, v.len() as u64).unwrap();
+        let src = LayerFile::open(
+            &raw,
+            &Expected { game: "g", rules: "{}", index_order: "lex", layer: 9, entries: v.len() as u64 },
+        )
+        .unwrap();
         let path = d.join("packed.db");
         let h = pack_layer(&src, &path).unwrap();
         assert_eq!(h.checksum, src.header.checksum, "a packed layer keeps its values' checksum");
@@ -465,7 +463,7 @@ mod tests {
     }
 
     fn open(path: &Path, n: usize) -> Result<PackedFile, DbError> {
-        PackedFile::open(path, "g", "{}", "lex", 9, n as u64)
+        PackedFile::open(path, &Expected { game: "g", rules: "{}", index_order: "lex", layer: 9, entries: n as u64 })
     }
 
     /// Every value read back equal, by single reads (in and out of order) and by the
@@ -536,7 +534,13 @@ mod tests {
         }
         // Another layer's expectations.
         std::fs::write(&path, &good).unwrap();
-        assert!(matches!(PackedFile::open(&path, "h", "{}", "lex", 9, n as u64), Err(DbError::Foreign { .. })));
+        assert!(matches!(
+            PackedFile::open(
+                &path,
+                &Expected { game: "h", rules: "{}", index_order: "lex", layer: 9, entries: n as u64 }
+            ),
+            Err(DbError::Foreign { .. })
+        ));
         assert!(matches!(open(&path, n + 1), Err(DbError::Size { .. })));
     }
 }
