@@ -408,14 +408,16 @@ fn a_seed_with_the_optimal_supports_converges_at_once() {
 }
 
 /// Not a test: the restricted LP of a saved full-game run, timed (`MANCALA_LP_PROBE=DIR`, a
-/// copy of the run's state with its `columns/`; `cargo test --release --lib lp_probe --
+/// copy of the run's state with its `columns/`, `MANCALA_LP_PROBE_RACE=lockstep` for a
+/// `lockstep` margin run; `cargo test --release --lib lp_probe --
 /// --ignored --nocapture`). Reports each constraint-generation round's size and time and
 /// whether the dense simplex gave up.
 #[test]
 #[ignore]
 fn lp_probe() {
     let Some(dir) = std::env::var_os("MANCALA_LP_PROBE") else { return };
-    let d = def("sequential", "margin", "all");
+    let race = std::env::var("MANCALA_LP_PROBE_RACE").unwrap_or("sequential".into());
+    let d = def(&race, "margin", "all");
     let mut sv = Solver::open(d.clone(), Path::new(&dir)).unwrap();
     sv.load_saved_for_probe();
     let (s, n) = (sv.state.south.clone(), sv.state.north.clone());
