@@ -49,7 +49,8 @@ pub struct ProvenCycles {
 
 /// Knife-free sowings of over 32 laps (and `lockstep` openings' joint sowings of over 32
 /// ticks) found perpetual with one [`ProvenCycles`]: by walking their cycle (`proven`) or by
-/// meeting a published point of an earlier one (`hits`), and the points published. The hit rate is `hits / (proven + hits)`.
+/// meeting a published point of an earlier one (`hits`), and the points published. The hit
+/// rate is `hits / (proven + hits)`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct PerpetualStats {
     pub proven: u64,

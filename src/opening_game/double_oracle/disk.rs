@@ -117,10 +117,11 @@ impl Solver {
     }
 
     /// Bring the state's vector names to the run's width. A state saved before vectors were
-    /// narrowed names `i16` files where the run now keeps `i8` or `i8x2`: each is rewritten (checked
-    /// first), the state saved, then the old files deleted; a stop before the save rewrites
-    /// them again, one after it leaves `.i16` files the state does not name, deleted here the
-    /// next time. Names of the other width without a file are dropped (swept when needed).
+    /// narrowed names `i16` files where the run now keeps `i8` or `i8x2`: each is rewritten
+    /// (checked first), the state saved, then the old files deleted; a stop before the save
+    /// rewrites them again, one after it leaves `.i16` files the state does not name, deleted
+    /// here the next time. Names of the other width without a file are dropped (swept when
+    /// needed).
     pub(in crate::opening_game) fn narrow_saved(&mut self) -> Result<(), EqError> {
         let names: Vec<String> = self.state.vectors.keys().cloned().collect();
         let mut retired = Vec::new();

@@ -147,10 +147,11 @@ impl Tableau {
         None
     }
 
-    /// Dual simplex on a right-hand side from a dual feasible basis (objective row >= 0): leaving, the most negative row; entering, the
-    /// smallest objective-to-entry ratio among its negative entries (ties: the smallest label).
-    /// It keeps the objective row >= 0, so the basis ends optimal. `None` if a row cannot be
-    /// fixed (lost precision) or the pivots run out.
+    /// Dual simplex on a right-hand side from a dual feasible basis (objective row >= 0):
+    /// leaving, the infeasible row of largest violation per unit row length (dual steepest
+    /// edge); entering, the smallest objective-to-entry ratio among its negative entries (ties:
+    /// the smallest label). It keeps the objective row >= 0, so the basis ends optimal. `None`
+    /// if a row cannot be fixed (lost precision) or the pivots run out.
     pub(super) fn dual(&mut self, rhs: Rhs) -> Option<()> {
         let (m, n) = (self.m, self.n);
         let w = n + 2;
@@ -164,8 +165,8 @@ impl Tableau {
         let mut lengths: Vec<f64> =
             (0..m).map(|i| 1.0 + t[i * w..i * w + n].iter().map(|x| x * x).sum::<f64>()).collect();
         for _ in 0..(m + n + 100) {
-            // Most negative row; after a run of pivots that leave the objective where it was
-            // (ties at reduced cost 0 are common here), Bland's rule: the smallest label.
+            // After a run of pivots that leave the objective where it was (ties at reduced
+            // cost 0 are common here), Bland's rule: the infeasible row of smallest label.
             let bland = degenerate > 50;
             let infeasible = (0..m).map(|i| (i, t[i * w + rhs])).filter(|&(_, b)| b < feasible);
             let worst = if bland {
@@ -187,8 +188,7 @@ impl Tableau {
             let q = (0..n).filter(|&j| t[p * w + j] < -1e-11).min_by(|&i, &j| {
                 let r = |j: usize| t[m * w + j].max(0.0) / -t[p * w + j];
                 r(i).total_cmp(&r(j)).then(nonbasic[i].cmp(&nonbasic[j]))
-            });
-            let q = q?;
+            })?;
             let before = t[m * w + rhs];
             pivot(t, (m, n), (p, q), &mut pivot_row, None, Some(&mut lengths));
             std::mem::swap(&mut self.basic[p], &mut self.nonbasic[q]);
