@@ -40,6 +40,13 @@ pub struct State {
     /// recently used are deleted first. Absent in older states (their vectors count as unused).
     #[serde(default)]
     pub vector_used: BTreeMap<String, u32>,
+    /// The last iterations' LP mixes (oldest first, at most `--average K` − 1 of them): with
+    /// this iteration's, their uniform average is a mix evaluated each iteration too (see
+    /// [`super::double_oracle::Solver::average`]). Absent in older states (none yet).
+    #[serde(default)]
+    pub recent_south: Vec<Vec<(u32, f64)>>,
+    #[serde(default)]
+    pub recent_north: Vec<Vec<(u32, f64)>>,
 }
 
 /// A mix and the bound it proves: South's mix guarantees at least `bound` against every North

@@ -42,6 +42,13 @@ pub struct EquilibriumArgs {
     /// payoffs against the mix that beat the restricted value (one vector sweep each).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100000))]
     replies: u32,
+    /// Also answer the average of the last K iterations' mixes (0 or 1: off): the restricted
+    /// game's optimal mixes jump between far-apart optima, and their average is often much
+    /// harder to exploit; its bound may improve the certificate (the answer's certified mixes
+    /// may then be averages) and its best reply joins the candidates. Costs one best-reply pass
+    /// a side per iteration and keeps the averaged mixes' vectors. May change between sittings.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=1000))]
+    average: u32,
     /// Warm start a new run: both restricted sets begin with the choices of both mixes of
     /// FILE (another run's equilibrium.json; choices outside the family are skipped).
     #[arg(long)]
@@ -144,7 +151,7 @@ impl Observer for EqProgress {
     fn iteration(&self, r: &IterRecord) {
         if !self.quiet {
             eprintln!(
-                "iteration {}: |S| {} |N| {} (support {}/{}), restricted value {:.6}, bounds [{:.6}, {:.6}], gap {:.6}, best [{:.6}, {:.6}] gap {:.6}, games {} (+{}), {:.1} s (+{:.1} s: LP {:.1}, replies {:.1}), {:.2} M games/s, {} vectors ({:.2} GB, mapped{})",
+                "iteration {}: |S| {} |N| {} (support {}/{}), restricted value {:.6}, bounds [{:.6}, {:.6}], gap {:.6}{}, best [{:.6}, {:.6}] gap {:.6}, games {} (+{}), {:.1} s (+{:.1} s: LP {:.1}, replies {:.1}), {:.2} M games/s, {} vectors ({:.2} GB, mapped{})",
                 r.iteration,
                 r.south_size,
                 r.north_size,
@@ -154,6 +161,10 @@ impl Observer for EqProgress {
                 r.lower,
                 r.upper,
                 r.gap(),
+                match (r.average_lower, r.average_upper) {
+                    (Some(l), Some(u)) => format!(", average [{l:.6}, {u:.6}]"),
+                    _ => String::new(),
+                },
                 r.best_lower.unwrap_or(f64::NAN),
                 r.best_upper.unwrap_or(f64::NAN),
                 r.best_upper.unwrap_or(f64::NAN) - r.best_lower.unwrap_or(f64::NAN),
@@ -196,6 +207,7 @@ pub fn equilibrium(a: EquilibriumArgs) -> Result<()> {
     let mut solver = Solver::open(def, &a.out).map_err(eq_error)?;
     solver.cuts = a.cuts;
     solver.replies = a.replies as usize;
+    solver.average = a.average as usize;
     solver.vector_budget = a.vector_budget;
     if let Some(&id) = exploit_ids.iter().find(|&&id| solver.ids.binary_search(&id).is_err()) {
         let message = format!("choice {id} is not in the family `{}`", solver.def.family.text);

@@ -44,7 +44,7 @@ impl Solver {
     /// and a column each unless the game is symmetric).
     pub(super) fn reply_bytes(&self) -> u64 {
         let kinds = if self.def.symmetric() { 1 } else { 2 };
-        2 * self.replies.max(1) as u64 * kinds * self.bytes_per_vector()
+        2 * (self.replies.max(1) + usize::from(self.average > 1)) as u64 * kinds * self.bytes_per_vector()
     }
 
     /// With a vector budget, forget the saved vectors of members outside the mixes `x`
@@ -58,8 +58,14 @@ impl Solver {
         if over == 0 {
             return Vec::new();
         }
+        // The mixes the next averages take in (`--average`) are kept too.
+        let recent = |r: &[Vec<(u32, f64)>], kind| -> Vec<(Kind, u32)> {
+            r.iter().flatten().map(|&(id, _)| (kind, id)).collect()
+        };
         let keep: std::collections::HashSet<String> = (x.iter().map(|&(id, _)| (Kind::Row, id)))
             .chain(y.iter().map(|&(id, _)| (Kind::Col, id)))
+            .chain(recent(&self.state.recent_south, Kind::Row))
+            .chain(recent(&self.state.recent_north, Kind::Col))
             .map(|(kind, id)| self.file_name(self.stored(kind).0, id))
             .collect();
         let mut victims: Vec<(u32, String)> = (self.held_vectors())

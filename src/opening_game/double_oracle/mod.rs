@@ -1,6 +1,7 @@
 //! The double-oracle loop: restricted sets, their LP mixes refined against the whole family,
 //! both best replies, the iteration log, and when to stop.
 
+mod average;
 mod disk;
 mod restricted;
 
@@ -68,6 +69,12 @@ pub struct IterRecord {
     pub best_lower: Option<f64>,
     #[serde(default)]
     pub best_upper: Option<f64>,
+    /// What the average of the last `--average K` iterations' mixes guarantees (South's) and
+    /// concedes (North's), over the whole family (absent when off or in older records).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub average_lower: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub average_upper: Option<f64>,
 }
 
 impl IterRecord {
@@ -141,6 +148,9 @@ pub struct Solver {
     /// best with distinct payoffs against the mix that beat the restricted value. One pass
     /// over the family ranks them all, so more replies cost only their vectors' sweeps.
     pub replies: usize,
+    /// Mixes averaged per side (`--average K`; 0 or 1: off): each iteration the average of
+    /// its LP mix and the `K − 1` before it is answered too ([`average`]).
+    pub average: usize,
     /// Bytes the saved vectors may take (`None`: keep them all). At the end of each iteration
     /// the vectors of members outside its mixes are deleted, least recently used in a mix
     /// first, until the rest and the next iteration's replies fit; a deleted member that
@@ -206,6 +216,7 @@ impl Solver {
             identity,
             cuts: 0,
             replies: 1,
+            average: 0,
             vector_budget: None,
             proven: ProvenCycles::new(),
             lock,
@@ -468,8 +479,12 @@ impl Solver {
             s_more = north.more();
             (upper, y, s_br, s_plain) = (-north.guarantee, north.mix, north.reply, north.first_reply);
         }
-        let games = self.iter_games;
         let restricted_value = south.first_value;
+        // The average of the last mixes (`--average`), answered like the LP's mix.
+        let avg = self.answer_average(&x, &y, restricted_value, obs)?;
+        let n_more: Vec<u32> = avg.north_reply.into_iter().chain(n_more).collect();
+        let s_more: Vec<u32> = avg.south_reply.into_iter().chain(s_more).collect();
+        let games = self.iter_games;
         let freed = self.evict(&x, &y);
         let held = self.held_vectors().count();
         let seconds = t0.elapsed().as_secs_f64();
@@ -489,6 +504,8 @@ impl Solver {
         if st.best_north.as_ref().is_none_or(|b| upper < b.bound) {
             st.best_north = Some(Certified { bound: upper, iteration, mix: y.clone() });
         }
+        let (average_lower, average_upper) = (avg.lower(), avg.upper());
+        avg.certify(st, iteration);
         let (best_lower, best_upper) = st.certified();
         let rec = IterRecord {
             iteration,
@@ -511,6 +528,8 @@ impl Solver {
             reply_seconds: self.reply_time.load(Relaxed) as f64 / 1e9,
             best_lower: Some(best_lower),
             best_upper: Some(best_upper),
+            average_lower,
+            average_upper,
         };
         // The best reply to the refined mix, else (as plain double oracle) to the restricted
         // game's mix, whichever is new.
@@ -547,6 +566,7 @@ impl Solver {
             st.south.extend(add_s);
             st.north.extend(add_n);
         }
+        average::remember(st, self.average, self.def.symmetric(), &x, &y);
         st.south_strategy = x;
         st.north_strategy = y;
         st.log.push(rec.clone());

@@ -67,9 +67,11 @@ fn double_oracle_equals_the_full_matrix_game() {
     for (k, (race, payoff, family)) in cases.into_iter().enumerate() {
         let d = def(race, payoff, family);
         let dir = tempfile::tempdir().unwrap();
-        // Plain double oracle, and (every other case) mixes refined against 6 more replies.
+        // Plain double oracle, (every other case) mixes refined against 6 more replies, and
+        // (every third) the average of the last 4 mixes answered too.
         let mut sv = Solver::open(d.clone(), dir.path()).unwrap();
         sv.cuts = if k % 2 == 1 { 6 } else { 0 };
+        sv.average = if k % 3 == 2 { 4 } else { 0 };
         sv.run(StopAt::default(), &Quiet).unwrap();
         let a = full_matrix(&d, &sv.ids);
         let full = solve_matrix_game(&a, sv.ids.len(), sv.ids.len()).unwrap();
@@ -83,6 +85,21 @@ fn double_oracle_equals_the_full_matrix_game() {
         assert!((sv.value() - full.value).abs() < 1e-6, "{race} {payoff} {family}: {} vs {}", sv.value(), full.value);
         if d.symmetric() {
             assert!(full.value.abs() < 1e-7);
+        }
+        // The certificate's mixes (LP mixes or averages) prove their bounds in the matrix.
+        let n = sv.ids.len();
+        let at = |id: u32| sv.ids.binary_search(&id).unwrap();
+        let (bs, bn) = (sv.state.best_south.as_ref().unwrap(), sv.state.best_north.as_ref().unwrap());
+        for j in 0..n {
+            let g: f64 = bs.mix.iter().map(|&(id, w)| w * a[at(id) * n + j]).sum();
+            assert!(g >= bs.bound - 1e-9, "{race} {payoff} {family}: column {j} {g} < {}", bs.bound);
+            let c: f64 = bn.mix.iter().map(|&(id, w)| w * a[j * n + at(id)]).sum();
+            assert!(c <= bn.bound + 1e-9, "{race} {payoff} {family}: row {j} {c} > {}", bn.bound);
+        }
+        if sv.average > 1 {
+            let logged = sv.state.log.iter().filter(|r| r.average_lower.is_some() && r.average_upper.is_some());
+            assert_eq!(logged.count(), sv.state.log.len() - 1, "{race} {payoff} {family}: all but the first");
+            assert!(sv.state.recent_south.len() <= 3);
         }
         // The reported mixes are genuine strategies.
         for s in [&sv.state.south_strategy, &sv.state.north_strategy] {
@@ -145,20 +162,32 @@ fn a_vector_budget_changes_the_disk_not_the_run() {
     }
 }
 
-/// Stopping after two iterations and resuming gives exactly the uninterrupted run.
+/// Stopping after two iterations and resuming gives exactly the uninterrupted run, also when
+/// the last mixes are averaged (`--average`, whose earlier mixes the state keeps).
 #[test]
 fn resume_equals_an_uninterrupted_run() {
+    resume_case(0);
+    resume_case(3);
+}
+
+fn resume_case(average: usize) {
     let d = def("south-first", "margin", "all:remove=000000**:drop=0..1");
+    let solve = |dir: &Path, limits: StopAt| {
+        let mut s = Solver::open(d.clone(), dir).unwrap();
+        s.average = average;
+        s.run(limits, &Quiet).unwrap();
+        s
+    };
     let a = tempfile::tempdir().unwrap();
-    let whole = solve(&d, a.path(), StopAt::default());
+    let whole = solve(a.path(), StopAt::default());
     assert!(whole.state.log.len() > 2, "the case must need more than two iterations");
     let b = tempfile::tempdir().unwrap();
-    let part = solve(&d, b.path(), StopAt { max_iterations: Some(2), seconds: None });
+    let part = solve(b.path(), StopAt { max_iterations: Some(2), seconds: None });
     assert_eq!(part.state.log.len(), 2);
     assert!(!part.state.done);
     // The directory has one writer: the stopped run ends before the resumed one opens it.
     drop(part);
-    let resumed = solve(&d, b.path(), StopAt::default());
+    let resumed = solve(b.path(), StopAt::default());
     // The same sets, best responses and counts; the floats agree to rounding (the LP
     // solver's pivoting order is not bit-reproducible across solver instances).
     let (r, w) = (&resumed.state, &whole.state);
@@ -181,9 +210,10 @@ fn resume_equals_an_uninterrupted_run() {
         assert!(a.iter().zip(b).all(|(p, q)| p.0 == q.0 && (p.1 - q.1).abs() < 1e-9));
     }
     // A finished run reopened (after it has ended) does nothing more.
+    assert_eq!((&r.best_south, &r.best_north), (&w.best_south, &w.best_north));
     let finished = resumed.state.clone();
     drop(resumed);
-    let again = solve(&d, b.path(), StopAt::default());
+    let again = solve(b.path(), StopAt::default());
     assert_eq!(again.state, finished);
 }
 
