@@ -279,6 +279,27 @@ mod tests {
         a
     }
 
+    /// A tableau big enough to pivot in two halves (1,050 × 1,052 cells, above
+    /// `HALVES_FROM_CELLS`): the skew game's value 0, both mixes guaranteeing it, and the same
+    /// value by constraint generation from a small guess (whose tableau grows across the
+    /// threshold). Release suite only: unoptimised it takes minutes.
+    #[test]
+    #[cfg_attr(debug_assertions, ignore)]
+    fn big_tableaux_pivot_in_halves() {
+        let n = 1050;
+        let a = structured_skew(5, n, 6);
+        let d = dense_game(&a, n, n).expect("solved");
+        assert!(d.value.abs() < 1e-9 && d.north_value.abs() < 1e-9, "{} {}", d.value, d.north_value);
+        for j in 0..n {
+            assert!((0..n).map(|i| d.x[i] * a[i * n + j]).sum::<f64>() >= -1e-9);
+            assert!((0..n).map(|i| a[j * n + i] * d.y[i]).sum::<f64>() <= 1e-9);
+        }
+        let guess: Vec<usize> = (0..n).step_by(10).collect();
+        let (g, x) = maximiser_from(&a, n, n, &guess, &guess).unwrap();
+        assert!(g.abs() < 1e-9, "{g}");
+        assert!((0..n).all(|j| (0..n).map(|i| x[i] * a[i * n + j]).sum::<f64>() >= g - 1e-9));
+    }
+
     /// Games whose perturbed optimal basis is infeasible for the true right-hand side: before
     /// the dual cleanup the dense simplex gave up on each (its `y` missed the check), found by
     /// a search over 400 seeds of `structured_skew` (3 such cases: 79, 147, 298). Now solved,

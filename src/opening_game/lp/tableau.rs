@@ -330,6 +330,13 @@ fn squared_length(row: &[f64]) -> f64 {
     acc.iter().sum::<f64>() + tail
 }
 
+/// Tableaux of at least this many cells pivot their rows in two halves side by side. The
+/// pivot is a pass over the whole tableau, memory-bound once the tableau outgrows the caches
+/// (1,000 × 1,000 f64 is 8 MB; the full game's restricted LPs reach 2,000 × 2,000), and during
+/// a symmetric game's LP the sweeps' second core is idle. The halves are fixed by the size
+/// (not the thread count), so the arithmetic, hence every answer, is the same on any machine.
+const HALVES_FROM_CELLS: usize = 1 << 20;
+
 /// One exchange pivot of the tableau `t` (`m + 1` rows of `n + 2`) on row `p`, column `q`;
 /// with `norms`, the constraint rows' squared column lengths are recomputed in the same pass,
 /// with `lengths`, each constraint row's squared length (plus 1) where it changed.
@@ -338,20 +345,58 @@ fn pivot(
     (m, n): (usize, usize),
     (p, q): (usize, usize),
     pivot_row: &mut [f64],
-    mut norms: Option<&mut Vec<f64>>,
-    mut lengths: Option<&mut Vec<f64>>,
+    norms: Option<&mut Vec<f64>>,
+    lengths: Option<&mut Vec<f64>>,
 ) {
     let w = n + 2;
     pivot_row.copy_from_slice(&t[p * w..(p + 1) * w]);
-    let inv = 1.0 / pivot_row[q];
-    if let Some(norms) = norms.as_deref_mut() {
-        norms.iter_mut().for_each(|s| *s = 1.0);
+    let pr: &[f64] = pivot_row;
+    let rows = m + 1;
+    let split = if rows * w >= HALVES_FROM_CELLS { rows / 2 } else { rows };
+    let (top, bottom) = t.split_at_mut(split * w);
+    let mut lengths = lengths.map(|l| l.split_at_mut(split.min(m)));
+    let (lt, lb) = match &mut lengths {
+        Some((a, b)) => (Some(&mut **a), Some(&mut **b)),
+        None => (None, None),
+    };
+    match norms {
+        None => {
+            let at = (m, n, p, q);
+            rayon::join(|| pivot_rows(top, 0, at, pr, None, lt), || pivot_rows(bottom, split, at, pr, None, lb));
+        }
+        Some(norms) => {
+            norms.iter_mut().for_each(|s| *s = 1.0);
+            let mut second = vec![0.0f64; if split < rows { n } else { 0 }];
+            let at = (m, n, p, q);
+            rayon::join(
+                || pivot_rows(top, 0, at, pr, Some(norms), lt),
+                || pivot_rows(bottom, split, at, pr, Some(&mut second), lb),
+            );
+            for (s, x) in norms.iter_mut().zip(&second) {
+                *s += x;
+            }
+        }
     }
-    for i in 0..=m {
+}
+
+/// [`pivot`] on the tableau rows `first..` held in `t` (whole rows), with the pivot row's
+/// copy `pivot_row`: each row's update, and its share of `norms` (added) and its `lengths`
+/// (indexed from `first`).
+fn pivot_rows(
+    t: &mut [f64],
+    first: usize,
+    (m, n, p, q): (usize, usize, usize, usize),
+    pivot_row: &[f64],
+    mut norms: Option<&mut [f64]>,
+    mut lengths: Option<&mut [f64]>,
+) {
+    let w = n + 2;
+    let inv = 1.0 / pivot_row[q];
+    for (k, row) in t.chunks_exact_mut(w).enumerate() {
+        let i = first + k;
         let changed = if i != p {
-            let f = t[i * w + q] * inv;
+            let f = row[q] * inv;
             if f != 0.0 {
-                let row = &mut t[i * w..(i + 1) * w];
                 for (x, &pr) in row.iter_mut().zip(pivot_row.iter()) {
                     *x -= f * pr;
                 }
@@ -359,19 +404,19 @@ fn pivot(
             }
             f != 0.0
         } else {
-            for x in &mut t[p * w..(p + 1) * w] {
+            for x in row.iter_mut() {
                 *x *= inv;
             }
-            t[p * w + q] = inv;
+            row[q] = inv;
             true
         };
         if let (true, Some(norms)) = (i < m, norms.as_deref_mut()) {
-            for (s, x) in norms.iter_mut().zip(&t[i * w..i * w + n]) {
+            for (s, x) in norms.iter_mut().zip(&row[..n]) {
                 *s += x * x;
             }
         }
         if let (true, true, Some(lengths)) = (i < m, changed, lengths.as_deref_mut()) {
-            lengths[i] = 1.0 + squared_length(&t[i * w..i * w + n]);
+            lengths[k] = 1.0 + squared_length(&row[..n]);
         }
     }
 }
