@@ -74,6 +74,7 @@ pub fn flag(field: &'static str) -> &'static str {
         "start" => "--start",
         "replies" => "--replies",
         "vector_budget" => "--vector-budget",
+        "average" => "--average",
         other => other,
     }
 }
