@@ -359,22 +359,25 @@ fn pivot(
         Some((a, b)) => (Some(&mut **a), Some(&mut **b)),
         None => (None, None),
     };
-    match norms {
-        None => {
-            let at = (m, n, p, q);
-            rayon::join(|| pivot_rows(top, 0, at, pr, None, lt), || pivot_rows(bottom, split, at, pr, None, lb));
-        }
-        Some(norms) => {
-            norms.iter_mut().for_each(|s| *s = 1.0);
-            let mut second = vec![0.0f64; if split < rows { n } else { 0 }];
-            let at = (m, n, p, q);
-            rayon::join(
-                || pivot_rows(top, 0, at, pr, Some(norms), lt),
-                || pivot_rows(bottom, split, at, pr, Some(&mut second), lb),
-            );
-            for (s, x) in norms.iter_mut().zip(&second) {
-                *s += x;
-            }
+    let at = (m, n, p, q);
+    let mut norms = norms;
+    if let Some(norms) = norms.as_deref_mut() {
+        norms.iter_mut().for_each(|s| *s = 1.0);
+    }
+    if split == rows {
+        // One pass, on this thread: a small pivot takes microseconds, about what handing half
+        // of it to another thread would cost.
+        pivot_rows(top, 0, at, pr, norms.map(|v| v.as_mut_slice()), lt);
+        return;
+    }
+    let mut second = norms.as_ref().map(|_| vec![0.0f64; n]);
+    rayon::join(
+        || pivot_rows(top, 0, at, pr, norms.as_deref_mut().map(|v| v.as_mut_slice()), lt),
+        || pivot_rows(bottom, split, at, pr, second.as_deref_mut(), lb),
+    );
+    if let (Some(norms), Some(second)) = (norms, second) {
+        for (s, x) in norms.iter_mut().zip(&second) {
+            *s += x;
         }
     }
 }
