@@ -2,7 +2,11 @@
 """What an optimal mix does: its weight by seeds removed, by drop count, by drop pit and by
 removals per own pit, from a run's equilibrium.json (README.md "Reading").
 
-    python3 results/lukho/equilibrium/reading.py DIR/equilibrium.json [south|north]
+    python3 results/lukho/equilibrium/reading.py DIR/equilibrium.json [south|north|certificate]
+
+`certificate` reads South's mix of the certificate (the best-bounded mix of the run, e.g. an
+average of the last LP mixes with `--average`) instead of the last iteration's LP mix; the
+bounds printed are then the certificate's.
 """
 import json
 import sys
@@ -18,11 +22,19 @@ def parse(choice):
 
 
 def reading(answer, side="south"):
-    mix = answer[side]
+    bounds = answer
+    if side == "certificate":
+        bounds = answer["certificate"]
+        mix = bounds["south"]
+    else:
+        mix = answer[side]
+    mix = sorted(mix, key=lambda e: -e["weight"])
+    top = lambda k: sum(e["weight"] for e in mix[:k])
     lines = [
         f"{answer['family']} ({answer['family_size']} choices), race {answer['race']}, payoff {answer['payoff']}: "
-        f"value {answer['value']:.6f}, certified [{answer['lower']:.6f}, {answer['upper']:.6f}], "
-        f"{side}'s mix {len(mix)} choices, heaviest {mix[0]['weight']:.4f} ({mix[0]['choice']})"
+        f"value {answer['value']:.6f}, certified [{bounds['lower']:.6f}, {bounds['upper']:.6f}], "
+        f"{side}'s mix {len(mix)} choices, heaviest {mix[0]['weight']:.4f} ({mix[0]['choice']}), "
+        f"ten heaviest {top(10):.3f}, hundred heaviest {top(100):.3f}"
     ]
     removed, count, pit, per_pit = defaultdict(float), defaultdict(float), defaultdict(float), [0.0] * 8
     for e in mix:
