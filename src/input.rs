@@ -75,6 +75,7 @@ pub fn flag(field: &'static str) -> &'static str {
         "replies" => "--replies",
         "vector_budget" => "--vector-budget",
         "average" => "--average",
+        "average_replies" => "--average-replies",
         other => other,
     }
 }

@@ -426,7 +426,7 @@ fn lukho_sweep<'py>(
 
 /// `lukho equilibrium --json`: the answer (resumable from `out`, as the CLI's).
 #[pyfunction]
-#[pyo3(signature = (race, payoff, out, family="all", time=None, max_iterations=None, chain="it", keep_one=false, progress=None, replies=1, vector_budget=None, average=0))]
+#[pyo3(signature = (race, payoff, out, family="all", time=None, max_iterations=None, chain="it", keep_one=false, progress=None, replies=1, vector_budget=None, average=0, average_replies=1))]
 #[allow(clippy::too_many_arguments)]
 fn lukho_equilibrium(
     py: Python<'_>,
@@ -442,12 +442,16 @@ fn lukho_equilibrium(
     replies: u32,
     vector_budget: Option<u64>,
     average: u32,
+    average_replies: u32,
 ) -> PyResult<String> {
     use mancala::opening_game::{EqError, IterRecord, Observer, OpeningGame, Solver, StopAt};
-    // The CLI's ranges: `--replies` 1..=100000, `--average` 0..=1000, `--vector-budget` at
-    // least one byte.
+    // The CLI's ranges: `--replies` and `--average-replies` 1..=100000, `--average` 0..=1000,
+    // `--vector-budget` at least one byte.
     if !(1..=100_000).contains(&replies) {
         return Err(err(format!("{}: {replies} is not in 1..=100000", flag("replies"))));
+    }
+    if !(1..=100_000).contains(&average_replies) {
+        return Err(err(format!("{}: {average_replies} is not in 1..=100000", flag("average_replies"))));
     }
     if average > 1000 {
         return Err(err(format!("{}: {average} is not in 0..=1000", flag("average"))));
@@ -478,6 +482,7 @@ fn lukho_equilibrium(
         let mut solver = Solver::open(def, &out)?;
         solver.replies = replies as usize;
         solver.average = average as usize;
+        solver.average_replies = average_replies as usize;
         solver.vector_budget = vector_budget;
         solver.run(StopAt { max_iterations, seconds: time }, &Obs(&bar))?;
         let answer = solver.answer(&[]);

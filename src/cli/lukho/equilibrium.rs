@@ -49,6 +49,12 @@ pub struct EquilibriumArgs {
     /// a side per iteration and keeps the averaged mixes' vectors. May change between sittings.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=1000))]
     average: u32,
+    /// With `--average`: of the `--replies` candidates per side, up to R come from the averaged
+    /// mix's best replies (ranked like the LP mix's, those that beat the restricted value),
+    /// the rest from the LP mix's. The average is the harder mix to beat, so what beats it is
+    /// the likelier part of the optimum. May change between sittings.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100000))]
+    average_replies: u32,
     /// Warm start a new run: both restricted sets begin with the choices of both mixes of
     /// FILE (another run's equilibrium.json; choices outside the family are skipped).
     #[arg(long)]
@@ -208,6 +214,7 @@ pub fn equilibrium(a: EquilibriumArgs) -> Result<()> {
     solver.cuts = a.cuts;
     solver.replies = a.replies as usize;
     solver.average = a.average as usize;
+    solver.average_replies = a.average_replies as usize;
     solver.vector_budget = a.vector_budget;
     if let Some(&id) = exploit_ids.iter().find(|&&id| solver.ids.binary_search(&id).is_err()) {
         let message = format!("choice {id} is not in the family `{}`", solver.def.family.text);

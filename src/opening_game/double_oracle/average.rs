@@ -19,9 +19,10 @@ pub(super) struct Averaged {
     /// South's average, what it guarantees; North's, what it concedes.
     south: Option<(Vec<(u32, f64)>, f64)>,
     north: Option<(Vec<(u32, f64)>, f64)>,
-    /// The opponents' best replies to them, when they beat the restricted game's value.
-    pub(super) north_reply: Option<u32>,
-    pub(super) south_reply: Option<u32>,
+    /// The opponents' best replies to them that beat the restricted game's value, best first
+    /// (at most [`Solver::average_replies`]).
+    pub(super) north_replies: Vec<u32>,
+    pub(super) south_replies: Vec<u32>,
 }
 
 impl Averaged {
@@ -58,26 +59,29 @@ impl Solver {
         restricted_value: f64,
         obs: &dyn Observer,
     ) -> Result<Averaged, EqError> {
-        let mut out = Averaged { south: None, north: None, north_reply: None, south_reply: None };
+        let mut out = Averaged { south: None, north: None, north_replies: vec![], south_replies: vec![] };
+        let k = self.average_replies.max(1);
         if let Some(xa) = averaged(self.average, &self.state.recent_south, x) {
             self.ensure_mix(Kind::Row, &xa, obs)?;
             let t = Instant::now();
-            let (g, r) = self.north_best(&xa);
+            let ranked = self.north_ranked(&xa, k);
             self.reply_time.fetch_add(t.elapsed().as_nanos() as u64, Relaxed);
-            out.north_reply = (g < restricted_value - TOLERANCE).then_some(r);
-            out.south = Some((xa, g));
+            out.north_replies =
+                ranked.iter().filter(|&&(g, _)| g < restricted_value - TOLERANCE).map(|&(_, c)| c).collect();
+            out.south = Some((xa, ranked[0].0));
         }
         if self.def.symmetric() {
-            // North's average is South's, its best reply mirrors South's.
+            // North's average is South's, its best replies mirror South's.
             out.north = out.south.as_ref().map(|(m, g)| (m.clone(), -g));
-            out.south_reply = out.north_reply;
+            out.south_replies = out.north_replies.clone();
         } else if let Some(ya) = averaged(self.average, &self.state.recent_north, y) {
             self.ensure_mix(Kind::Col, &ya, obs)?;
             let t = Instant::now();
-            let (u, r) = self.south_best(&ya);
+            let ranked = self.south_ranked(&ya, k);
             self.reply_time.fetch_add(t.elapsed().as_nanos() as u64, Relaxed);
-            out.south_reply = (u > restricted_value + TOLERANCE).then_some(r);
-            out.north = Some((ya, u));
+            out.south_replies =
+                ranked.iter().filter(|&&(u, _)| u > restricted_value + TOLERANCE).map(|&(_, c)| c).collect();
+            out.north = Some((ya, ranked[0].0));
         }
         Ok(out)
     }

@@ -151,6 +151,10 @@ pub struct Solver {
     /// Mixes averaged per side (`--average K`; 0 or 1: off): each iteration the average of
     /// its LP mix and the `K − 1` before it is answered too ([`average`]).
     pub average: usize,
+    /// Of the `replies` candidates per side, how many may come from the averaged mix's ranked
+    /// best replies (`--average-replies R`, at least 1; the rest from the LP mix's), which go
+    /// first.
+    pub average_replies: usize,
     /// Bytes the saved vectors may take (`None`: keep them all). At the end of each iteration
     /// the vectors of members outside its mixes are deleted, least recently used in a mix
     /// first, until the rest and the next iteration's replies fit; a deleted member that
@@ -217,6 +221,7 @@ impl Solver {
             cuts: 0,
             replies: 1,
             average: 0,
+            average_replies: 1,
             vector_budget: None,
             proven: ProvenCycles::new(),
             lock,
@@ -482,8 +487,8 @@ impl Solver {
         let restricted_value = south.first_value;
         // The average of the last mixes (`--average`), answered like the LP's mix.
         let avg = self.answer_average(&x, &y, restricted_value, obs)?;
-        let n_more: Vec<u32> = avg.north_reply.into_iter().chain(n_more).collect();
-        let s_more: Vec<u32> = avg.south_reply.into_iter().chain(s_more).collect();
+        let n_more: Vec<u32> = avg.north_replies.iter().copied().chain(n_more).collect();
+        let s_more: Vec<u32> = avg.south_replies.iter().copied().chain(s_more).collect();
         let games = self.iter_games;
         let freed = self.evict(&x, &y);
         let held = self.held_vectors().count();

@@ -68,10 +68,14 @@ fn double_oracle_equals_the_full_matrix_game() {
         let d = def(race, payoff, family);
         let dir = tempfile::tempdir().unwrap();
         // Plain double oracle, (every other case) mixes refined against 6 more replies, and
-        // (every third) the average of the last 4 mixes answered too.
+        // (every third) the average of the last 4 mixes answered too, in the last case with 4
+        // replies a side of which up to 3 are the average's.
         let mut sv = Solver::open(d.clone(), dir.path()).unwrap();
         sv.cuts = if k % 2 == 1 { 6 } else { 0 };
         sv.average = if k % 3 == 2 { 4 } else { 0 };
+        if k == 5 {
+            (sv.replies, sv.average_replies) = (4, 3);
+        }
         sv.run(StopAt::default(), &Quiet).unwrap();
         let a = full_matrix(&d, &sv.ids);
         let full = solve_matrix_game(&a, sv.ids.len(), sv.ids.len()).unwrap();
@@ -166,15 +170,17 @@ fn a_vector_budget_changes_the_disk_not_the_run() {
 /// the last mixes are averaged (`--average`, whose earlier mixes the state keeps).
 #[test]
 fn resume_equals_an_uninterrupted_run() {
-    resume_case(0);
-    resume_case(3);
+    resume_case(0, 1, 1);
+    resume_case(3, 1, 1);
+    resume_case(3, 4, 2);
 }
 
-fn resume_case(average: usize) {
+fn resume_case(average: usize, replies: usize, average_replies: usize) {
     let d = def("south-first", "margin", "all:remove=000000**:drop=0..1");
     let solve = |dir: &Path, limits: StopAt| {
         let mut s = Solver::open(d.clone(), dir).unwrap();
         s.average = average;
+        (s.replies, s.average_replies) = (replies, average_replies);
         s.run(limits, &Quiet).unwrap();
         s
     };
@@ -215,6 +221,44 @@ fn resume_case(average: usize) {
     drop(resumed);
     let again = solve(b.path(), StopAt::default());
     assert_eq!(again.state, finished);
+}
+
+/// `--average-replies 4`: the averaged mix's best replies (by distinct payoffs, those that beat
+/// the restricted value) join the set. Checked against the enumerated matrix: after iteration
+/// 6, North's set holds a reply at each of the four lowest payoff levels that South's average
+/// of the mixes of iterations 5 and 6 concedes below the restricted value; with the LP mix's
+/// replies only (`--average-replies 1`) it does not.
+#[test]
+fn the_averaged_mixes_best_replies_join_the_set() {
+    let d = def("south-first", "margin", "all:remove=000000**");
+    let run = |dir: &Path, iterations: u32, average_replies: usize| {
+        let mut s = Solver::open(d.clone(), dir).unwrap();
+        (s.average, s.replies, s.average_replies) = (2, 6, average_replies);
+        s.run(StopAt { max_iterations: Some(iterations), seconds: None }, &Quiet).unwrap();
+        s
+    };
+    let covered = |average_replies: usize| {
+        let dir = tempfile::tempdir().unwrap();
+        let before = run(dir.path(), 5, average_replies).state.south_strategy.clone();
+        let sv = run(dir.path(), 6, average_replies);
+        let a = full_matrix(&d, &sv.ids);
+        let n = sv.ids.len();
+        let at = |id: u32| sv.ids.binary_search(&id).unwrap();
+        let mut avg = vec![0.0; n];
+        for &(id, w) in before.iter().chain(&sv.state.south_strategy) {
+            avg[at(id)] += w / 2.0;
+        }
+        // South's payoff of the average against each North choice, in payoff units.
+        let g: Vec<f64> = (0..n).map(|j| (0..n).map(|i| avg[i] * a[i * n + j]).sum()).collect();
+        let value = sv.state.log[5].restricted_value;
+        let mut levels: Vec<f64> = g.iter().copied().filter(|&x| x < value - 1e-6).collect();
+        levels.sort_by(f64::total_cmp);
+        levels.dedup_by(|x, y| (*x - *y).abs() < 1e-9);
+        assert!(levels.len() >= 4, "the case needs four levels below the value: {levels:?}");
+        levels[..4].iter().all(|level| sv.state.north.iter().any(|&c| (g[at(c)] - level).abs() < 1e-9))
+    };
+    assert!(covered(4), "a best reply to the average is missing from North's set");
+    assert!(!covered(1), "the LP mix's replies alone cover the average's: the case proves nothing");
 }
 
 /// A sweep inside an iteration saves the state (its vector's checksum and games) only when the
