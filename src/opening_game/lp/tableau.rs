@@ -345,7 +345,7 @@ fn pivot(
     (m, n): (usize, usize),
     (p, q): (usize, usize),
     pivot_row: &mut [f64],
-    norms: Option<&mut Vec<f64>>,
+    mut norms: Option<&mut Vec<f64>>,
     lengths: Option<&mut Vec<f64>>,
 ) {
     let w = n + 2;
@@ -360,7 +360,6 @@ fn pivot(
         None => (None, None),
     };
     let at = (m, n, p, q);
-    let mut norms = norms;
     if let Some(norms) = norms.as_deref_mut() {
         norms.iter_mut().for_each(|s| *s = 1.0);
     }
