@@ -76,6 +76,7 @@ pub fn flag(field: &'static str) -> &'static str {
         "vector_budget" => "--vector-budget",
         "average" => "--average",
         "average_replies" => "--average-replies",
+        "average_weights" => "--average-weights",
         other => other,
     }
 }

@@ -118,6 +118,10 @@ fn equilibrium_bad_input_is_one_line_exit_2_and_overwrites_nothing() {
     run(&["--race", "sequential", "--payoff", "margin", "--family", "0..10", "--exploit", "99"], "--exploit");
     run(&["--race", "sequential", "--payoff", "margin", "--family", "bogus"], "--family");
     run(&["--race", "sequential", "--payoff", "margin", "--family", "0..10", "--replies", "0"], "--replies");
+    run(
+        &["--race", "sequential", "--payoff", "margin", "--family", "0..10", "--average-weights", "equal"],
+        "--average-weights",
+    );
     for budget in ["0", "12Q", "0.1"] {
         run(
             &["--race", "sequential", "--payoff", "margin", "--family", "0..10", "--vector-budget", budget],

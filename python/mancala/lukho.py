@@ -187,6 +187,7 @@ def equilibrium(
     vector_budget: Optional[int] = None,
     average: int = 0,
     average_replies: int = 1,
+    average_weights: str = "uniform",
 ) -> Equilibrium:
     """Solve the opening as a zero-sum matrix game by double oracle (``lukho equilibrium``);
     ``out`` keeps the resumable state (rerun to continue). ``replies``: best replies added per
@@ -194,10 +195,11 @@ def equilibrium(
     payoff vectors may take (``--vector-budget``; the full family's are 6.4 MB each, a byte per
     choice); ``average``: also answer the average of the last K iterations' mixes
     (``--average``; 0 or 1: off; its bound may improve the certificate); ``average_replies``: of
-    the ``replies``, up to this many are the average's best replies (``--average-replies``).
-    Releases the GIL."""
+    the ``replies``, up to this many are the average's best replies (``--average-replies``);
+    ``average_weights``: ``"uniform"`` or ``"optimal"``, the weights that concede least
+    (``--average-weights``). Releases the GIL."""
     cb = callback(progress, "games")
     d = json.loads(_native.lukho_equilibrium(race, payoff, os.fspath(out), family, time, max_iterations, chain,
                                              keep_one, cb, replies, vector_budget, average,
-                                             average_replies))
+                                             average_replies, average_weights))
     return Equilibrium.from_json(d)

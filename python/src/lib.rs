@@ -426,7 +426,7 @@ fn lukho_sweep<'py>(
 
 /// `lukho equilibrium --json`: the answer (resumable from `out`, as the CLI's).
 #[pyfunction]
-#[pyo3(signature = (race, payoff, out, family="all", time=None, max_iterations=None, chain="it", keep_one=false, progress=None, replies=1, vector_budget=None, average=0, average_replies=1))]
+#[pyo3(signature = (race, payoff, out, family="all", time=None, max_iterations=None, chain="it", keep_one=false, progress=None, replies=1, vector_budget=None, average=0, average_replies=1, average_weights="uniform"))]
 #[allow(clippy::too_many_arguments)]
 fn lukho_equilibrium(
     py: Python<'_>,
@@ -443,6 +443,7 @@ fn lukho_equilibrium(
     vector_budget: Option<u64>,
     average: u32,
     average_replies: u32,
+    average_weights: &str,
 ) -> PyResult<String> {
     use mancala::opening_game::{EqError, IterRecord, Observer, OpeningGame, Solver, StopAt};
     // The CLI's ranges: `--replies` and `--average-replies` 1..=100000, `--average` 0..=1000,
@@ -459,6 +460,7 @@ fn lukho_equilibrium(
     if vector_budget == Some(0) {
         return Err(err(format!("{}: 0; expected a size of at least one byte", flag("vector_budget"))));
     }
+    let weights: mancala::opening_game::Weights = parse("average_weights", average_weights)?;
     let rules = lukho_rules(chain, keep_one)?;
     let def = OpeningGame {
         rules,
@@ -483,6 +485,7 @@ fn lukho_equilibrium(
         solver.replies = replies as usize;
         solver.average = average as usize;
         solver.average_replies = average_replies as usize;
+        solver.average_weights = weights;
         solver.vector_budget = vector_budget;
         solver.run(StopAt { max_iterations, seconds: time }, &Obs(&bar))?;
         let answer = solver.answer(&[]);

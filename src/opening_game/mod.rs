@@ -46,7 +46,7 @@ mod tests;
 mod vectors;
 
 pub use answer::{Answer, BestBound, Certificate, Exploit, ExploitReport, MixEntry, Named, ANSWER_FILE};
-pub use double_oracle::{IterRecord, Observer, Quiet, Solver, StopAt, TOLERANCE};
+pub use double_oracle::{IterRecord, Observer, Quiet, Solver, StopAt, Weights, TOLERANCE};
 pub use payoff::{full_matrix, OpeningGame, Payoff, PayoffError};
 pub use state::{read_state, write_state, Certified, State, STATE_FILE, STATE_FORMAT, STATE_MAGIC};
 

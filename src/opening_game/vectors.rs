@@ -342,33 +342,54 @@ impl Solver {
     /// positions sums the vectors one after another (streaming reads, the same order of
     /// terms for every position).
     pub(super) fn ranked(&self, terms: &[(Values<'_>, f64)], k: usize) -> Vec<(f64, usize)> {
+        self.ranked_keep(terms, k, false).0
+    }
+
+    /// [`Solver::ranked`], and with `keep` the sums themselves (one per choice of the family:
+    /// the score vector `--average-weights optimal` combines).
+    pub(super) fn ranked_keep(
+        &self,
+        terms: &[(Values<'_>, f64)],
+        k: usize,
+        keep: bool,
+    ) -> (Vec<(f64, usize)>, Option<Vec<f64>>) {
         let n = self.ids.len();
-        (0..n.div_ceil(CHUNK))
+        let rank = |a: usize, acc: &mut [f64]| {
+            for &(v, w) in terms {
+                v.add_scaled(acc, a, w);
+            }
+            let mut top = Vec::with_capacity(k + 1);
+            for (i, &s) in acc.iter().enumerate() {
+                offer(&mut top, k, (s, a + i));
+            }
+            top
+        };
+        let merge = |mut x: Vec<(f64, usize)>, y: Vec<(f64, usize)>| {
+            for e in y {
+                offer(&mut x, k, e);
+            }
+            x
+        };
+        if keep {
+            let mut out = vec![0.0f64; n];
+            let top =
+                out.par_chunks_mut(CHUNK).enumerate().map(|(c, acc)| rank(c * CHUNK, acc)).reduce(Vec::new, merge);
+            return (top, Some(out));
+        }
+        let top = (0..n.div_ceil(CHUNK))
             .into_par_iter()
             .map(|c| {
                 let (a, b) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
-                let mut acc = vec![0.0f64; b - a];
-                for &(v, w) in terms {
-                    v.add_scaled(&mut acc, a, w);
-                }
-                let mut top = Vec::with_capacity(k + 1);
-                for (i, &s) in acc.iter().enumerate() {
-                    offer(&mut top, k, (s, a + i));
-                }
-                top
+                rank(a, &mut vec![0.0f64; b - a])
             })
-            .reduce(Vec::new, |mut x, y| {
-                for e in y {
-                    offer(&mut x, k, e);
-                }
-                x
-            })
+            .reduce(Vec::new, merge);
+        (top, None)
     }
 }
 
 /// Keep `top` the `k` largest distinct values (largest first; of equal values the lowest
 /// position).
-fn offer(top: &mut Vec<(f64, usize)>, k: usize, e: (f64, usize)) {
+pub(super) fn offer(top: &mut Vec<(f64, usize)>, k: usize, e: (f64, usize)) {
     if top.len() == k && top.last().is_some_and(|l| e.0 < l.0) {
         return;
     }

@@ -55,6 +55,13 @@ pub struct EquilibriumArgs {
     /// the likelier part of the optimum. May change between sittings.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100000))]
     average_replies: u32,
+    /// With `--average`: how the last K mixes are weighed. `uniform`: equally. `optimal`: by the
+    /// weights that concede least over the whole family (a small LP over each mix's best-reply
+    /// scores, kept as 8 bytes a choice per mix in DIR/mixes); the earlier mixes' payoff
+    /// vectors need not stay, so the averaged mixes need no memory beyond their scores.
+    /// May change between sittings.
+    #[arg(long, default_value = "uniform", value_parser = ["uniform", "optimal"])]
+    average_weights: String,
     /// Warm start a new run: both restricted sets begin with the choices of both mixes of
     /// FILE (another run's equilibrium.json; choices outside the family are skipped).
     #[arg(long)]
@@ -215,6 +222,7 @@ pub fn equilibrium(a: EquilibriumArgs) -> Result<()> {
     solver.replies = a.replies as usize;
     solver.average = a.average as usize;
     solver.average_replies = a.average_replies as usize;
+    solver.average_weights = a.average_weights.parse().expect("clap checked it");
     solver.vector_budget = a.vector_budget;
     if let Some(&id) = exploit_ids.iter().find(|&&id| solver.ids.binary_search(&id).is_err()) {
         let message = format!("choice {id} is not in the family `{}`", solver.def.family.text);

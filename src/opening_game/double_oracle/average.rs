@@ -7,7 +7,7 @@
 
 use super::super::state::{Certified, State};
 use super::super::vectors::Kind;
-use super::{Mix, Observer, Solver, TOLERANCE};
+use super::{Mix, Observer, Solver, Weights, TOLERANCE};
 use crate::opening_game::EqError;
 use std::collections::BTreeMap;
 use std::sync::atomic::Ordering::Relaxed;
@@ -61,6 +61,28 @@ impl Solver {
     ) -> Result<Averaged, EqError> {
         let mut out = Averaged { south: None, north: None, north_replies: vec![], south_replies: vec![] };
         let k = self.average_replies.max(1);
+        if self.average_weights == Weights::Optimal {
+            let scale = self.def.scale();
+            let recent = self.state.recent_south.clone();
+            if let Some(ms) = window(self.average, &recent, x) {
+                // North's scores are his gains: South's payoffs negated.
+                let (mix, replies) = self.optimal_average(true, &ms, k, obs)?;
+                out.north_replies =
+                    replies.iter().filter(|r| -r.0 / scale < restricted_value - TOLERANCE).map(|r| r.1).collect();
+                out.south = Some((mix, -replies[0].0 / scale));
+            }
+            let recent = self.state.recent_north.clone();
+            if self.def.symmetric() {
+                out.north = out.south.as_ref().map(|(m, g)| (m.clone(), -g));
+                out.south_replies = out.north_replies.clone();
+            } else if let Some(ms) = window(self.average, &recent, y) {
+                let (mix, replies) = self.optimal_average(false, &ms, k, obs)?;
+                out.south_replies =
+                    replies.iter().filter(|r| r.0 / scale > restricted_value + TOLERANCE).map(|r| r.1).collect();
+                out.north = Some((mix, replies[0].0 / scale));
+            }
+            return Ok(out);
+        }
         if let Some(xa) = averaged(self.average, &self.state.recent_south, x) {
             self.ensure_mix(Kind::Row, &xa, obs)?;
             let t = Instant::now();
@@ -91,11 +113,7 @@ impl Solver {
 /// (summed in a fixed order, so a resumed run gets the same bits); `None` when averaging is
 /// off or there is nothing before `mix` yet.
 fn averaged(average: usize, recent: &[Vec<(u32, f64)>], mix: Mix<'_>) -> Option<Vec<(u32, f64)>> {
-    if average < 2 || recent.is_empty() {
-        return None;
-    }
-    let from = recent.len().saturating_sub(average - 1);
-    let mixes: Vec<&[(u32, f64)]> = recent[from..].iter().map(Vec::as_slice).chain([mix]).collect();
+    let mixes = window(average, recent, mix)?;
     let k = mixes.len() as f64;
     let mut sum: BTreeMap<u32, f64> = BTreeMap::new();
     for m in mixes {
@@ -104,6 +122,16 @@ fn averaged(average: usize, recent: &[Vec<(u32, f64)>], mix: Mix<'_>) -> Option<
         }
     }
     Some(sum.into_iter().collect())
+}
+
+/// `mix` after the last `average − 1` mixes of `recent` (oldest first); `None` when averaging
+/// is off or there is nothing before `mix` yet.
+fn window<'a>(average: usize, recent: &'a [Vec<(u32, f64)>], mix: Mix<'a>) -> Option<Vec<Mix<'a>>> {
+    if average < 2 || recent.is_empty() {
+        return None;
+    }
+    let from = recent.len().saturating_sub(average - 1);
+    Some(recent[from..].iter().map(Vec::as_slice).chain([mix]).collect())
 }
 
 /// Keep this iteration's mixes for the next averages (the last `average − 1`; none when off;

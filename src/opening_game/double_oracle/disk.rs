@@ -58,9 +58,11 @@ impl Solver {
         if over == 0 {
             return Vec::new();
         }
-        // The mixes the next averages take in (`--average`) are kept too.
+        // The mixes the next averages take in (`--average`) are kept too, unless they are
+        // weighed by their score vectors (`--average-weights optimal`), which need no vector.
+        let uniform = self.average_weights == super::Weights::Uniform;
         let recent = |r: &[Vec<(u32, f64)>], kind| -> Vec<(Kind, u32)> {
-            r.iter().flatten().map(|&(id, _)| (kind, id)).collect()
+            r.iter().flatten().filter(|_| uniform).map(|&(id, _)| (kind, id)).collect()
         };
         let keep: std::collections::HashSet<String> = (x.iter().map(|&(id, _)| (Kind::Row, id)))
             .chain(y.iter().map(|&(id, _)| (Kind::Col, id)))

@@ -2,8 +2,12 @@
 //! both best replies, the iteration log, and when to stop.
 
 mod average;
+pub(in crate::opening_game) mod combine;
 mod disk;
+mod refine;
 mod restricted;
+
+pub use combine::Weights;
 
 use super::state::{read_state, write_state, Certified, State, STATE_FILE};
 use super::vectors::{Kind, Values, Width};
@@ -104,25 +108,6 @@ pub struct StopAt {
     pub seconds: Option<f64>,
 }
 
-/// A refined mix: what it guarantees over the whole family, the opponent's best reply to it,
-/// and the plain restricted game's LP value and reply (the first step).
-struct Refined {
-    guarantee: f64,
-    mix: Vec<(u32, f64)>,
-    reply: u32,
-    /// The opponent's best replies to `mix` with distinct payoffs, best first (the first is `reply`).
-    replies: Vec<(f64, u32)>,
-    first_value: f64,
-    first_reply: u32,
-}
-
-impl Refined {
-    /// The opponent's further replies that beat the restricted game's value (best first).
-    fn more(&self) -> Vec<u32> {
-        self.replies.iter().skip(1).filter(|&&(g, _)| g < self.first_value - TOLERANCE).map(|&(_, c)| c).collect()
-    }
-}
-
 /// A mix over choice ids: (id, weight).
 type Mix<'a> = &'a [(u32, f64)];
 
@@ -155,6 +140,11 @@ pub struct Solver {
     /// best replies (`--average-replies R`, at least 1; the rest from the LP mix's), which go
     /// first.
     pub average_replies: usize,
+    /// How the average weighs the mixes (`--average-weights`; [`Weights`]).
+    pub average_weights: Weights,
+    /// `--average-weights optimal`: the opponent's score vector against each recent mix, by
+    /// (South's mix, [`combine::key`]).
+    pub(super) mix_scores: HashMap<(bool, u64), Vec<f64>>,
     /// Bytes the saved vectors may take (`None`: keep them all). At the end of each iteration
     /// the vectors of members outside its mixes are deleted, least recently used in a mix
     /// first, until the rest and the next iteration's replies fit; a deleted member that
@@ -222,6 +212,8 @@ impl Solver {
             replies: 1,
             average: 0,
             average_replies: 1,
+            average_weights: Weights::Uniform,
+            mix_scores: HashMap::new(),
             vector_budget: None,
             proven: ProvenCycles::new(),
             lock,
@@ -335,59 +327,6 @@ impl Solver {
         Ok(())
     }
 
-    /// One player's best mix over his restricted set `own` against EVERY opposing choice of
-    /// the family, by constraint generation: the LP starts with the opponent's restricted set
-    /// as its columns (the plain double-oracle game), then adds the opponent's best reply to
-    /// the current mix while that reply beats the LP's value (at most [`Solver::cuts`] times;
-    /// 0 = plain double oracle). The LP's entries are played pairwise; the opponent's best
-    /// reply over the family needs the vectors of the mix's support only (swept the first
-    /// time a member is in one). `south`: the player is South (else North, whose payoff is
-    /// South's negated).
-    fn refine(
-        &mut self,
-        south: bool,
-        own: &[u32],
-        cuts0: &[u32],
-        hints: (Mix<'_>, Mix<'_>),
-        mut first: Option<(f64, Vec<f64>)>,
-        obs: &dyn Observer,
-    ) -> Result<Refined, EqError> {
-        let mut cuts = cuts0.to_vec();
-        let mut best: Option<Refined> = None;
-        for step in 0..=self.cuts {
-            let (v, w) = match first.take() {
-                Some(solved) => solved,
-                None => {
-                    let lp = self.lp(south, own, &cuts, cuts0, hints);
-                    let t = Instant::now();
-                    let solved = lp.solve()?;
-                    self.lp_time.fetch_add(t.elapsed().as_nanos() as u64, Relaxed);
-                    solved
-                }
-            };
-            let mix: Vec<(u32, f64)> = own.iter().copied().zip(w).filter(|&(_, w)| w > 0.0).collect();
-            // South's mix is answered through its members' rows, North's through their columns.
-            self.ensure_mix(if south { Kind::Row } else { Kind::Col }, &mix, obs)?;
-            let t = Instant::now();
-            let replies = if south {
-                self.north_ranked(&mix, self.replies.max(1))
-            } else {
-                self.south_ranked(&mix, self.replies.max(1)).into_iter().map(|(u, s)| (-u, s)).collect()
-            };
-            self.reply_time.fetch_add(t.elapsed().as_nanos() as u64, Relaxed);
-            let (g, br) = replies[0];
-            let (first_value, first_reply) = best.as_ref().map_or((v, br), |b| (b.first_value, b.first_reply));
-            if best.as_ref().is_none_or(|b| g > b.guarantee) {
-                best = Some(Refined { guarantee: g, mix, reply: br, replies, first_value, first_reply });
-            }
-            if v - g <= TOLERANCE / 4.0 || cuts.contains(&br) || step == self.cuts {
-                break;
-            }
-            cuts.push(br);
-        }
-        Ok(best.expect("at least one step"))
-    }
-
     /// Create the directory and take its lock (once), then reread the state another run may
     /// have written there since [`Solver::open`] found no directory.
     pub(super) fn hold(&mut self) -> Result<(), EqError> {
@@ -475,6 +414,7 @@ impl Solver {
         let (lower, x, n_br, n_plain) = (south.guarantee, south.mix.clone(), south.reply, south.first_reply);
         let n_more = south.more();
         let (upper, y, s_br, s_plain, s_more);
+        let mut north_scores = None;
         if self.def.symmetric() {
             // S = N and A = −Aᵀ: South's optimal mix is North's too, and North's best reply
             // to it mirrors South's: upper = −lower, one sweep serves both.
@@ -482,9 +422,16 @@ impl Solver {
         } else {
             let north = self.refine(false, &n_set, &s_set, (&n_mix, &s_mix), n_first, obs)?;
             s_more = north.more();
+            north_scores = north.scores;
             (upper, y, s_br, s_plain) = (-north.guarantee, north.mix, north.reply, north.first_reply);
         }
         let restricted_value = south.first_value;
+        if let Some(scores) = south.scores {
+            self.keep_scores(true, &x, scores)?;
+        }
+        if let Some(scores) = north_scores {
+            self.keep_scores(false, &y, scores)?;
+        }
         // The average of the last mixes (`--average`), answered like the LP's mix.
         let avg = self.answer_average(&x, &y, restricted_value, obs)?;
         let n_more: Vec<u32> = avg.north_replies.iter().copied().chain(n_more).collect();
@@ -579,6 +526,7 @@ impl Solver {
         // After the save: a stop in between leaves files the state does not name (swept
         // again, to the same bytes, if ever needed), never a state naming a missing file.
         disk::remove_files(&freed)?;
+        self.prune_scores()?;
         obs.iteration(&rec);
         Ok(())
     }

@@ -68,26 +68,78 @@ impl Solver {
     /// orientation, or in a symmetric game its mirror, exactly the negation), else played.
     /// An entry read from a vector is kept in [`Solver::read`], so later calls read only the
     /// new members' entries.
+    ///
+    /// Entries are read vector by vector (a column's, then a row's, in the order of the
+    /// family), not entry by entry in the matrix's order: a resumed run reads every entry
+    /// afresh, and read row by row they touched a page of every saved vector per row; once
+    /// the vectors outgrew RAM (29 GB on the full `lockstep` run, 23 GB of RAM) the first
+    /// iteration of a sitting took over 20 minutes of random reads. One vector at a time
+    /// reads each file once, in order.
     pub(in crate::opening_game) fn restricted(&mut self, south: &[u32], north: &[u32]) -> Vec<i32> {
         self.play_pairs(south, north);
-        // Each North member's position and column (if swept).
-        let cols: Vec<_> = north.iter().map(|&n| (self.pos(n), self.held(Kind::Col, n))).collect();
-        let mut a = Vec::with_capacity(south.len() * north.len());
-        let mut fresh = Vec::new();
-        for &s in south {
-            let (ps, row) = (self.pos(s), self.held(Kind::Row, s));
-            for (&n, &(pn, col)) in north.iter().zip(&cols) {
+        let (ns, nn) = (south.len(), north.len());
+        let mut a = vec![0i32; ns * nn];
+        // Where each entry comes from: 0 not yet, 1 the caches, 2 a vector now.
+        let mut known = vec![0u8; ns * nn];
+        for (i, &s) in south.iter().enumerate() {
+            for (j, &n) in north.iter().enumerate() {
                 if let Some(&v) = self.read.get(&(s, n)).or_else(|| self.pairs.get(&(s, n))) {
-                    a.push(v);
-                    continue;
+                    (a[i * nn + j], known[i * nn + j]) = (v, 1);
                 }
-                let v = match (col, row) {
-                    (Some((v, sign)), _) => sign * v.at(ps),
-                    (None, Some((v, sign))) => sign * v.at(pn),
-                    (None, None) => unreachable!("play_pairs played every pair no vector holds"),
-                };
-                fresh.push(((s, n), v));
-                a.push(v);
+            }
+        }
+        // The members of each side in the family's order (a vector's slots are in that order).
+        let by_pos = |set: &[u32]| {
+            let mut order: Vec<(usize, usize)> = set.iter().enumerate().map(|(k, &id)| (self.pos(id), k)).collect();
+            order.sort_unstable();
+            order
+        };
+        let (south_order, north_order) = (by_pos(south), by_pos(north));
+        // North's swept columns, each read once for the South members still unknown.
+        let columns: Vec<Vec<(usize, i32)>> = (0..nn)
+            .into_par_iter()
+            .map(|j| {
+                let Some((v, sign)) = self.held(Kind::Col, north[j]) else { return Vec::new() };
+                south_order
+                    .iter()
+                    .filter(|&&(_, i)| known[i * nn + j] == 0)
+                    .map(|&(p, i)| (i, sign * v.at(p)))
+                    .collect()
+            })
+            .collect();
+        for (j, col) in columns.into_iter().enumerate() {
+            for (i, v) in col {
+                (a[i * nn + j], known[i * nn + j]) = (v, 2);
+            }
+        }
+        // Then South's swept rows for what no column held.
+        let rows: Vec<Vec<(usize, i32)>> = (0..ns)
+            .into_par_iter()
+            .map(|i| {
+                if known[i * nn..(i + 1) * nn].iter().all(|&k| k > 0) {
+                    return Vec::new();
+                }
+                let Some((v, sign)) = self.held(Kind::Row, south[i]) else { return Vec::new() };
+                north_order
+                    .iter()
+                    .filter(|&&(_, j)| known[i * nn + j] == 0)
+                    .map(|&(p, j)| (j, sign * v.at(p)))
+                    .collect()
+            })
+            .collect();
+        for (i, row) in rows.into_iter().enumerate() {
+            for (j, v) in row {
+                (a[i * nn + j], known[i * nn + j]) = (v, 2);
+            }
+        }
+        let mut fresh = Vec::new();
+        for (i, &s) in south.iter().enumerate() {
+            for (j, &n) in north.iter().enumerate() {
+                let k = i * nn + j;
+                assert!(known[k] > 0, "play_pairs played every pair no vector holds");
+                if known[k] == 2 {
+                    fresh.push(((s, n), a[k]));
+                }
             }
         }
         self.read.extend(fresh);

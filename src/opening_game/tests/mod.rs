@@ -7,6 +7,7 @@ use crate::sweep::Spec;
 use std::fs;
 use std::path::Path;
 
+mod combine;
 mod vectors;
 
 const R: Rules = Rules { chain: Chain::It, keep_one: false };

@@ -1,0 +1,260 @@
+//! `--average-weights optimal`: the average of the last K LP mixes with the weights that concede
+//! least over the whole family, instead of equal weights.
+//!
+//! Against the opponent's choice `c` the mix `Σ λ_k m_k` scores `Σ λ_k s_k(c)`, where `s_k` is
+//! the opponent's score vector against the mix `m_k` (what its best-reply pass sums anyway).
+//! So the best weights solve a small matrix game, the opponent's whole family against the K
+//! mixes: `min_λ max_c Σ λ_k s_k(c)`, by row generation (an LP on the choices found so far,
+//! then one pass over the K vectors for the choices its weights concede most to). Keeping the
+//! K score vectors (8 bytes a choice each: 51 MB on the full family) costs no pass: the mix's
+//! own best-reply pass writes it. It also frees the memory the uniform average needs: its
+//! bound and its best replies come from the score vectors, so the earlier mixes' payoff
+//! vectors need not stay (on the full `lockstep` run the last 8 mixes' supports span ~3,400
+//! vectors, 22 GB).
+//!
+//! The bound is `max_c Σ λ_k s_k(c)` evaluated over every choice, so it is a certificate like
+//! any mix's (the same sums in another order: equal up to f64 rounding, ~1e-12 payoff units).
+
+use super::super::vectors::{offer, Kind, Values};
+use super::super::{io_err, lp, write_bytes_atomic, EqError};
+use super::{Mix, Observer, Solver};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::hash::Hasher;
+use std::path::PathBuf;
+
+/// How `--average` weighs the last mixes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Weights {
+    /// Equal weights (the first `--average`).
+    #[default]
+    Uniform,
+    /// The weights that concede least over the whole family (see the module doc).
+    Optimal,
+}
+
+impl std::str::FromStr for Weights {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Weights, String> {
+        match s {
+            "uniform" => Ok(Weights::Uniform),
+            "optimal" => Ok(Weights::Optimal),
+            _ => Err(format!("`{s}`: expected uniform or optimal")),
+        }
+    }
+}
+
+/// Row-generation rounds at most (each one pass over the K score vectors); every round's
+/// weights are evaluated over the whole family, so stopping early only costs optimality.
+const ROUNDS: usize = 200;
+/// Choices added per round: the most conceded ones (by distinct score).
+const PER_ROUND: usize = 32;
+const MAGIC: &[u8; 8] = b"MIXSCOR1";
+
+/// Replies ranked by the opponent's score, best first: (score, choice id).
+type Ranked = Vec<(f64, u32)>;
+
+/// A mix's key: a hash of its ids and weights' bits (the score files' names).
+pub(super) fn key(mix: Mix<'_>) -> u64 {
+    let mut h = rustc_hash::FxHasher::default();
+    for &(id, w) in mix {
+        h.write_u32(id);
+        h.write_u64(w.to_bits());
+    }
+    h.write_usize(mix.len());
+    h.finish()
+}
+
+impl Solver {
+    /// A best-reply pass's terms for `mix`: South's mix through its members' rows (scores are
+    /// North's gains, `−A`), North's through their columns (South's gains, `A`).
+    pub(super) fn side_terms(&self, south: bool, mix: Mix<'_>) -> Vec<(Values<'_>, f64)> {
+        let kind = if south { Kind::Row } else { Kind::Col };
+        mix.iter()
+            .map(|&(id, w)| {
+                let (v, s) = self.vector(kind, id);
+                (v, if south { -s * w } else { s * w })
+            })
+            .collect()
+    }
+
+    fn score_path(&self, south: bool, key: u64) -> PathBuf {
+        self.dir.join("mixes").join(format!("{}-{key:016x}.f64", if south { "south" } else { "north" }))
+    }
+
+    /// Keep `scores` (the opponent's score vector against `mix`) in memory and on disk.
+    pub(super) fn keep_scores(&mut self, south: bool, mix: Mix<'_>, scores: Vec<f64>) -> Result<(), EqError> {
+        let key = key(mix);
+        let path = self.score_path(south, key);
+        if !path.exists() {
+            let data: Vec<u8> = scores.iter().flat_map(|x| x.to_le_bytes()).collect();
+            let mut bytes = Vec::with_capacity(data.len() + 32);
+            bytes.extend_from_slice(MAGIC);
+            bytes.extend_from_slice(&(scores.len() as u64).to_le_bytes());
+            bytes.extend_from_slice(&key.to_le_bytes());
+            bytes.extend_from_slice(&(crc32fast::hash(&data) as u64).to_le_bytes());
+            bytes.extend_from_slice(&data);
+            let dir = self.dir.join("mixes");
+            std::fs::create_dir_all(&dir).map_err(io_err(&dir))?;
+            write_bytes_atomic(&path, &bytes)?;
+        }
+        self.mix_scores.insert((south, key), scores);
+        Ok(())
+    }
+
+    /// The score vector of `mix` (a side's earlier LP mix): kept, else read from its file, else
+    /// computed again by a pass (sweeping its members' missing vectors).
+    fn scores_of(&mut self, south: bool, mix: Mix<'_>, obs: &dyn Observer) -> Result<(), EqError> {
+        let key = key(mix);
+        if self.mix_scores.contains_key(&(south, key)) {
+            return Ok(());
+        }
+        let n = self.ids.len();
+        let path = self.score_path(south, key);
+        if let Ok(bytes) = std::fs::read(&path) {
+            let ok = bytes.len() == 32 + 8 * n
+                && &bytes[..8] == MAGIC
+                && bytes[8..16] == (n as u64).to_le_bytes()
+                && bytes[16..24] == key.to_le_bytes()
+                && bytes[24..32] == (crc32fast::hash(&bytes[32..]) as u64).to_le_bytes();
+            if ok {
+                let v = bytes[32..].chunks_exact(8).map(|b| f64::from_le_bytes(b.try_into().unwrap())).collect();
+                self.mix_scores.insert((south, key), v);
+                return Ok(());
+            }
+        }
+        self.ensure_mix(if south { Kind::Row } else { Kind::Col }, mix, obs)?;
+        let t = std::time::Instant::now();
+        let (_, scores) = self.ranked_keep(&self.side_terms(south, mix), 1, true);
+        self.reply_time.fetch_add(t.elapsed().as_nanos() as u64, std::sync::atomic::Ordering::Relaxed);
+        self.keep_scores(south, mix, scores.expect("kept"))
+    }
+
+    /// The best-weighted average of `mixes` (a side's last LP mixes, oldest first): the mix, the
+    /// opponent's best score against it (integer units) and his `k` best replies (distinct
+    /// scores, best first: (score, choice id)).
+    pub(super) fn optimal_average(
+        &mut self,
+        south: bool,
+        mixes: &[&[(u32, f64)]],
+        k: usize,
+        obs: &dyn Observer,
+    ) -> Result<(Vec<(u32, f64)>, Ranked), EqError> {
+        for m in mixes {
+            self.scores_of(south, m, obs)?;
+        }
+        let t = std::time::Instant::now();
+        let scores: Vec<&[f64]> = mixes.iter().map(|m| self.mix_scores[&(south, key(m))].as_slice()).collect();
+        let lambda = best_weights(&scores)?;
+        let top = combined_top(&scores, &lambda, k);
+        self.reply_time.fetch_add(t.elapsed().as_nanos() as u64, std::sync::atomic::Ordering::Relaxed);
+        let mut sum: BTreeMap<u32, f64> = BTreeMap::new();
+        for (m, &l) in mixes.iter().zip(&lambda) {
+            for &(id, w) in m.iter() {
+                if l > 0.0 {
+                    *sum.entry(id).or_default() += l * w;
+                }
+            }
+        }
+        let replies = top.into_iter().map(|(s, p)| (s, self.ids[p])).collect();
+        Ok((sum.into_iter().filter(|&(_, w)| w > 0.0).collect(), replies))
+    }
+
+    /// Forget the score vectors (memory and files) of mixes no longer among the state's recent
+    /// ones: called after the state is saved.
+    pub(super) fn prune_scores(&mut self) -> Result<(), EqError> {
+        let keep: std::collections::HashSet<(bool, u64)> = (self.state.recent_south.iter().map(|m| (true, key(m))))
+            .chain(self.state.recent_north.iter().map(|m| (false, key(m))))
+            .collect();
+        self.mix_scores.retain(|k, _| keep.contains(k));
+        let dir = self.dir.join("mixes");
+        let Ok(entries) = std::fs::read_dir(&dir) else { return Ok(()) };
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let parsed = name.strip_suffix(".f64").and_then(|s| {
+                let (side, hex) = s.split_once('-')?;
+                Some((side == "south", u64::from_str_radix(hex, 16).ok()?))
+            });
+            if parsed.is_none_or(|k| !keep.contains(&k)) {
+                std::fs::remove_file(e.path()).map_err(io_err(&e.path()))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The `k` largest distinct values of `Σ λ_j s_j(c)` over the choices `c`, largest first (equal
+/// values: the lowest position), summed in the order of `scores` at every position.
+pub(in crate::opening_game) fn combined_top(scores: &[&[f64]], lambda: &[f64], k: usize) -> Vec<(f64, usize)> {
+    const CHUNK: usize = 4096;
+    let n = scores[0].len();
+    (0..n.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|c| {
+            let (a, b) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
+            let mut acc = vec![0.0f64; b - a];
+            for (s, &l) in scores.iter().zip(lambda) {
+                if l != 0.0 {
+                    acc.iter_mut().zip(&s[a..b]).for_each(|(x, &v)| *x += l * v);
+                }
+            }
+            let mut top = Vec::with_capacity(k + 1);
+            for (i, &v) in acc.iter().enumerate() {
+                offer(&mut top, k, (v, a + i));
+            }
+            top
+        })
+        .reduce(Vec::new, |mut x, y| {
+            for e in y {
+                offer(&mut x, k, e);
+            }
+            x
+        })
+}
+
+/// The weights `λ` (a distribution over the vectors) minimising `max_c Σ λ_j s_j(c)`, by row
+/// generation from the uniform weights: the LP of the choices found so far gives weights,
+/// whose most conceded choices join, until none concedes more than that LP's value (or
+/// [`ROUNDS`]). Returns the weights with the lowest maximum seen, the uniform ones included.
+pub(in crate::opening_game) fn best_weights(scores: &[&[f64]]) -> Result<Vec<f64>, EqError> {
+    let m = scores.len();
+    let uniform = vec![1.0 / m as f64; m];
+    if m == 1 {
+        return Ok(uniform);
+    }
+    let range = scores.iter().flat_map(|s| s.iter()).fold(0.0f64, |r, x| r.max(x.abs()));
+    let tol = 1e-9 * (1.0 + range);
+    let top = combined_top(scores, &uniform, PER_ROUND);
+    let mut best = (top[0].0, uniform);
+    let mut rows: Vec<usize> = top.iter().map(|t| t.1).collect();
+    for j in 0..m {
+        let mut unit = vec![0.0; m];
+        unit[j] = 1.0;
+        rows.push(combined_top(scores, &unit, 1)[0].1);
+    }
+    rows.sort_unstable();
+    rows.dedup();
+    for _ in 0..ROUNDS {
+        // The weights' player maximises −s over the rows found so far.
+        let r = rows.len();
+        let mut a = vec![0.0; m * r];
+        for (j, s) in scores.iter().enumerate() {
+            for (i, &c) in rows.iter().enumerate() {
+                a[j * r + i] = -s[c];
+            }
+        }
+        let (neg, lambda) = lp::maximiser(&a, m, r)?;
+        let top = combined_top(scores, &lambda, PER_ROUND);
+        if top[0].0 < best.0 {
+            best = (top[0].0, lambda);
+        }
+        let fresh: Vec<usize> =
+            top.iter().filter(|t| t.0 > -neg + tol).map(|t| t.1).filter(|c| rows.binary_search(c).is_err()).collect();
+        if fresh.is_empty() {
+            break;
+        }
+        rows.extend(fresh);
+        rows.sort_unstable();
+    }
+    Ok(best.1)
+}
