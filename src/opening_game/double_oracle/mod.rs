@@ -6,6 +6,7 @@ pub(in crate::opening_game) mod combine;
 mod disk;
 mod refine;
 mod restricted;
+mod warm;
 
 pub use combine::Weights;
 
@@ -145,6 +146,8 @@ pub struct Solver {
     /// `--average-weights optimal`: the opponent's score vector against each recent mix, by
     /// (South's mix, [`combine::key`]).
     pub(super) mix_scores: HashMap<(bool, u64), Vec<f64>>,
+    /// Each player's last restricted LP's optimum (North's, South's), the next LP's start.
+    pub(super) lp_warm: [Option<super::lp::Warm>; 2],
     /// Bytes the saved vectors may take (`None`: keep them all). At the end of each iteration
     /// the vectors of members outside its mixes are deleted, least recently used in a mix
     /// first, until the rest and the next iteration's replies fit; a deleted member that
@@ -214,6 +217,7 @@ impl Solver {
             average_replies: 1,
             average_weights: Weights::Uniform,
             mix_scores: HashMap::new(),
+            lp_warm: [None, None],
             vector_budget: None,
             proven: ProvenCycles::new(),
             lock,
@@ -378,6 +382,7 @@ impl Solver {
         let start = Instant::now();
         self.hold()?;
         self.load_saved()?;
+        self.load_warm();
         while !self.state.done {
             if stop.max_iterations.is_some_and(|m| self.state.log.len() as u32 >= m)
                 || stop.seconds.is_some_and(|s| start.elapsed().as_secs_f64() >= s)
@@ -403,11 +408,13 @@ impl Solver {
         // sweeps that follow use every core; the LPs, one core each, would leave one idle).
         let (mut s_first, mut n_first) = (None, None);
         if !self.def.symmetric() {
-            let lp_s = self.lp(true, &s_set, &n_set, &n_set, (&s_mix, &n_mix));
-            let lp_n = self.lp(false, &n_set, &s_set, &s_set, (&n_mix, &s_mix));
+            let mut lp_s = self.lp(true, &s_set, &n_set, &n_set, (&s_mix, &n_mix));
+            let mut lp_n = self.lp(false, &n_set, &s_set, &s_set, (&n_mix, &s_mix));
             let t = Instant::now();
             let (a, b) = rayon::join(|| lp_s.solve(), || lp_n.solve());
             self.lp_time.fetch_add(t.elapsed().as_nanos() as u64, Relaxed);
+            self.keep_warm(true, &mut lp_s);
+            self.keep_warm(false, &mut lp_n);
             (s_first, n_first) = (Some(a?), Some(b?));
         }
         let south = self.refine(true, &s_set, &n_set, (&s_mix, &n_mix), s_first, obs)?;
@@ -522,11 +529,14 @@ impl Solver {
         st.south_strategy = x;
         st.north_strategy = y;
         st.log.push(rec.clone());
+        let done = st.log.len();
+        self.save_warm(done)?;
         self.save()?;
         // After the save: a stop in between leaves files the state does not name (swept
         // again, to the same bytes, if ever needed), never a state naming a missing file.
         disk::remove_files(&freed)?;
         self.prune_scores()?;
+        self.prune_warm(done)?;
         obs.iteration(&rec);
         Ok(())
     }

@@ -51,10 +51,13 @@ impl Solver {
             let (v, w) = match first.take() {
                 Some(solved) => solved,
                 None => {
-                    let lp = self.lp(south, own, &cuts, cuts0, hints);
+                    let mut lp = self.lp(south, own, &cuts, cuts0, hints);
                     let t = Instant::now();
                     let solved = lp.solve()?;
                     self.lp_time.fetch_add(t.elapsed().as_nanos() as u64, Relaxed);
+                    if step == 0 {
+                        self.keep_warm(south, &mut lp);
+                    }
                     solved
                 }
             };

@@ -4,7 +4,7 @@
 
 use super::super::vectors::{Kind, Values};
 use super::{Mix, Solver};
-use crate::opening_game::lp::{maximiser_from, LpError};
+use crate::opening_game::lp::{maximiser_warm, LpError, Warm};
 use crate::sweep::play::play_pair;
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -187,7 +187,10 @@ impl Solver {
             -x.iter().map(|&(i, w)| w * a[i * cols + j]).sum::<f64>()
         });
         cols0.extend(cuts0.len()..cuts.len());
-        RestrictedLp { a, rows, cols, rows0, cols0 }
+        // The last LP's optimum, when its columns were this player's plain restricted game
+        // too (with cuts beyond it, their indices move as the sets grow).
+        let warm = if self.cuts == 0 { self.lp_warm[usize::from(south)].take() } else { None };
+        RestrictedLp { a, rows, cols, rows0, cols0, warm }
     }
 }
 
@@ -199,11 +202,24 @@ pub(in crate::opening_game) struct RestrictedLp {
     cols: usize,
     rows0: Vec<usize>,
     cols0: Vec<usize>,
+    /// The LP's optimum to start from, then to carry on ([`Solver::keep_warm`]).
+    pub(in crate::opening_game) warm: Option<Warm>,
 }
 
 impl RestrictedLp {
-    pub(in crate::opening_game) fn solve(&self) -> Result<(f64, Vec<f64>), LpError> {
-        maximiser_from(&self.a, self.rows, self.cols, &self.rows0, &self.cols0)
+    pub(in crate::opening_game) fn solve(&mut self) -> Result<(f64, Vec<f64>), LpError> {
+        let (solved, warm) = maximiser_warm(&self.a, self.rows, self.cols, &self.rows0, &self.cols0, self.warm.take())?;
+        self.warm = warm;
+        Ok(solved)
+    }
+}
+
+impl Solver {
+    /// Keep a solved LP's optimum for the player's next LP (plain double oracle only).
+    pub(in crate::opening_game) fn keep_warm(&mut self, south: bool, lp: &mut RestrictedLp) {
+        if self.cuts == 0 {
+            self.lp_warm[usize::from(south)] = lp.warm.take();
+        }
     }
 }
 

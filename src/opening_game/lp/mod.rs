@@ -82,6 +82,95 @@ pub fn maximiser_from(
     rows0: &[usize],
     cols0: &[usize],
 ) -> Result<(f64, Vec<f64>), LpError> {
+    maximiser_warm(a, rows, cols, rows0, cols0, None).map(|(s, _)| s)
+}
+
+/// The optimal tableau of a restricted LP, pruned to its core ([`Tableau::prune`]), kept for the
+/// next iteration's LP (`maximiser_warm`).
+#[derive(Clone)]
+pub struct Warm {
+    tab: Tableau,
+    r: Vec<usize>,
+    c: Vec<usize>,
+    rows: usize,
+    cols: usize,
+    /// LPs solved from it since it was built from scratch.
+    uses: u32,
+}
+
+const WARM_MAGIC: &[u8; 8] = b"LPWARM01";
+
+/// A maximiser's LP answer: his guarantee and his mix.
+type Solved = (f64, Vec<f64>);
+
+impl Warm {
+    /// The carried optimum as bytes, checksummed: a resumed run starts its next LP from the
+    /// same tableau as the uninterrupted run, so it computes the same bits.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut body = Vec::new();
+        for x in [self.rows, self.cols, self.uses as usize, self.r.len(), self.c.len()] {
+            body.extend_from_slice(&(x as u64).to_le_bytes());
+        }
+        for &i in self.r.iter().chain(&self.c) {
+            body.extend_from_slice(&(i as u64).to_le_bytes());
+        }
+        self.tab.encode(&mut body);
+        let mut out = WARM_MAGIC.to_vec();
+        out.extend_from_slice(&crc32fast::hash(&body).to_le_bytes());
+        out.extend_from_slice(&body);
+        out
+    }
+
+    /// A carried optimum written by [`Warm::to_bytes`]; `None` if it is not one (or damaged).
+    pub fn from_bytes(bytes: &[u8]) -> Option<Warm> {
+        let rest = bytes.strip_prefix(WARM_MAGIC)?;
+        let (crc, mut body) = rest.split_first_chunk::<4>()?;
+        if crc32fast::hash(body) != u32::from_le_bytes(*crc) {
+            return None;
+        }
+        let mut next = || -> Option<usize> {
+            let (head, rest) = body.split_first_chunk::<8>()?;
+            body = rest;
+            Some(u64::from_le_bytes(*head) as usize)
+        };
+        let (rows, cols, uses, nr, nc) = (next()?, next()?, next()? as u32, next()?, next()?);
+        if nr > rows || nc > cols {
+            return None;
+        }
+        let r = (0..nr).map(|_| next()).collect::<Option<Vec<_>>>()?;
+        let c = (0..nc).map(|_| next()).collect::<Option<Vec<_>>>()?;
+        let tab = Tableau::decode(&mut body)?;
+        body.is_empty().then_some(Warm { tab, r, c, rows, cols, uses })
+    }
+}
+
+/// Warm starts in a row before one from scratch: each carries the last one's rounding, which
+/// the answer's check bounds but does not clear.
+const WARM_USES: u32 = 50;
+
+/// [`maximiser_from`], started from `warm` (the last iteration's optimum) when it fits: the
+/// same matrix with rows and columns appended (a double-oracle set only grows, so the old
+/// members keep their indices, and the tableau's labels are matrix indices) and a shift that
+/// still makes every entry positive. Then the rounds only add what the new members change,
+/// written in the old optimal basis: a few hundred pivots where a start from the guessed
+/// supports needs one per support member and more. Should a warm start fail (lost precision),
+/// the LP is solved from the guess. Returns the solution and this LP's optimum to carry on.
+pub fn maximiser_warm(
+    a: &[f64],
+    rows: usize,
+    cols: usize,
+    rows0: &[usize],
+    cols0: &[usize],
+    warm: Option<Warm>,
+) -> Result<(Solved, Option<Warm>), LpError> {
+    // One shift for every round, so that the tableau carries over.
+    let shift = 1.0 - a.iter().copied().fold(f64::INFINITY, f64::min);
+    let fits = |w: &Warm| w.rows <= rows && w.cols <= cols && w.tab.shift() >= shift && w.uses < WARM_USES;
+    if let Some(w) = warm.filter(fits) {
+        if let Some(out) = rounds(a, rows, cols, w.tab, w.r, w.c, w.uses + 1) {
+            return Ok(out);
+        }
+    }
     let pick = |v: &[usize], n: usize| {
         let mut v: Vec<usize> = v.iter().copied().filter(|&i| i < n).collect();
         v.sort_unstable();
@@ -91,20 +180,33 @@ pub fn maximiser_from(
         }
         v
     };
-    let (mut r, mut c) = (pick(rows0, rows), pick(cols0, cols));
+    let (r, c) = (pick(rows0, rows), pick(cols0, cols));
+    let tab = Tableau::new(a, cols, &r, &c, shift);
+    match rounds(a, rows, cols, tab, r, c, 0) {
+        Some(out) => Ok(out),
+        None => Ok((maximiser(a, rows, cols)?, None)),
+    }
+}
+
+/// Constraint generation from `tab` over the sub-game `r` × `c` of `a`: solve, add every row
+/// and column that beats the sub-game's value against its mixes, until none does. `None` when
+/// the simplex gives up.
+fn rounds(
+    a: &[f64],
+    rows: usize,
+    cols: usize,
+    mut tab: Tableau,
+    mut r: Vec<usize>,
+    mut c: Vec<usize>,
+    uses: u32,
+) -> Option<(Solved, Option<Warm>)> {
     let scale = 1.0 + a.iter().fold(0.0f64, |m, x| m.max(x.abs()));
-    // One shift for every round, so that the tableau carries over.
-    let shift = 1.0 - a.iter().copied().fold(f64::INFINITY, f64::min);
-    let mut tab = Tableau::new(a, cols, &r, &c, shift);
     loop {
-        let solved = tab.primal().and_then(|()| {
+        let s = tab.primal().and_then(|()| {
             let mut done = tab.clone();
             done.dual(Rhs::True)?;
             done.solution(a, cols, &r, &c)
-        });
-        let Some(s) = solved else {
-            return maximiser(a, rows, cols);
-        };
+        })?;
         let mut x = vec![0.0; rows];
         r.iter().zip(&s.x).for_each(|(&i, &w)| x[i] = w);
         let mut y = vec![0.0; cols];
@@ -115,18 +217,16 @@ pub fn maximiser_from(
         let more_c: Vec<usize> = (0..cols).filter(|j| g[*j] < s.value - tol && c.binary_search(j).is_err()).collect();
         let more_r: Vec<usize> = (0..rows).filter(|i| h[*i] > s.value + tol && r.binary_search(i).is_err()).collect();
         if more_c.is_empty() && more_r.is_empty() {
-            return Ok((g.iter().copied().fold(f64::INFINITY, f64::min), x));
+            let guarantee = g.iter().copied().fold(f64::INFINITY, f64::min);
+            let (r, c) = tab.prune();
+            return Some(((guarantee, x), Some(Warm { tab, r, c, rows, cols, uses })));
         }
         // New columns keep the basis primal feasible (pivot on to the optimum), new rows keep
         // it dual feasible (the dual simplex restores the right-hand side).
         tab.extend(a, cols, &more_c, &[]);
-        if tab.primal().is_none() {
-            return maximiser(a, rows, cols);
-        }
+        tab.primal()?;
         tab.extend(a, cols, &[], &more_r);
-        if tab.dual(Rhs::Perturbed).is_none() {
-            return maximiser(a, rows, cols);
-        }
+        tab.dual(Rhs::Perturbed)?;
         r.extend(more_r);
         c.extend(more_c);
         r.sort_unstable();
@@ -256,6 +356,43 @@ mod tests {
             for j in 0..cols {
                 assert!((0..rows).map(|i| d.x[i] * a[i * cols + j]).sum::<f64>() >= d.value - 1e-9);
             }
+        }
+    }
+
+    /// A double-oracle run's LPs: the leading sub-games of one skew matrix, 40 members more
+    /// each time, each started from the last one's optimum. Each has the value of a solve
+    /// from scratch (0) and a mix guaranteeing it; the warm start is taken (its count goes
+    /// up); and a chain continued from the optima written as bytes and read back computes the
+    /// same bits (a resumed run's LPs are the uninterrupted run's). A damaged byte is refused.
+    #[test]
+    fn warm_starts_solve_the_growing_games_and_survive_a_round_trip() {
+        let n = 320;
+        let mut a = structured_skew(11, n, 5);
+        // The payoffs' extremes among the first members (as on the full game, whose ±48
+        // margins come early), so that every sub-game's shift is the first one's.
+        (a[1], a[n]) = (-48.0, 48.0);
+        let sub = |k: usize| -> Vec<f64> { (0..k).flat_map(|i| a[i * n..i * n + k].to_vec()).collect() };
+        let (mut warm, mut copied): (Option<Warm>, Option<Warm>) = (None, None);
+        for (step, k) in (80..=n).step_by(40).enumerate() {
+            let m = sub(k);
+            let guess: Vec<usize> = (0..k).step_by(5).collect();
+            let ((v, x), w) = maximiser_warm(&m, k, k, &guess, &guess, warm.take()).unwrap();
+            let ((v2, x2), w2) = maximiser_warm(&m, k, k, &guess, &guess, copied.take()).unwrap();
+            assert_eq!((v.to_bits(), &x), (v2.to_bits(), &x2), "size {k}: the round trip changed the LP");
+            let cold = dense_game(&m, k, k).unwrap();
+            assert!(v.abs() < 1e-9 && cold.value.abs() < 1e-9, "size {k}: {v} vs {}", cold.value);
+            for j in 0..k {
+                assert!((0..k).map(|i| x[i] * m[i * k + j]).sum::<f64>() >= v - 1e-9, "size {k} column {j}");
+            }
+            let w = w.expect("an optimum to carry");
+            assert_eq!(w.uses, step as u32, "size {k}: the warm start was not taken");
+            let bytes = w.to_bytes();
+            let mut bad = bytes.clone();
+            bad[bytes.len() / 2] ^= 4;
+            assert!(Warm::from_bytes(&bad).is_none() && Warm::from_bytes(&bytes[..bytes.len() - 1]).is_none());
+            copied = Warm::from_bytes(&bytes);
+            assert!(copied.is_some() && w2.is_some());
+            warm = Some(w);
         }
     }
 

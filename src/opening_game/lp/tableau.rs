@@ -270,6 +270,76 @@ impl Tableau {
         self.norms = self.column_norms();
     }
 
+    /// Keep only the optimum's core, for the next, bigger sub-game: drop the columns of
+    /// nonbasic `y`s (at 0, their reduced costs non-negative: the basis stays optimal without
+    /// them) and the rows of basic slacks (constraints that do not bind: the other rows never
+    /// refer to a basic variable). What is left is square: the basic `y`s by the binding
+    /// rows. Returns the sub-game's matrix rows and columns left, sorted. A dropped row or
+    /// column that matters again is added back by [`Tableau::extend`], in the current basis.
+    pub(super) fn prune(&mut self) -> (Vec<usize>, Vec<usize>) {
+        let (m, n) = (self.m, self.n);
+        let w = n + 2;
+        let keep_rows: Vec<usize> = (0..m).filter(|&i| self.basic[i] < SLACK).collect();
+        let keep_cols: Vec<usize> = (0..n).filter(|&j| self.nonbasic[j] >= SLACK).collect();
+        let (m2, n2) = (keep_rows.len(), keep_cols.len());
+        let w2 = n2 + 2;
+        let mut t2 = vec![0.0f64; (m2 + 1) * w2];
+        for (i2, &i) in keep_rows.iter().chain([&m]).enumerate() {
+            let (src, dst) = (&self.t[i * w..(i + 1) * w], &mut t2[i2 * w2..(i2 + 1) * w2]);
+            for (d, &j) in dst.iter_mut().zip(&keep_cols) {
+                *d = src[j];
+            }
+            dst[n2] = src[n];
+            dst[n2 + 1] = src[n + 1];
+        }
+        self.basic = keep_rows.iter().map(|&i| self.basic[i]).collect();
+        self.nonbasic = keep_cols.iter().map(|&j| self.nonbasic[j]).collect();
+        (self.t, self.m, self.n) = (t2, m2, n2);
+        self.norms = self.column_norms();
+        let mut rows: Vec<usize> = self.nonbasic.iter().map(|&l| l - SLACK).collect();
+        let mut cols: Vec<usize> = self.basic.clone();
+        rows.sort_unstable();
+        cols.sort_unstable();
+        (rows, cols)
+    }
+
+    /// The tableau as bytes (little-endian; the norms are recomputed when read).
+    pub(super) fn encode(&self, out: &mut Vec<u8>) {
+        for x in [self.m as u64, self.n as u64, self.shift.to_bits()] {
+            out.extend_from_slice(&x.to_le_bytes());
+        }
+        for &l in self.basic.iter().chain(&self.nonbasic) {
+            out.extend_from_slice(&(l as u64).to_le_bytes());
+        }
+        for x in &self.t {
+            out.extend_from_slice(&x.to_le_bytes());
+        }
+    }
+
+    /// A tableau written by [`Tableau::encode`], from the front of `bytes` (advanced past it).
+    pub(super) fn decode(bytes: &mut &[u8]) -> Option<Tableau> {
+        let mut next = || -> Option<u64> {
+            let (head, rest) = bytes.split_first_chunk::<8>()?;
+            *bytes = rest;
+            Some(u64::from_le_bytes(*head))
+        };
+        let (m, n, shift) = (next()? as usize, next()? as usize, f64::from_bits(next()?));
+        if m > 1 << 24 || n > 1 << 24 {
+            return None;
+        }
+        let basic = (0..m).map(|_| next().map(|l| l as usize)).collect::<Option<Vec<_>>>()?;
+        let nonbasic = (0..n).map(|_| next().map(|l| l as usize)).collect::<Option<Vec<_>>>()?;
+        let t = (0..(m + 1) * (n + 2)).map(|_| next().map(f64::from_bits)).collect::<Option<Vec<_>>>()?;
+        let mut tab = Tableau { t, m, n, basic, nonbasic, norms: Vec::new(), shift };
+        tab.norms = tab.column_norms();
+        Some(tab)
+    }
+
+    /// The shift this tableau's entries carry (`b = a + shift`).
+    pub(super) fn shift(&self) -> f64 {
+        self.shift
+    }
+
     /// Both mixes read off an optimal tableau (after [`Tableau::dual`] on the true
     /// right-hand side), over the sub-game's rows `rows` and columns `cs`, checked against the
     /// matrix `a` (`cols` wide): `None` when they miss the LP's value.

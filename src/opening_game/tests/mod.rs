@@ -510,7 +510,7 @@ fn lp_probe() {
     // members (as many as `--replies`, `MANCALA_LP_PROBE_REPLIES`, 4 by default, adds).
     sv.replies = std::env::var("MANCALA_LP_PROBE_REPLIES").map_or(4, |r| r.parse().unwrap());
     let mix = sv.state.south_strategy.clone();
-    let lp = sv.lp(true, &s, &n, &n, (&mix, &mix));
+    let mut lp = sv.lp(true, &s, &n, &n, (&mix, &mix));
     let t = std::time::Instant::now();
     let (v, w) = lp.solve().unwrap();
     let support = w.iter().filter(|&&x| x > 0.0).count();
