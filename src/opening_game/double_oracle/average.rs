@@ -66,7 +66,7 @@ impl Solver {
             let recent = self.state.recent_south.clone();
             if let Some(ms) = window(self.average, &recent, x) {
                 // North's scores are his gains: South's payoffs negated.
-                let (mix, replies) = self.optimal_average(true, &ms, k, obs)?;
+                let (mix, replies) = self.optimal_average(true, &ms, k)?;
                 out.north_replies =
                     replies.iter().filter(|r| -r.0 / scale < restricted_value - TOLERANCE).map(|r| r.1).collect();
                 out.south = Some((mix, -replies[0].0 / scale));
@@ -76,7 +76,7 @@ impl Solver {
                 out.north = out.south.as_ref().map(|(m, g)| (m.clone(), -g));
                 out.south_replies = out.north_replies.clone();
             } else if let Some(ms) = window(self.average, &recent, y) {
-                let (mix, replies) = self.optimal_average(false, &ms, k, obs)?;
+                let (mix, replies) = self.optimal_average(false, &ms, k)?;
                 out.south_replies =
                     replies.iter().filter(|r| r.0 / scale > restricted_value + TOLERANCE).map(|r| r.1).collect();
                 out.north = Some((mix, replies[0].0 / scale));

@@ -17,7 +17,7 @@
 
 use super::super::vectors::{offer, Kind, Values};
 use super::super::{io_err, lp, write_bytes_atomic, EqError};
-use super::{Mix, Observer, Solver};
+use super::{Mix, Solver};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::hash::Hasher;
@@ -103,11 +103,13 @@ impl Solver {
     }
 
     /// The score vector of `mix` (a side's earlier LP mix): kept, else read from its file, else
-    /// computed again by a pass (sweeping its members' missing vectors).
-    fn scores_of(&mut self, south: bool, mix: Mix<'_>, obs: &dyn Observer) -> Result<(), EqError> {
+    /// computed again by a pass when every member's vector is here. Else (a state moved to a
+    /// new machine without `DIR/mixes`) the mix is left out of the average (false): sweeping
+    /// the last K mixes' members again, thousands on the full game, would cost hours.
+    fn scores_of(&mut self, south: bool, mix: Mix<'_>) -> Result<bool, EqError> {
         let key = key(mix);
         if self.mix_scores.contains_key(&(south, key)) {
-            return Ok(());
+            return Ok(true);
         }
         let n = self.ids.len();
         let path = self.score_path(south, key);
@@ -120,17 +122,22 @@ impl Solver {
             if ok {
                 let v = bytes[32..].chunks_exact(8).map(|b| f64::from_le_bytes(b.try_into().unwrap())).collect();
                 self.mix_scores.insert((south, key), v);
-                return Ok(());
+                return Ok(true);
             }
         }
-        self.ensure_mix(if south { Kind::Row } else { Kind::Col }, mix, obs)?;
+        let kind = self.stored(if south { Kind::Row } else { Kind::Col }).0;
+        if !mix.iter().all(|&(id, _)| self.cache.contains_key(&(kind, id))) {
+            return Ok(false);
+        }
         let t = std::time::Instant::now();
         let (_, scores) = self.ranked_keep(&self.side_terms(south, mix), 1, true);
         self.reply_time.fetch_add(t.elapsed().as_nanos() as u64, std::sync::atomic::Ordering::Relaxed);
-        self.keep_scores(south, mix, scores.expect("kept"))
+        self.keep_scores(south, mix, scores.expect("kept"))?;
+        Ok(true)
     }
 
-    /// The best-weighted average of `mixes` (a side's last LP mixes, oldest first): the mix, the
+    /// The best-weighted average of `mixes` (a side's last LP mixes, oldest first, the last
+    /// one's scores kept already; those whose scores cannot be had are left out): the mix, the
     /// opponent's best score against it (integer units) and his `k` best replies (distinct
     /// scores, best first: (score, choice id)).
     pub(super) fn optimal_average(
@@ -138,11 +145,14 @@ impl Solver {
         south: bool,
         mixes: &[&[(u32, f64)]],
         k: usize,
-        obs: &dyn Observer,
     ) -> Result<(Vec<(u32, f64)>, Ranked), EqError> {
-        for m in mixes {
-            self.scores_of(south, m, obs)?;
+        let mut here = Vec::with_capacity(mixes.len());
+        for &m in mixes {
+            if self.scores_of(south, m)? {
+                here.push(m);
+            }
         }
+        let mixes = here;
         let t = std::time::Instant::now();
         let scores: Vec<&[f64]> = mixes.iter().map(|m| self.mix_scores[&(south, key(m))].as_slice()).collect();
         let lambda = best_weights(&scores)?;
