@@ -166,10 +166,21 @@ pub fn maximiser_warm(
     // One shift for every round, so that the tableau carries over.
     let shift = 1.0 - a.iter().copied().fold(f64::INFINITY, f64::min);
     let fits = |w: &Warm| w.rows <= rows && w.cols <= cols && w.tab.shift() >= shift && w.uses < WARM_USES;
-    if let Some(w) = warm.filter(fits) {
-        if let Some(out) = rounds(a, rows, cols, w.tab, w.r, w.c, w.uses + 1) {
-            return Ok(out);
+    match warm {
+        Some(w) if fits(&w) => {
+            if let Some(out) = rounds(a, rows, cols, w.tab, w.r, w.c, w.uses + 1) {
+                return Ok(out);
+            }
+            trace(format_args!("lp: the warm start failed; from the guess"));
         }
+        Some(w) => trace(format_args!(
+            "lp: from the guess (warm: {}x{} of {rows}x{cols}, shift {} for {shift}, uses {})",
+            w.rows,
+            w.cols,
+            w.tab.shift(),
+            w.uses
+        )),
+        None => trace(format_args!("lp: from the guess (no warm start)")),
     }
     let pick = |v: &[usize], n: usize| {
         let mut v: Vec<usize> = v.iter().copied().filter(|&i| i < n).collect();
@@ -188,6 +199,14 @@ pub fn maximiser_warm(
     }
 }
 
+/// With `MANCALA_LP_TRACE` set, a line on stderr per round of [`rounds`] and per start.
+fn trace(line: std::fmt::Arguments) {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    if *ON.get_or_init(|| std::env::var_os("MANCALA_LP_TRACE").is_some()) {
+        eprintln!("{line}");
+    }
+}
+
 /// Constraint generation from `tab` over the sub-game `r` × `c` of `a`: solve, add every row
 /// and column that beats the sub-game's value against its mixes, until none does. `None` when
 /// the simplex gives up.
@@ -201,7 +220,15 @@ fn rounds(
     uses: u32,
 ) -> Option<(Solved, Option<Warm>)> {
     let scale = 1.0 + a.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+    let start = std::time::Instant::now();
     loop {
+        trace(format_args!(
+            "lp round: {} rows x {} cols (uses {uses}), {} pivots, {:.1} s",
+            r.len(),
+            c.len(),
+            tab.pivots,
+            start.elapsed().as_secs_f64()
+        ));
         let s = tab.primal().and_then(|()| {
             let mut done = tab.clone();
             done.dual(Rhs::True)?;

@@ -44,6 +44,8 @@ pub(super) struct Tableau {
     /// Steepest edge: each column's squared length in the constraint rows, plus 1.
     norms: Vec<f64>,
     shift: f64,
+    /// Pivots made on it (for `MANCALA_LP_TRACE`).
+    pub(super) pivots: u64,
 }
 
 /// The perturbation of matrix row `i`'s right-hand side (deterministic, below 1e-7).
@@ -76,6 +78,7 @@ impl Tableau {
             nonbasic: cs.to_vec(),
             norms: Vec::new(),
             shift,
+            pivots: 0,
         };
         tab.norms = tab.column_norms();
         tab
@@ -142,6 +145,7 @@ impl Tableau {
             let (p, ratio, _) = p?;
             degenerate = if ratio <= 1e-12 { degenerate + 1 } else { 0 };
             pivot(&mut self.t, (m, n), (p, q), &mut pivot_row, Some(&mut self.norms), None);
+            self.pivots += 1;
             std::mem::swap(&mut self.basic[p], &mut self.nonbasic[q]);
         }
         None
@@ -190,6 +194,7 @@ impl Tableau {
             })?;
             let before = t[m * w + rhs];
             pivot(t, (m, n), (p, q), &mut pivot_row, None, Some(&mut lengths));
+            self.pivots += 1;
             std::mem::swap(&mut self.basic[p], &mut self.nonbasic[q]);
             degenerate =
                 if (t[m * w + rhs] - before).abs() <= 1e-12 * before.abs().max(1.0) { degenerate + 1 } else { 0 };
@@ -330,7 +335,7 @@ impl Tableau {
         let basic = (0..m).map(|_| next().map(|l| l as usize)).collect::<Option<Vec<_>>>()?;
         let nonbasic = (0..n).map(|_| next().map(|l| l as usize)).collect::<Option<Vec<_>>>()?;
         let t = (0..(m + 1) * (n + 2)).map(|_| next().map(f64::from_bits)).collect::<Option<Vec<_>>>()?;
-        let mut tab = Tableau { t, m, n, basic, nonbasic, norms: Vec::new(), shift };
+        let mut tab = Tableau { t, m, n, basic, nonbasic, norms: Vec::new(), shift, pivots: 0 };
         tab.norms = tab.column_norms();
         Some(tab)
     }
