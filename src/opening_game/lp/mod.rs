@@ -166,6 +166,10 @@ pub fn maximiser_warm(
     // One shift for every round, so that the tableau carries over.
     let shift = 1.0 - a.iter().copied().fold(f64::INFINITY, f64::min);
     let fits = |w: &Warm| w.rows <= rows && w.cols <= cols && w.tab.shift() >= shift && w.uses < WARM_USES;
+    // `MANCALA_LP_COLD` set: every LP from the guess. On the full `lockstep` game (2,300-member
+    // cores, highly degenerate) a warm start's dual simplex ran out of pivots on the rows the
+    // second round adds, and the LP then started from the guess anyway, 20–50 s later.
+    let warm = warm.filter(|_| std::env::var_os("MANCALA_LP_COLD").is_none());
     match warm {
         Some(w) if fits(&w) => {
             if let Some(out) = rounds(a, rows, cols, w.tab, w.r, w.c, w.uses + 1) {
@@ -229,11 +233,20 @@ fn rounds(
             tab.pivots,
             start.elapsed().as_secs_f64()
         ));
-        let s = tab.primal().and_then(|()| {
-            let mut done = tab.clone();
-            done.dual(Rhs::True)?;
-            done.solution(a, cols, &r, &c)
-        })?;
+        let why = |what: &str, t: &Tableau| trace(format_args!("lp: {what} failed after {} pivots", t.pivots));
+        let Some(()) = tab.primal() else {
+            why("the primal simplex", &tab);
+            return None;
+        };
+        let mut done = tab.clone();
+        let Some(()) = done.dual(Rhs::True) else {
+            why("the dual simplex on the true right-hand side", &done);
+            return None;
+        };
+        let Some(s) = done.solution(a, cols, &r, &c) else {
+            why("the answer's check", &done);
+            return None;
+        };
         let mut x = vec![0.0; rows];
         r.iter().zip(&s.x).for_each(|(&i, &w)| x[i] = w);
         let mut y = vec![0.0; cols];
@@ -251,9 +264,15 @@ fn rounds(
         // New columns keep the basis primal feasible (pivot on to the optimum), new rows keep
         // it dual feasible (the dual simplex restores the right-hand side).
         tab.extend(a, cols, &more_c, &[]);
-        tab.primal()?;
+        let Some(()) = tab.primal() else {
+            why("the primal simplex on new columns", &tab);
+            return None;
+        };
         tab.extend(a, cols, &[], &more_r);
-        tab.dual(Rhs::Perturbed)?;
+        let Some(()) = tab.dual(Rhs::Perturbed) else {
+            why("the dual simplex on new rows", &tab);
+            return None;
+        };
         r.extend(more_r);
         c.extend(more_c);
         r.sort_unstable();
