@@ -73,7 +73,7 @@ impl Solver {
     /// family), not entry by entry in the matrix's order: a resumed run reads every entry
     /// afresh, and read row by row they touched a page of every saved vector per row; once
     /// the vectors outgrew RAM (29 GB on the full `lockstep` run, 23 GB of RAM) the first
-    /// iteration of a sitting took over 20 minutes of random reads. One vector at a time
+    /// iteration of a sitting had not finished after 13–19 minutes of random reads. One vector at a time
     /// reads each file once, in order.
     pub(in crate::opening_game) fn restricted(&mut self, south: &[u32], north: &[u32]) -> Vec<i32> {
         self.play_pairs(south, north);
