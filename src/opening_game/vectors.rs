@@ -353,43 +353,62 @@ impl Solver {
         k: usize,
         keep: bool,
     ) -> (Vec<(f64, usize)>, Option<Vec<f64>>) {
-        let n = self.ids.len();
-        let rank = |a: usize, acc: &mut [f64]| {
+        let fill = |a: usize, acc: &mut [f64]| {
             for &(v, w) in terms {
                 v.add_scaled(acc, a, w);
             }
-            let mut top = Vec::with_capacity(k + 1);
-            for (i, &s) in acc.iter().enumerate() {
-                offer(&mut top, k, (s, a + i));
-            }
-            top
-        };
-        let merge = |mut x: Vec<(f64, usize)>, y: Vec<(f64, usize)>| {
-            for e in y {
-                offer(&mut x, k, e);
-            }
-            x
         };
         if keep {
-            let mut out = vec![0.0f64; n];
-            let top =
-                out.par_chunks_mut(CHUNK).enumerate().map(|(c, acc)| rank(c * CHUNK, acc)).reduce(Vec::new, merge);
+            let mut out = vec![0.0f64; self.ids.len()];
+            let top = out
+                .par_chunks_mut(CHUNK)
+                .enumerate()
+                .map(|(c, acc)| {
+                    fill(c * CHUNK, acc);
+                    top_of(acc, c * CHUNK, k)
+                })
+                .reduce(Vec::new, |x, y| merge_top(x, y, k));
             return (top, Some(out));
         }
-        let top = (0..n.div_ceil(CHUNK))
-            .into_par_iter()
-            .map(|c| {
-                let (a, b) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
-                rank(a, &mut vec![0.0f64; b - a])
-            })
-            .reduce(Vec::new, merge);
-        (top, None)
+        (chunked_top(self.ids.len(), k, fill), None)
     }
+}
+
+/// The `k` largest distinct values of sums over positions `0..n` with their positions, largest
+/// first (equal values: the lowest position): `fill(start, acc)` writes the sums of the
+/// positions from `start` into `acc`, a chunk at a time, in parallel.
+pub(super) fn chunked_top(n: usize, k: usize, fill: impl Fn(usize, &mut [f64]) + Sync) -> Vec<(f64, usize)> {
+    (0..n.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|c| {
+            let (a, b) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
+            let mut acc = vec![0.0f64; b - a];
+            fill(a, &mut acc);
+            top_of(&acc, a, k)
+        })
+        .reduce(Vec::new, |x, y| merge_top(x, y, k))
+}
+
+/// The `k` largest distinct values of `acc` (positions from `start`), as [`offer`] keeps them.
+fn top_of(acc: &[f64], start: usize, k: usize) -> Vec<(f64, usize)> {
+    let mut top = Vec::with_capacity(k + 1);
+    for (i, &s) in acc.iter().enumerate() {
+        offer(&mut top, k, (s, start + i));
+    }
+    top
+}
+
+/// Two chunks' tops merged.
+fn merge_top(mut x: Vec<(f64, usize)>, y: Vec<(f64, usize)>, k: usize) -> Vec<(f64, usize)> {
+    for e in y {
+        offer(&mut x, k, e);
+    }
+    x
 }
 
 /// Keep `top` the `k` largest distinct values (largest first; of equal values the lowest
 /// position).
-pub(super) fn offer(top: &mut Vec<(f64, usize)>, k: usize, e: (f64, usize)) {
+fn offer(top: &mut Vec<(f64, usize)>, k: usize, e: (f64, usize)) {
     if top.len() == k && top.last().is_some_and(|l| e.0 < l.0) {
         return;
     }

@@ -15,10 +15,9 @@
 //! The bound is `max_c Σ λ_k s_k(c)` evaluated over every choice, so it is a certificate like
 //! any mix's (the same sums in another order: equal up to f64 rounding, ~1e-12 payoff units).
 
-use super::super::vectors::{offer, Kind, Values};
+use super::super::vectors::{chunked_top, Kind, Values};
 use super::super::{io_err, lp, write_bytes_atomic, EqError};
 use super::{Mix, Solver};
-use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::hash::Hasher;
 use std::path::PathBuf;
@@ -196,30 +195,13 @@ impl Solver {
 /// The `k` largest distinct values of `Σ λ_j s_j(c)` over the choices `c`, largest first (equal
 /// values: the lowest position), summed in the order of `scores` at every position.
 pub(in crate::opening_game) fn combined_top(scores: &[&[f64]], lambda: &[f64], k: usize) -> Vec<(f64, usize)> {
-    const CHUNK: usize = 4096;
-    let n = scores[0].len();
-    (0..n.div_ceil(CHUNK))
-        .into_par_iter()
-        .map(|c| {
-            let (a, b) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
-            let mut acc = vec![0.0f64; b - a];
-            for (s, &l) in scores.iter().zip(lambda) {
-                if l != 0.0 {
-                    acc.iter_mut().zip(&s[a..b]).for_each(|(x, &v)| *x += l * v);
-                }
+    chunked_top(scores[0].len(), k, |a, acc| {
+        for (s, &l) in scores.iter().zip(lambda) {
+            if l != 0.0 {
+                acc.iter_mut().zip(&s[a..]).for_each(|(x, &v)| *x += l * v);
             }
-            let mut top = Vec::with_capacity(k + 1);
-            for (i, &v) in acc.iter().enumerate() {
-                offer(&mut top, k, (v, a + i));
-            }
-            top
-        })
-        .reduce(Vec::new, |mut x, y| {
-            for e in y {
-                offer(&mut x, k, e);
-            }
-            x
-        })
+        }
+    })
 }
 
 /// The weights `λ` (a distribution over the vectors) minimising `max_c Σ λ_j s_j(c)`, by row

@@ -95,43 +95,10 @@ impl Solver {
             order
         };
         let (south_order, north_order) = (by_pos(south), by_pos(north));
-        // North's swept columns, each read once for the South members still unknown.
-        let columns: Vec<Vec<(usize, i32)>> = (0..nn)
-            .into_par_iter()
-            .map(|j| {
-                let Some((v, sign)) = self.held(Kind::Col, north[j]) else { return Vec::new() };
-                south_order
-                    .iter()
-                    .filter(|&&(_, i)| known[i * nn + j] == 0)
-                    .map(|&(p, i)| (i, sign * v.at(p)))
-                    .collect()
-            })
-            .collect();
-        for (j, col) in columns.into_iter().enumerate() {
-            for (i, v) in col {
-                (a[i * nn + j], known[i * nn + j]) = (v, 2);
-            }
-        }
-        // Then South's swept rows for what no column held.
-        let rows: Vec<Vec<(usize, i32)>> = (0..ns)
-            .into_par_iter()
-            .map(|i| {
-                if known[i * nn..(i + 1) * nn].iter().all(|&k| k > 0) {
-                    return Vec::new();
-                }
-                let Some((v, sign)) = self.held(Kind::Row, south[i]) else { return Vec::new() };
-                north_order
-                    .iter()
-                    .filter(|&&(_, j)| known[i * nn + j] == 0)
-                    .map(|&(p, j)| (j, sign * v.at(p)))
-                    .collect()
-            })
-            .collect();
-        for (i, row) in rows.into_iter().enumerate() {
-            for (j, v) in row {
-                (a[i * nn + j], known[i * nn + j]) = (v, 2);
-            }
-        }
+        // North's swept columns, each read once for the South members still unknown; then
+        // South's swept rows for what no column held.
+        self.read_vectors(Kind::Col, north, &south_order, &|j, i| i * nn + j, &mut a, &mut known);
+        self.read_vectors(Kind::Row, south, &north_order, &|i, j| i * nn + j, &mut a, &mut known);
         let mut fresh = Vec::new();
         for (i, &s) in south.iter().enumerate() {
             for (j, &n) in north.iter().enumerate() {
@@ -144,6 +111,31 @@ impl Solver {
         }
         self.read.extend(fresh);
         a
+    }
+
+    /// One side's pass of [`Solver::restricted`]: each swept vector of a member of `outer`
+    /// (`kind`: North's columns or South's rows) read once, at the slots of `inner` (the other
+    /// side's members as (family position, index), in the family's order), for the entries
+    /// still unknown; `at(outer index, inner index)` is the entry's place in `a`.
+    fn read_vectors(
+        &self,
+        kind: Kind,
+        outer: &[u32],
+        inner: &[(usize, usize)],
+        at: &(dyn Fn(usize, usize) -> usize + Sync),
+        a: &mut [i32],
+        known: &mut [u8],
+    ) {
+        let found: Vec<Vec<(usize, i32)>> = (0..outer.len())
+            .into_par_iter()
+            .map(|o| {
+                let Some((v, sign)) = self.held(kind, outer[o]) else { return Vec::new() };
+                inner.iter().filter(|&&(_, x)| known[at(o, x)] == 0).map(|&(p, x)| (at(o, x), sign * v.at(p))).collect()
+            })
+            .collect();
+        for (k, v) in found.into_iter().flatten() {
+            (a[k], known[k]) = (v, 2);
+        }
     }
 
     /// The restricted LP of one player (`south`, else North) over his set `own` against the
