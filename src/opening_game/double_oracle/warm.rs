@@ -51,7 +51,7 @@ impl Solver {
 
     /// The carried optima of the state's last iteration (none where no file is, or a damaged
     /// one: that LP then starts from its guess, as after a stop in a run without them).
-    pub(super) fn load_warm(&mut self) {
+    pub(in crate::opening_game) fn load_warm(&mut self) {
         let iteration = self.state.log.len();
         for (k, south) in [(0, false), (1, true)] {
             self.lp_warm[k] = std::fs::read(self.warm_path(south, iteration)).ok().and_then(|b| Warm::from_bytes(&b));

@@ -510,6 +510,11 @@ fn lp_probe() {
     // members (as many as `--replies`, `MANCALA_LP_PROBE_REPLIES`, 4 by default, adds).
     sv.replies = std::env::var("MANCALA_LP_PROBE_REPLIES").map_or(4, |r| r.parse().unwrap());
     let mix = sv.state.south_strategy.clone();
+    // `MANCALA_LP_PROBE_WARM` set: from the run's carried optimum (`DIR/lp/`), as the run's
+    // next LP starts.
+    if std::env::var_os("MANCALA_LP_PROBE_WARM").is_some() {
+        sv.load_warm();
+    }
     let mut lp = sv.lp(true, &s, &n, &n, (&mix, &mix));
     let t = std::time::Instant::now();
     let (v, w) = lp.solve().unwrap();
