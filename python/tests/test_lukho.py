@@ -145,7 +145,7 @@ def test_equilibrium_replies_and_budget_equal_cli(cli, tmp_path):
     for bad, line in [(dict(replies=0), "--replies: 0 is not in 1..=100000"),
                       (dict(average=1001), "--average: 1001 is not in 0..=1000"),
                       (dict(average_replies=0), "--average-replies: 0 is not in 1..=100000"),
-                      (dict(average_weights="equal"), "--average-weights: `equal`: expected uniform or optimal"),
+                      (dict(average_weights="equal"), "--average-weights: `equal`: expected uniform, optimal or anchored"),
                       (dict(vector_budget=0), "--vector-budget: 0; expected a size of at least one byte")]:
         with pytest.raises(mancala.MancalaError) as e:
             lukho.equilibrium("south-first", "margin", tmp_path / "bad", family=fam, **bad)

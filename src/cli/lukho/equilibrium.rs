@@ -59,8 +59,10 @@ pub struct EquilibriumArgs {
     /// weights that concede least over the whole family (a small LP over each mix's best-reply
     /// scores, kept as 8 bytes a choice per mix in DIR/mixes); the earlier mixes' payoff
     /// vectors need not stay, so the averaged mixes need no memory beyond their scores.
+    /// `anchored`: as `optimal`, with the run's certified mix as one more mix to weigh (its
+    /// score vector kept too), so what older mixes proved outlasts the window.
     /// May change between sittings.
-    #[arg(long, default_value = "uniform", value_parser = ["uniform", "optimal"])]
+    #[arg(long, default_value = "uniform", value_parser = ["uniform", "optimal", "anchored"])]
     average_weights: String,
     /// Warm start a new run: both restricted sets begin with the choices of both mixes of
     /// FILE (another run's equilibrium.json; choices outside the family are skipped).

@@ -7,7 +7,7 @@
 
 use super::super::state::{Certified, State};
 use super::super::vectors::Kind;
-use super::{Mix, Observer, Solver, Weights, TOLERANCE};
+use super::{Mix, Observer, Solver, TOLERANCE};
 use crate::opening_game::EqError;
 use std::collections::BTreeMap;
 use std::sync::atomic::Ordering::Relaxed;
@@ -61,7 +61,7 @@ impl Solver {
     ) -> Result<Averaged, EqError> {
         let mut out = Averaged { south: None, north: None, north_replies: vec![], south_replies: vec![] };
         let k = self.average_replies.max(1);
-        if self.average_weights == Weights::Optimal {
+        if self.average_weights.by_scores() {
             let scale = self.def.scale();
             let recent = self.state.recent_south.clone();
             if let Some(ms) = window(self.average, &recent, x) {

@@ -30,6 +30,17 @@ pub enum Weights {
     Uniform,
     /// The weights that concede least over the whole family (see the module doc).
     Optimal,
+    /// As `Optimal`, with the run's certified mix so far (its score vector kept) as one more
+    /// mix to weigh: what the window's older mixes proved is not lost when they leave it, and
+    /// the bound never falls below the certificate.
+    Anchored,
+}
+
+impl Weights {
+    /// Weighed by score vectors (no member vectors needed).
+    pub fn by_scores(self) -> bool {
+        self != Weights::Uniform
+    }
 }
 
 impl std::str::FromStr for Weights {
@@ -38,7 +49,8 @@ impl std::str::FromStr for Weights {
         match s {
             "uniform" => Ok(Weights::Uniform),
             "optimal" => Ok(Weights::Optimal),
-            _ => Err(format!("`{s}`: expected uniform or optimal")),
+            "anchored" => Ok(Weights::Anchored),
+            _ => Err(format!("`{s}`: expected uniform, optimal or anchored")),
         }
     }
 }
@@ -110,19 +122,9 @@ impl Solver {
         if self.mix_scores.contains_key(&(south, key)) {
             return Ok(true);
         }
-        let n = self.ids.len();
-        let path = self.score_path(south, key);
-        if let Ok(bytes) = std::fs::read(&path) {
-            let ok = bytes.len() == 32 + 8 * n
-                && &bytes[..8] == MAGIC
-                && bytes[8..16] == (n as u64).to_le_bytes()
-                && bytes[16..24] == key.to_le_bytes()
-                && bytes[24..32] == (crc32fast::hash(&bytes[32..]) as u64).to_le_bytes();
-            if ok {
-                let v = bytes[32..].chunks_exact(8).map(|b| f64::from_le_bytes(b.try_into().unwrap())).collect();
-                self.mix_scores.insert((south, key), v);
-                return Ok(true);
-            }
+        if let Some(v) = self.read_scores(south, key) {
+            self.mix_scores.insert((south, key), v);
+            return Ok(true);
         }
         let kind = self.stored(if south { Kind::Row } else { Kind::Col }).0;
         if !mix.iter().all(|&(id, _)| self.cache.contains_key(&(kind, id))) {
@@ -145,7 +147,21 @@ impl Solver {
         mixes: &[&[(u32, f64)]],
         k: usize,
     ) -> Result<(Vec<(u32, f64)>, Ranked), EqError> {
-        let mut here = Vec::with_capacity(mixes.len());
+        let mut here = Vec::with_capacity(mixes.len() + 1);
+        // `anchored`: the certified mix first, when its scores are kept (never swept again:
+        // its support spans thousands of members) and it is not in the window already.
+        let anchor = if self.average_weights == Weights::Anchored {
+            let best = if south { &self.state.best_south } else { &self.state.best_north };
+            best.as_ref().map(|b| b.mix.clone())
+        } else {
+            None
+        };
+        if let Some(a) = &anchor {
+            let k = key(a);
+            if mixes.iter().all(|m| key(m) != k) && self.stored_scores(south, a) {
+                here.push(a.as_slice());
+            }
+        }
         for &m in mixes {
             if self.scores_of(south, m)? {
                 here.push(m);
@@ -166,14 +182,55 @@ impl Solver {
             }
         }
         let replies = top.into_iter().map(|(s, p)| (s, self.ids[p])).collect();
-        Ok((sum.into_iter().filter(|&(_, w)| w > 0.0).collect(), replies))
+        let mix: Vec<(u32, f64)> = sum.into_iter().filter(|&(_, w)| w > 0.0).collect();
+        if anchor.is_some() {
+            // The average's own score vector, should it become the next anchor (kept only
+            // while it is the certified mix: see `prune_scores`).
+            let combined = combined_scores(&scores, &lambda);
+            self.keep_scores(south, &mix, combined)?;
+        }
+        Ok((mix, replies))
+    }
+
+    /// Whether `mix`'s score vector is in memory or in a sound file (loaded if so).
+    fn stored_scores(&mut self, south: bool, mix: Mix<'_>) -> bool {
+        let key = key(mix);
+        if self.mix_scores.contains_key(&(south, key)) {
+            return true;
+        }
+        match self.read_scores(south, key) {
+            Some(v) => {
+                self.mix_scores.insert((south, key), v);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The score file of the mix with `key`, if sound.
+    fn read_scores(&self, south: bool, key: u64) -> Option<Vec<f64>> {
+        let n = self.ids.len();
+        let bytes = std::fs::read(self.score_path(south, key)).ok()?;
+        let ok = bytes.len() == 32 + 8 * n
+            && &bytes[..8] == MAGIC
+            && bytes[8..16] == (n as u64).to_le_bytes()
+            && bytes[16..24] == key.to_le_bytes()
+            && bytes[24..32] == (crc32fast::hash(&bytes[32..]) as u64).to_le_bytes();
+        ok.then(|| bytes[32..].chunks_exact(8).map(|b| f64::from_le_bytes(b.try_into().unwrap())).collect())
     }
 
     /// Forget the score vectors (memory and files) of mixes no longer among the state's recent
-    /// ones: called after the state is saved.
+    /// ones (nor, `anchored`, its certified ones): called after the state is saved.
     pub(super) fn prune_scores(&mut self) -> Result<(), EqError> {
-        let keep: std::collections::HashSet<(bool, u64)> = (self.state.recent_south.iter().map(|m| (true, key(m))))
-            .chain(self.state.recent_north.iter().map(|m| (false, key(m))))
+        let anchored = self.average_weights == Weights::Anchored;
+        let st = &self.state;
+        let best = [(true, &st.best_south), (false, &st.best_north)]
+            .into_iter()
+            .filter(|_| anchored)
+            .filter_map(|(side, b)| b.as_ref().map(|b| (side, key(&b.mix))));
+        let keep: std::collections::HashSet<(bool, u64)> = (st.recent_south.iter().map(|m| (true, key(m))))
+            .chain(st.recent_north.iter().map(|m| (false, key(m))))
+            .chain(best)
             .collect();
         self.mix_scores.retain(|k, _| keep.contains(k));
         let dir = self.dir.join("mixes");
@@ -202,6 +259,17 @@ pub(in crate::opening_game) fn combined_top(scores: &[&[f64]], lambda: &[f64], k
             }
         }
     })
+}
+
+/// `Σ λ_j s_j(c)` for every choice `c` (summed in the order of `scores`, as [`combined_top`]).
+fn combined_scores(scores: &[&[f64]], lambda: &[f64]) -> Vec<f64> {
+    let mut out = vec![0.0; scores[0].len()];
+    for (s, &l) in scores.iter().zip(lambda) {
+        if l != 0.0 {
+            out.iter_mut().zip(s.iter()).for_each(|(x, &v)| *x += l * v);
+        }
+    }
+    out
 }
 
 /// The weights `λ` (a distribution over the vectors) minimising `max_c Σ λ_j s_j(c)`, by row

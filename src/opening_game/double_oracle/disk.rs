@@ -60,7 +60,7 @@ impl Solver {
         }
         // The mixes the next averages take in (`--average`) are kept too, unless they are
         // weighed by their score vectors (`--average-weights optimal`), which need no vector.
-        let uniform = self.average_weights == super::Weights::Uniform;
+        let uniform = !self.average_weights.by_scores();
         let recent = |r: &[Vec<(u32, f64)>], kind| -> Vec<(Kind, u32)> {
             r.iter().flatten().filter(|_| uniform).map(|&(id, _)| (kind, id)).collect()
         };

@@ -2,7 +2,7 @@
 //! replies over the whole family (`--cuts`), with the pass that ranks those replies.
 
 use super::super::vectors::Kind;
-use super::{EqError, Mix, Observer, Solver, Weights, TOLERANCE};
+use super::{EqError, Mix, Observer, Solver, TOLERANCE};
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::Instant;
 
@@ -67,7 +67,7 @@ impl Solver {
             let t = Instant::now();
             // The opponent's scores (North's gains against South's mix, South's against North's)
             // as the player's payoffs: the mix's guarantee first.
-            let keep = self.average > 1 && self.average_weights == Weights::Optimal;
+            let keep = self.average > 1 && self.average_weights.by_scores();
             let (top, scores) = self.ranked_keep(&self.side_terms(south, &mix), self.replies.max(1), keep);
             let replies: Vec<(f64, u32)> = top.into_iter().map(|(b, p)| (-b / self.def.scale(), self.ids[p])).collect();
             self.reply_time.fetch_add(t.elapsed().as_nanos() as u64, Relaxed);

@@ -131,3 +131,56 @@ fn an_optimal_average_run_resumes_to_the_same_run() {
         }
     }
 }
+
+/// `--average-weights anchored`: the certified mix is one more mix to weigh, so no iteration's
+/// average proves less than the certificate before it (without the anchor some do: the case
+/// has teeth); the certificate's mix proves its bound in the enumerated matrix; the run ends
+/// exact; a run stopped and resumed with its files is the uninterrupted run, and one that lost
+/// its score files (the anchor's cannot be computed again) still ends exact.
+#[test]
+fn an_anchored_average_never_falls_below_the_certificate() {
+    let family = "all:remove=000000**";
+    let dir = tempfile::tempdir().unwrap();
+    let whole = run(dir.path(), family, 4, Weights::Anchored, None);
+    let plain_dir = tempfile::tempdir().unwrap();
+    let plain = run(plain_dir.path(), family, 4, Weights::Optimal, None);
+    let falls = |s: &Solver| {
+        s.state
+            .log
+            .windows(2)
+            .filter(|w| w[1].average_lower.is_some_and(|a| a < w[0].best_lower.unwrap() - 1e-9))
+            .count()
+    };
+    assert_eq!(falls(&whole), 0);
+    assert!(falls(&plain) > 0, "the case must have averages that fall back without the anchor");
+    assert!(whole.exact() && whole.value().abs() < 1e-6);
+    let (ids, n) = (whole.ids.clone(), whole.ids.len());
+    let a = full_matrix(&whole.def, &ids);
+    let bs = whole.state.best_south.as_ref().unwrap();
+    for j in 0..n {
+        let g: f64 = bs.mix.iter().map(|&(id, w)| w * a[ids.binary_search(&id).unwrap() * n + j]).sum();
+        assert!(g >= bs.bound - 1e-9, "column {j}: {g} < {}", bs.bound);
+    }
+    // The recent mixes' score files and the certified mix's stay.
+    let files = std::fs::read_dir(dir.path().join("mixes")).unwrap().count();
+    assert!(files == whole.state.recent_south.len() + 1 || files == whole.state.recent_south.len(), "{files}");
+    for lose_scores in [false, true] {
+        let dir = tempfile::tempdir().unwrap();
+        drop(run(dir.path(), family, 4, Weights::Anchored, Some(5)));
+        if lose_scores {
+            std::fs::remove_dir_all(dir.path().join("mixes")).unwrap();
+        }
+        let resumed = run(dir.path(), family, 4, Weights::Anchored, None);
+        assert!(resumed.exact() && resumed.value().abs() < 1e-6);
+        if lose_scores {
+            continue;
+        }
+        let (r, w) = (&resumed.state, &whole.state);
+        assert_eq!((&r.south, r.games, r.log.len()), (&w.south, w.games, w.log.len()));
+        for (x, y) in r.log.iter().zip(&w.log) {
+            assert_eq!(x.north_best_response, y.north_best_response);
+            let (p, q) = (x.average_lower.unwrap_or(0.0), y.average_lower.unwrap_or(0.0));
+            assert!((p - q).abs() < 1e-9, "{x:?} vs {y:?}");
+        }
+    }
+}
