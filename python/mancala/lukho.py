@@ -196,8 +196,9 @@ def equilibrium(
     choice); ``average``: also answer the average of the last K iterations' mixes
     (``--average``; 0 or 1: off; its bound may improve the certificate); ``average_replies``: of
     the ``replies``, up to this many are the average's best replies (``--average-replies``);
-    ``average_weights``: ``"uniform"`` or ``"optimal"``, the weights that concede least
-    (``--average-weights``). Releases the GIL."""
+    ``average_weights``: ``"uniform"``, ``"optimal"`` (the weights that concede least) or
+    ``"anchored"`` (those, with the certified mix weighed too) (``--average-weights``).
+    Releases the GIL."""
     cb = callback(progress, "games")
     d = json.loads(_native.lukho_equilibrium(race, payoff, os.fspath(out), family, time, max_iterations, chain,
                                              keep_one, cb, replies, vector_budget, average,
