@@ -7,8 +7,8 @@
 
 use super::summary::Agg;
 use crate::games::lukho::{
-    opening, play_after, play_batch, speed_races, Choice, Class, GameOutcome, Opening, Position, ProvenCycles, Race,
-    RaceLabel, Races, Rules,
+    each_opening, play_after, play_batch, speed_races, Choice, Class, GameOutcome, Opening, Position, ProvenCycles,
+    Race, RaceLabel, Races, Rules,
 };
 use crate::side::Side;
 use rayon::prelude::*;
@@ -40,9 +40,7 @@ pub fn play_pair(
     };
     match model.outcomes() {
         Some(races) => {
-            for &r in races {
-                f(RaceLabel::Named(r), &play(opening(rules, proven, south, north, r)));
-            }
+            each_opening(rules, proven, south, north, races, |r, o| f(RaceLabel::Named(r), &play(o)));
         }
         None => {
             for (k, sr) in speed_races(rules, proven, south, north).iter().enumerate() {
@@ -140,8 +138,7 @@ pub fn games_batched<'a, P>(
         for (j, (south, n)) in batch.iter().map(&pair).enumerate() {
             let i = b * BATCH + j;
             let mut last: Option<Opening> = None;
-            for &r in races {
-                let o = opening(rules, proven, south, n, r);
+            each_opening(rules, proven, south, n, races, |_, o| {
                 if o.perpetual {
                     f(i, &play_after(rules, proven, &o));
                 } else if last == Some(o) {
@@ -151,7 +148,7 @@ pub fn games_batched<'a, P>(
                     owners.push((i, 1));
                 }
                 last = Some(o);
-            }
+            });
         }
         let outs = &mut outs[..starts.len()];
         play_batch(rules, proven, &starts, outs);

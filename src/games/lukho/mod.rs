@@ -33,7 +33,7 @@ pub use choice::{Choice, ChoiceError, MAX_REMOVE};
 pub use game::{match_points, play_after, play_from, play_game, Class, GameOutcome, Position, TurnEnd};
 pub use lanes::{play_batch, play_batch_scalar, Engine};
 pub use perpetual::{PerpetualStats, ProvenCycles};
-pub use race::{opening, Opening, Race, RaceError, RaceLabel, RaceModel, Races};
+pub use race::{each_opening, lockstep_both, opening, Opening, Race, RaceError, RaceLabel, RaceModel, Races};
 pub use sow::{LapEnd, Phase, SowingEnd};
 pub use speeds::{speed_races, Ratio, SpeedRace};
 pub use units::HalfSeeds;

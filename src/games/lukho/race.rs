@@ -271,6 +271,28 @@ pub(crate) fn step(rules: &Rules, board: &mut Board, side: Side, pos: &mut usize
 /// Macro steps (ticks up to a lap end) before cycle finding starts in the lockstep race.
 const CYCLE_CHECK_AFTER_TICKS: u64 = 32;
 
+/// The openings of a pair under each of `races`, in order, to `f`: the two `lockstep`
+/// outcomes together ([`lockstep_both`]: their common ticks once).
+#[inline]
+pub fn each_opening(
+    rules: &Rules,
+    proven: &ProvenCycles,
+    south: &Choice,
+    north: &Choice,
+    races: &[Race],
+    mut f: impl FnMut(Race, Opening),
+) {
+    if races == [Race::LockstepSouth, Race::LockstepNorth] {
+        let [s, n] = lockstep_both(rules, proven, south, north);
+        f(Race::LockstepSouth, s);
+        f(Race::LockstepNorth, n);
+    } else {
+        for &r in races {
+            f(r, opening(rules, proven, south, north, r));
+        }
+    }
+}
+
 /// Play the opening: setup, then both sowings under `race`.
 pub fn opening(rules: &Rules, proven: &ProvenCycles, south: &Choice, north: &Choice, race: Race) -> Opening {
     let board = setup(south, north);
@@ -298,50 +320,117 @@ fn sequential(rules: &Rules, proven: &ProvenCycles, mut board: Board, hands: [u3
     Opening { board, first_player, perpetual: false }
 }
 
-fn lockstep(rules: &Rules, proven: &ProvenCycles, mut board: Board, mut hand: [u32; 2], a: Side) -> Opening {
-    let b = a.other();
-    let mut pos = [sow_from(Side::South), sow_from(Side::North)];
-    let mut done = [hand[0] == 0, hand[1] == 0];
-    // Players with nothing to sow finished at time 0; if both, the in-tick-first one leads.
-    let mut first: Option<Side> = [a, b].into_iter().find(|s| done[s.index()]);
-    // Cycle finding (Brent plus the anchor) on the joint state at tick boundaries where a lap
-    // just ended, and the distinguished states of cycles proven by earlier races
-    // ([`ProvenCycles`]). As in `Board::sow`, the relative state ([`JointKey`]) decides the
-    // future while nobody stops, because a lap's continue/stop decision only reads the count
-    // in its last pit. A perpetual opening is scored by a split, which is the same at every
-    // state of its cycle (nobody captures on it: the stores stay, the rest is halved).
+/// Both `lockstep` outcomes of one pair, `[lockstep-south, lockstep-north]`: the same as
+/// [`opening`] under each, with the ticks before the first one in which a sowing stops done
+/// once. Until a sowing stops the outcomes cannot differ: in a tick the two sowers drop into
+/// pits half a board apart and a relay lifts only the sower's own last pit, so the tick's
+/// two steps commute; only a stop (a capture reaching the other sower's pit, or both
+/// finishing in one tick) depends on who steps first. The `lockstep` model's openings took
+/// 41 % of its vector sweeps, each computed twice.
+pub fn lockstep_both(rules: &Rules, proven: &ProvenCycles, south: &Choice, north: &Choice) -> [Opening; 2] {
+    let board = setup(south, north);
+    let hand = [south.sow_count() as u32, north.sow_count() as u32];
+    if hand[0] == 0 && hand[1] == 0 {
+        // Nobody sows: the leader moves first.
+        let o = |first_player| Opening { board, first_player, perpetual: false };
+        return [o(Side::South), o(Side::North)];
+    }
+    let mut j = Joint::start(board, hand, Side::South);
+    if !j.done[0] && !j.done[1] {
+        if let Some(board) = joint::<true>(rules, proven, &mut j, Side::South) {
+            let o = |first_player| Opening { board, first_player, perpetual: true };
+            return [o(Side::South), o(Side::North)];
+        }
+        // `j` is the state before the tick in which a sowing stops: that tick under each lead.
+        let after = |a: Side| {
+            let mut k = j;
+            k.tick(rules, a);
+            k
+        };
+        let (s, n) = (after(Side::South), after(Side::North));
+        if s != n {
+            return [finish(rules, proven, s, Side::South), finish(rules, proven, n, Side::North)];
+        }
+        j = s;
+    }
+    // One sows alone from here (he who has nothing to sow finished first, at time 0): the
+    // same under both leads.
+    let o = finish(rules, proven, j, Side::South);
+    [o, o]
+}
+
+/// The `lockstep` race while it runs: the board, each sower's last pit and hand, who is done
+/// and who finished first.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Joint {
+    board: Board,
+    pos: [usize; 2],
+    hand: [u32; 2],
+    done: [bool; 2],
+    first: Option<Side>,
+}
+
+impl Joint {
+    fn start(board: Board, hand: [u32; 2], a: Side) -> Joint {
+        let done = [hand[0] == 0, hand[1] == 0];
+        // Players with nothing to sow finished at time 0; if both, the in-tick-first one leads.
+        let first = [a, a.other()].into_iter().find(|s| done[s.index()]);
+        Joint { board, pos: [sow_from(Side::South), sow_from(Side::North)], hand, done, first }
+    }
+
+    /// One [`tick`] with `a` stepping first; true if a sowing ended in it.
+    #[inline(always)]
+    fn tick(&mut self, rules: &Rules, a: Side) -> bool {
+        let ended = tick(rules, &mut self.board, &mut self.pos, &mut self.hand, a);
+        for w in [a, a.other()] {
+            if ended[w.index()] {
+                self.done[w.index()] = true;
+                self.first.get_or_insert(w);
+            }
+        }
+        ended[0] || ended[1]
+    }
+}
+
+fn lockstep(rules: &Rules, proven: &ProvenCycles, board: Board, hand: [u32; 2], a: Side) -> Opening {
+    let mut j = Joint::start(board, hand, a);
+    if !j.done[0] && !j.done[1] {
+        if let Some(board) = joint::<false>(rules, proven, &mut j, a) {
+            return Opening { board, first_player: a, perpetual: true };
+        }
+    }
+    finish(rules, proven, j, a)
+}
+
+/// The ticks while both sow (`a` stepping first), from `j` (nobody done): the board where a
+/// perpetual sowing was found, else `None` with `j` just after the tick in which a sowing
+/// ended, or with `BEFORE_STOP`, just before it.
+///
+/// Cycle finding (Brent plus the anchor) on the joint state at tick boundaries where a lap
+/// just ended, and the distinguished states of cycles proven by earlier races
+/// ([`ProvenCycles`]). As in `Board::sow`, the relative state ([`JointKey`]) decides the
+/// future while nobody stops, because a lap's continue/stop decision only reads the count in
+/// its last pit. A perpetual opening is scored by a split, which is the same at every state of
+/// its cycle (nobody captures on it: the stores stay, the rest is halved).
+fn joint<const BEFORE_STOP: bool>(rules: &Rules, proven: &ProvenCycles, j: &mut Joint, a: Side) -> Option<Board> {
     let mut ticks = 0u64;
     let mut cycles: Option<Cycles<JointKey>> = None;
     let mut points: Vec<JointKey> = Vec::new();
-    while !(done[0] && done[1]) {
-        if done[0] || done[1] {
-            // One sower left: the rest is his plain sowing.
-            let w = if done[0] { Side::North } else { Side::South };
-            let h = hand[w.index()] as u8;
-            if let SowingEnd::Perpetual { .. } = board.sow(rules, proven, w, pos[w.index()], h, Phase::Opening) {
-                return Opening { board, first_player: first.unwrap_or(a), perpetual: true };
+    loop {
+        let before = if BEFORE_STOP { Some(*j) } else { None };
+        if j.tick(rules, a) {
+            if let Some(b) = before {
+                *j = b;
             }
-            first.get_or_insert(w);
-            break;
-        }
-        let ended = tick(rules, &mut board, &mut pos, &mut hand, a);
-        for w in [a, b] {
-            if ended[w.index()] {
-                done[w.index()] = true;
-                first.get_or_insert(w);
-            }
-        }
-        if done[0] || done[1] {
-            // Leaving the joint regime for good; a later single-sower check starts afresh.
-            continue;
+            return None;
         }
         ticks += 1;
         if ticks < CYCLE_CHECK_AFTER_TICKS {
             continue;
         }
-        let key = joint_key(&board, pos, hand, a);
+        let key = joint_key(&j.board, j.pos, j.hand, a);
         if joint_distinguished(key) && proven.met_joint_cycle(key, &mut points) {
-            return Opening { board, first_player: first.unwrap_or(a), perpetual: true };
+            return Some(j.board);
         }
         let Some(c) = &mut cycles else {
             cycles = Some(Cycles::new(key));
@@ -352,7 +441,7 @@ fn lockstep(rules: &Rules, proven: &ProvenCycles, mut board: Board, mut hand: [u
                 // Brent closed a cycle entered after the first state: the points met before
                 // it may not lie on it; walk it once more to collect its own.
                 points.clear();
-                let (mut board, mut pos, mut hand) = (board, pos, hand);
+                let (mut board, mut pos, mut hand) = (j.board, j.pos, j.hand);
                 for _ in 0..lambda {
                     tick(rules, &mut board, &mut pos, &mut hand, a);
                     let k = joint_key(&board, pos, hand, a);
@@ -362,10 +451,22 @@ fn lockstep(rules: &Rules, proven: &ProvenCycles, mut board: Board, mut hand: [u
                 }
             }
             proven.publish_joint(&points);
-            return Opening { board, first_player: first.unwrap_or(a), perpetual: true };
+            return Some(j.board);
         }
     }
-    Opening { board, first_player: first.unwrap_or(a), perpetual: false }
+}
+
+/// The race from `j` once a sower is done: the other's plain sowing, to its end.
+fn finish(rules: &Rules, proven: &ProvenCycles, mut j: Joint, a: Side) -> Opening {
+    if j.done[0] != j.done[1] {
+        let w = if j.done[0] { Side::North } else { Side::South };
+        let h = j.hand[w.index()] as u8;
+        if let SowingEnd::Perpetual { .. } = j.board.sow(rules, proven, w, j.pos[w.index()], h, Phase::Opening) {
+            return Opening { board: j.board, first_player: j.first.unwrap_or(a), perpetual: true };
+        }
+        j.first.get_or_insert(w);
+    }
+    Opening { board: j.board, first_player: j.first.unwrap_or(a), perpetual: false }
 }
 
 /// The joint state while both sow, in South's frame, and who steps first in a tick

@@ -111,6 +111,49 @@ fn lockstep_order_inside_a_tick_changes_the_board() {
     assert_eq!(rows(&o.board), ([3, 0, 3, 3, 1, 1, 1, 1], [10, 2, 2, 0, 0, 5, 5, 5]));
     assert_eq!(o.board.stores, [6, 0]);
     assert_eq!(o.first_player, Side::South);
+    // Both outcomes at once: ticks 1–12 shared, tick 13 under each lead.
+    let [s, n] = lockstep_both(&EN, &proven, &south, &north);
+    assert_eq!(s, opening(&EN, &proven, &south, &north, Race::LockstepSouth));
+    assert_eq!(n, o);
+}
+
+/// `lockstep_both` is `opening` under each lockstep outcome, pair by pair (a fresh cycle
+/// cache each, so even a perpetual opening's board, the state its cycle was found at, is
+/// the same), over random pairs of every rule variant, and the cases it shortcuts: nobody
+/// sows, one sows alone, the leads part in the tick of the first stop or not at all.
+#[test]
+fn both_lockstep_outcomes_at_once_are_each_outcome() {
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let z = choice([0; 8], 0, 0);
+    let one = choice([1, 0, 0, 0, 0, 0, 0, 0], 0, 0);
+    let (mut parted, mut same) = (0, 0);
+    for rules in [IT, EN, NONE, Rules { chain: Chain::It, keep_one: true }] {
+        let count = Choice::count(&rules);
+        let mut pairs = vec![(z, z), (one, z), (z, one)];
+        pairs.extend((0..3000).map(|_| {
+            let s = Choice::from_id(next() % count, &rules).unwrap();
+            (s, Choice::from_id(next() % count, &rules).unwrap())
+        }));
+        for (s, n) in pairs {
+            let both = lockstep_both(&rules, &ProvenCycles::new(), &s, &n);
+            let each =
+                [Race::LockstepSouth, Race::LockstepNorth].map(|r| opening(&rules, &ProvenCycles::new(), &s, &n, r));
+            assert_eq!(both, each, "{s} / {n} {rules:?}");
+            if each[0] == each[1] {
+                same += 1;
+            } else {
+                parted += 1;
+            }
+        }
+    }
+    // Both kinds are common enough to be tested (measured: 414 of 12,003 pairs part).
+    assert!(parted > 200 && same > 5000, "{parted} parted, {same} the same");
 }
 
 #[test]
