@@ -5,6 +5,8 @@
 //! - `one_south_*_vs_all_sequential`: the yardstick, one South choice against all
 //!   6,356,992 North choices under both `sequential` outcomes (12,713,984 games), all cores,
 //!   for an easy, a typical and a perpetual-rich South choice;
+//!   `one_south_3456789_vs_all_lockstep`: the typical one under both `lockstep` outcomes (the
+//!   equilibrium run's payoff vectors are such sweeps);
 //! - `normal_games_one_core` / `perpetual_games_one_core`: games/s on one core for pairs of
 //!   the uniform sample (`lukho sample --seed 1`) split by class, because the rare perpetual
 //!   openings (about 1.7 in 10,000 pairs) cost orders of magnitude more than a normal game;
@@ -83,10 +85,15 @@ fn play_all(proven: &ProvenCycles, pairs: &[(Choice, Choice)]) -> (u64, u64, u64
 /// One South choice against every North choice, both `sequential` outcomes, all cores, each
 /// run from a cold start (no perpetual cycle shared from an earlier run).
 fn one_south(bencher: divan::Bencher, south: u32, expect: (u64, u64, u64, u64, u64, i64)) {
+    one_south_under(bencher, "sequential", south, expect)
+}
+
+/// [`one_south`] under the race model `model`.
+fn one_south_under(bencher: divan::Bencher, model: &str, south: u32, expect: (u64, u64, u64, u64, u64, i64)) {
     let north = all_choices();
     bencher.counter(divan::counter::ItemsCount::new(2 * north.len())).with_inputs(ProvenCycles::new).bench_values(
         |proven| {
-            let a = sweep(&RULES, &proven, "sequential".parse::<Races>().unwrap(), &[south], north, &|_| {});
+            let a = sweep(&RULES, &proven, model.parse::<Races>().unwrap(), &[south], north, &|_| {});
             let a = &a[0];
             assert_eq!((a.games, a.wins, a.draws, a.losses, a.perpetual_openings, a.sum_margin.0), expect);
             proven
@@ -105,6 +112,13 @@ fn one_south_vs_all_sequential(bencher: divan::Bencher) {
 #[divan::bench(sample_count = 3)]
 fn one_south_3456789_vs_all_sequential(bencher: divan::Bencher) {
     one_south(bencher, 3_456_789, (12_713_984, 6_852_862, 490_157, 5_370_965, 87, 76_530_056));
+}
+
+/// The typical South choice under `lockstep`: both outcomes' openings share their ticks up to
+/// the first stop (`lockstep_both`; 244 perpetual openings).
+#[divan::bench(sample_count = 3)]
+fn one_south_3456789_vs_all_lockstep(bencher: divan::Bencher) {
+    one_south_under(bencher, "lockstep", 3_456_789, (12_713_984, 6_418_061, 482_695, 5_813_228, 244, 27_977_036));
 }
 
 /// A South choice rich in perpetual openings (2,948: the sample's rate is about 2,200 per
