@@ -1,0 +1,45 @@
+#!/bin/bash
+# Continue the full-family `lukho equilibrium` run of issue 18 (`lockstep`/`margin`) from its
+# committed state, on this machine or a new one, and checkpoint it back.
+#
+#   scripts/lukho_eq_continue.sh run [SECONDS]   # one sitting in the background (default 3 h)
+#   scripts/lukho_eq_continue.sh checkpoint      # copy the state back into results/
+#
+# WORK (default /work/lukho-eq) holds the run's DIR (full-lockstep-margin/, its vectors: ~16 GB
+# and more) and its log (full-lockstep-margin.log). A WORK without the DIR starts from the
+# committed state: the first iteration then sweeps its LP mix's vectors again (about an hour,
+# results/lukho/equilibrium/README.md "Running"). Vectors, the LP's warm start and the mixes'
+# score files stay in WORK between sittings; only the state (a few MB) is committed.
+# The sitting runs at nice 19 under `setsid`, so it outlives this shell; `--time` keeps it
+# from starting iterations after SECONDS, and a kill loses only the iteration in progress.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+work=${WORK:-/work/lukho-eq}
+dir=$work/full-lockstep-margin
+committed=$repo/results/lukho/equilibrium/full-lockstep-margin-seeded
+case "${1:-}" in
+run)
+    (cd "$repo" && cargo build --release --quiet)
+    mkdir -p "$dir"
+    [ -e "$dir/state.lukho-eq" ] || cp "$committed/state.lukho-eq" "$dir/"
+    rm -f "$dir/.equilibrium.lock"
+    bin=$work/mancala-$(git -C "$repo" rev-parse --short HEAD)
+    cp "$repo/target/release/mancala" "$bin"
+    echo "--- sitting $(date -u +%FT%TZ) with $(basename "$bin")" >> "$dir.log"
+    setsid nohup nice -n 19 "$bin" lukho equilibrium --race lockstep --payoff margin --out "$dir" \
+        --replies 64 --average 32 --average-weights anchored --average-replies 64 --vector-budget 34G \
+        --time "${2:-10800}" --exploit 0,6356799,6356984,6356991 >/dev/null 2>> "$dir.log" &
+    echo "running (pid $!); progress: tail -f $dir.log"
+    ;;
+checkpoint)
+    cp "$dir/state.lukho-eq" "$committed/state.lukho-eq"
+    echo "state copied; iterations in $dir.log since the committed resume.log:"
+    last=$(grep -a '^iteration ' "$committed/resume.log" | tail -1 | cut -d' ' -f2 | tr -d :)
+    grep -a '^iteration \|^--- sitting' "$dir.log" | awk -v last="$last" '/^---/ || $2 + 0 > last'
+    echo "(append the lines that belong to resume.log, under a '--- sitting' line saying what changed)"
+    ;;
+*)
+    sed -n 2,14p "$0"
+    exit 2
+    ;;
+esac
