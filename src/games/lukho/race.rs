@@ -353,8 +353,8 @@ pub fn lockstep_both(rules: &Rules, proven: &ProvenCycles, south: &Choice, north
         }
         j = s;
     }
-    // One sows alone from here (he who has nothing to sow finished first, at time 0): the
-    // same under both leads.
+    // One sows alone from here, the same under both leads: the other had nothing to sow
+    // (finished at time 0), or stopped in a tick that ended alike under both leads.
     let o = finish(rules, proven, j, Side::South);
     [o, o]
 }
