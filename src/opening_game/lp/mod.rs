@@ -19,6 +19,7 @@
 use microlp::{ComparisonOp, OptimizationDirection, Problem};
 use tableau::{Rhs, Tableau};
 
+mod batch;
 mod tableau;
 
 /// The solution of a matrix game.
@@ -448,6 +449,36 @@ mod tests {
             assert!(copied.is_some() && w2.is_some());
             warm = Some(w);
         }
+    }
+
+    /// Not a test: the dense simplex timed on `structured_skew` games (`MANCALA_LP_SPEED=N`,
+    /// the size; `cargo test --release --lib lp_speed -- --ignored --nocapture`): a solve from
+    /// scratch, then a double-oracle-like chain of warm starts, 64 members more each time.
+    #[test]
+    #[ignore]
+    fn lp_speed() {
+        let Some(n) = std::env::var("MANCALA_LP_SPEED").ok().and_then(|v| v.parse::<usize>().ok()) else { return };
+        let a = structured_skew(5, n, 6);
+        let t = std::time::Instant::now();
+        let (r, c): (Vec<usize>, Vec<usize>) = ((0..n).collect(), (0..n).collect());
+        let shift = 1.0 - a.iter().copied().fold(f64::INFINITY, f64::min);
+        let mut tab = tableau::Tableau::new(&a, n, &r, &c, shift);
+        tab.primal().unwrap();
+        tab.dual(Rhs::True).unwrap();
+        let s = tab.solution(&a, n, &r, &c).unwrap();
+        eprintln!("cold {n}: value {:.3e}, {} pivots, {:.2} s", s.value, tab.pivots, t.elapsed().as_secs_f64());
+        let sub = |k: usize| -> Vec<f64> { (0..k).flat_map(|i| a[i * n..i * n + k].to_vec()).collect() };
+        let mut warm = None;
+        let t = std::time::Instant::now();
+        let mut sum = 0.0;
+        for k in (n / 2..=n).step_by(64) {
+            let m = sub(k);
+            let guess: Vec<usize> = (0..k).step_by(5).collect();
+            let ((v, _), w) = maximiser_warm(&m, k, k, &guess, &guess, warm.take()).unwrap();
+            sum += v.abs();
+            warm = w;
+        }
+        eprintln!("warm chain {}..{n}: sum |value| {sum:.3e}, {:.2} s", n / 2, t.elapsed().as_secs_f64());
     }
 
     /// A skew-symmetric integer matrix with structure (rank-`k` payoffs plus noise in

@@ -1,0 +1,577 @@
+//! Pivots held back from the tableau's constraint block and applied in batches.
+//!
+//! An exchange pivot touches every cell of the tableau, and a dense simplex on the restricted
+//! games here spends nearly all its time in that pass: on tableaux of 2,000–4,000 square
+//! (32–128 MB) it is memory-bound (about 20–35 GB/s, 3–6 ms a pivot on the full `lockstep`
+//! run). But a pivot only *reads* one column (the ratio test), one row and the parts kept
+//! current at once (the objective row and the right-hand sides). So the constraint block keeps
+//! the pivots' rank-one updates `x −= c_i r_j` pending, a column or row is read through them
+//! (`BATCH` terms at most), and every `BATCH` pivots one pass applies them all while each row
+//! sits in cache: the same memory traffic for `BATCH` pivots as for one.
+//!
+//! An exchange pivot on `(p, q)` is a rank-one update: with `f_i = t_iq / t_pq`,
+//! `t_ij −= f_i · t_pj` for `i ≠ p, j ≠ q`; row `p` becomes `t_pj / t_pq`, column `q` becomes
+//! `−f_i`, the pivot `1 / t_pq`. Taking `c_i = f_i` (`i ≠ p`), `c_p = 1 − 1/t_pq`, `r_j = t_pj`
+//! (`j ≠ q`) and `r_q = t_pq + 1` gives all of it as `t −= c rᵀ`: the cells off the pivot's row
+//! and column get exactly the plain pivot's arithmetic, the pivot's row and column theirs to
+//! within a rounding of about `t_pq` ulps.
+
+/// Pivots held at most (then applied). Per held pivot a read costs one multiply-add per
+/// entry; applying costs one per cell, vectorised, where a plain pivot costs a cell's trip to
+/// memory and back.
+pub(super) const BATCH: usize = 16;
+
+/// Tableaux of at least this many cells apply their batches in two halves side by side. The
+/// halves are fixed by the size (not the thread count), so the arithmetic, hence every answer,
+/// is the same on any machine.
+const HALVES_FROM_CELLS: usize = 1 << 20;
+
+#[derive(Clone)]
+pub(super) struct Batch {
+    /// Pivots held.
+    k: usize,
+    /// Pivots to hold before applying them (`BATCH`; 1 applies each at once).
+    limit: usize,
+    m: usize,
+    n: usize,
+    /// Each held pivot's row factor, by constraint row: `c[i * BATCH + l]`.
+    c: Vec<f64>,
+    /// Each held pivot's column factors over the constraint block: `r[l * n + j]`.
+    r: Vec<f64>,
+    /// The stored constraint block in single precision (`m × n`, no right-hand sides), for
+    /// the steepest-edge updates' products only: half the bytes to read per pivot. Those
+    /// weights only rank candidates, and applying a batch recomputes them in double.
+    shadow: Vec<f32>,
+}
+
+/// What applying a batch recomputes exactly, in the same pass over the tableau.
+pub(super) enum Weights<'a> {
+    None,
+    /// Each column's squared length in the constraint rows, plus 1 (primal steepest edge).
+    Columns(&'a mut [f64]),
+    /// Each constraint row's squared length over the columns, plus 1 (dual steepest edge).
+    Rows(&'a mut [f64]),
+}
+
+impl Batch {
+    /// An empty batch over the constraint block (`m` rows, `n` columns) of the tableau `t`
+    /// (rows `n + 2` wide).
+    pub(super) fn new(t: &[f64], (m, n): (usize, usize), limit: usize) -> Batch {
+        let limit = limit.clamp(1, BATCH);
+        let w = n + 2;
+        let shadow = (0..m).flat_map(|i| t[i * w..i * w + n].iter().map(|&x| x as f32)).collect();
+        Batch { k: 0, limit, m, n, c: vec![0.0; m * BATCH], r: vec![0.0; BATCH * n], shadow }
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.k == 0
+    }
+
+    pub(super) fn is_full(&self) -> bool {
+        self.k >= self.limit
+    }
+
+    pub(super) fn limit(&self) -> usize {
+        self.limit
+    }
+
+    /// Column `q` of the constraint rows as the held pivots leave it (`out[i]`, `i < m`), from
+    /// the stored tableau `t` (rows `w` wide). The held terms are applied in order, as
+    /// [`Batch::apply`] does, so the entries are the ones applying would store, bit for bit.
+    pub(super) fn column(&self, t: &[f64], w: usize, q: usize, out: &mut [f64]) {
+        simd::column(self, t, w, q, out)
+    }
+
+    /// [`Batch::column`]'s loop, inlined where it is compiled for an instruction set.
+    #[inline(always)]
+    fn column_loop(&self, t: &[f64], w: usize, q: usize, out: &mut [f64]) {
+        let (k, n) = (self.k, self.n);
+        for (i, o) in out[..self.m].iter_mut().enumerate() {
+            let mut x = t[i * w + q];
+            for (l, &c) in self.c[i * BATCH..i * BATCH + k].iter().enumerate() {
+                x = (-c).mul_add(self.r[l * n + q], x);
+            }
+            *o = x;
+        }
+    }
+
+    /// Row `p` of the constraint block as the held pivots leave it (`out[j]`, `j < n`).
+    pub(super) fn row(&self, t: &[f64], w: usize, p: usize, out: &mut [f64]) {
+        let n = self.n;
+        out[..n].copy_from_slice(&t[p * w..p * w + n]);
+        simd::subtract_held(&mut out[..n], &self.c[p * BATCH..p * BATCH + self.k], &self.r, (n, 0));
+    }
+
+    /// `out[j] ≈ Σ_i alpha[i] · x_ij` over the constraint block as the held pivots leave it
+    /// (`alpha` over the rows, `out` over the columns): one read of the single-precision
+    /// block, then the held terms (`Σ_l (alpha · c_l) r_l`) in double.
+    pub(super) fn column_products(&self, alpha: &[f64], out: &mut [f64]) {
+        let (m, n, k) = (self.m, self.n, self.k);
+        let split = if m * n >= HALVES_FROM_CELLS { m / 2 } else { m };
+        let (top, bottom) = self.shadow.split_at(split * n);
+        let sum_rows = |rows: &[f32], first: usize, out: &mut [f64]| {
+            out.iter_mut().for_each(|d| *d = 0.0);
+            simd::accumulate_rows(rows, &alpha[first..], out);
+        };
+        if split == m {
+            sum_rows(top, 0, &mut out[..n]);
+        } else {
+            let mut second = vec![0.0f64; n];
+            rayon::join(|| sum_rows(top, 0, &mut out[..n]), || sum_rows(bottom, split, &mut second));
+            for (d, x) in out.iter_mut().zip(&second) {
+                *d += x;
+            }
+        }
+        for l in 0..k {
+            let g: f64 = (0..m).map(|i| alpha[i] * self.c[i * BATCH + l]).sum();
+            for (d, &r) in out[..n].iter_mut().zip(&self.r[l * n..(l + 1) * n]) {
+                *d -= g * r;
+            }
+        }
+    }
+
+    /// `out[k] ≈ Σ_j x_ij · rho[j]` for each listed row `i = rows[k]` of the constraint block
+    /// as the held pivots leave it (`rho` over the columns), read like
+    /// [`Batch::column_products`].
+    pub(super) fn row_products(&self, rho: &[f64], rows: &[usize], out: &mut [f64]) {
+        let (n, k) = (self.n, self.k);
+        let g: Vec<f64> = (0..k).map(|l| dot(&self.r[l * n..(l + 1) * n], &rho[..n])).collect();
+        let products = |rows: &[usize], out: &mut [f64]| {
+            for (&i, o) in rows.iter().zip(out.iter_mut()) {
+                let mut e = simd::dot_single(&self.shadow[i * n..(i + 1) * n], &rho[..n]);
+                for (l, gl) in g.iter().enumerate() {
+                    e -= self.c[i * BATCH + l] * gl;
+                }
+                *o = e;
+            }
+        };
+        let out = &mut out[..rows.len()];
+        if rows.len() * n >= HALVES_FROM_CELLS {
+            let half = rows.len() / 2;
+            let (rt, rb) = rows.split_at(half);
+            let (ot, ob) = out.split_at_mut(half);
+            rayon::join(|| products(rt, ot), || products(rb, ob));
+        } else {
+            products(rows, out);
+        }
+    }
+
+    /// Hold one more pivot: `c(i)` for each constraint row, `r` over the columns.
+    pub(super) fn push(&mut self, c: impl Fn(usize) -> f64, r: &[f64]) {
+        let (l, n) = (self.k, self.n);
+        debug_assert!(l < self.limit);
+        for i in 0..self.m {
+            self.c[i * BATCH + l] = c(i);
+        }
+        self.r[l * n..(l + 1) * n].copy_from_slice(&r[..n]);
+        self.k += 1;
+    }
+
+    /// Apply the held pivots to the constraint block of `t` (rows `w` wide), and recompute
+    /// `weights` exactly in the same pass (even with no pivot held).
+    pub(super) fn apply(&mut self, t: &mut [f64], w: usize, mut weights: Weights) {
+        if self.k == 0 && matches!(weights, Weights::None) {
+            return;
+        }
+        let (m, n) = (self.m, self.n);
+        let split = if m * w >= HALVES_FROM_CELLS { m / 2 } else { m };
+        let (top, bottom) = t[..m * w].split_at_mut(split * w);
+        let mut shadow = std::mem::take(&mut self.shadow);
+        let (st, sb) = shadow.split_at_mut(split * n);
+        let this = &*self;
+        let halves = split < m;
+        match &mut weights {
+            Weights::None => {
+                if halves {
+                    rayon::join(
+                        || this.apply_rows(top, st, 0, None, None),
+                        || this.apply_rows(bottom, sb, split, None, None),
+                    );
+                } else {
+                    this.apply_rows(top, st, 0, None, None);
+                }
+            }
+            Weights::Rows(lengths) => {
+                let (lt, lb) = lengths.split_at_mut(split);
+                if halves {
+                    rayon::join(
+                        || this.apply_rows(top, st, 0, None, Some(lt)),
+                        || this.apply_rows(bottom, sb, split, None, Some(lb)),
+                    );
+                } else {
+                    this.apply_rows(top, st, 0, None, Some(lt));
+                }
+            }
+            Weights::Columns(norms) => {
+                norms.iter_mut().for_each(|s| *s = 1.0);
+                if halves {
+                    let mut second = vec![0.0f64; n];
+                    rayon::join(
+                        || this.apply_rows(top, st, 0, Some(norms), None),
+                        || this.apply_rows(bottom, sb, split, Some(&mut second), None),
+                    );
+                    for (s, x) in norms.iter_mut().zip(&second) {
+                        *s += x;
+                    }
+                } else {
+                    this.apply_rows(top, st, 0, Some(norms), None);
+                }
+            }
+        }
+        self.shadow = shadow;
+        self.k = 0;
+    }
+
+    /// [`Batch::apply`] on the whole rows `first..` held in `t` (and their `shadow`): the
+    /// held terms, each row's share of `norms` (added) or its `lengths` (indexed from
+    /// `first`). Column blocks of `COLUMNS` keep the held pivots' factors over the block in
+    /// the first-level cache while the rows stream past.
+    fn apply_rows(
+        &self,
+        t: &mut [f64],
+        shadow: &mut [f32],
+        first: usize,
+        mut norms: Option<&mut [f64]>,
+        mut lengths: Option<&mut [f64]>,
+    ) {
+        const COLUMNS: usize = 128;
+        const AHEAD: usize = 4;
+        let (n, k) = (self.n, self.k);
+        let w = n + 2;
+        if let Some(lengths) = lengths.as_deref_mut() {
+            lengths.iter_mut().for_each(|s| *s = 1.0);
+        }
+        let rows = t.len() / w;
+        for from in (0..n).step_by(COLUMNS) {
+            let to = (from + COLUMNS).min(n);
+            for ii in 0..rows {
+                // The block's rows lie a whole row apart, too short a run for the hardware's
+                // prefetcher to follow: ask for the one a few rows on while this one is done.
+                if ii + AHEAD < rows {
+                    prefetch(&t[(ii + AHEAD) * w + from..(ii + AHEAD) * w + to]);
+                }
+                let (row, single) = (&mut t[ii * w..(ii + 1) * w], &mut shadow[ii * n..(ii + 1) * n]);
+                let i = first + ii;
+                let x = &mut row[from..to];
+                let length = lengths.as_deref_mut().map(|l| &mut l[ii]);
+                let norms = norms.as_deref_mut().map(|v| &mut v[from..to]);
+                let held = (&self.c[i * BATCH..i * BATCH + k], &self.r[..], (n, from));
+                simd::segment(x, held, &mut single[from..to], norms, length);
+            }
+        }
+    }
+}
+
+/// The pivots held for one row over the columns `from..` (`c`, `r`, `(n, from)`).
+type Held<'a> = (&'a [f64], &'a [f64], (usize, usize));
+
+/// One row's segment `x` in [`Batch::apply`]: the held terms, then its copy in `single`, its
+/// squares added to `norms` (by column) or to `length`.
+#[inline(always)]
+fn segment(x: &mut [f64], (c, r, at): Held, single: &mut [f32], norms: Option<&mut [f64]>, length: Option<&mut f64>) {
+    subtract_held(x, c, r, at);
+    for (s, &v) in single.iter_mut().zip(x.iter()) {
+        *s = v as f32;
+    }
+    if let Some(norms) = norms {
+        for (s, v) in norms.iter_mut().zip(x.iter()) {
+            *s += v * v;
+        }
+    }
+    if let Some(length) = length {
+        *length += super::tableau::squared_length(x);
+    }
+}
+
+/// Ask the CPU to bring `x` into its caches (nothing where there is no such instruction).
+fn prefetch(x: &[f64]) {
+    #[cfg(target_arch = "x86_64")]
+    for line in x.chunks(8) {
+        // SAFETY: prefetching reads nothing into the program and cannot fault.
+        unsafe { std::arch::x86_64::_mm_prefetch(line.as_ptr() as *const i8, std::arch::x86_64::_MM_HINT_T0) };
+    }
+}
+
+/// `Σ a_j b_j` in eight interleaved partial sums (so that it vectorises; see
+/// `tableau::squared_length`).
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    let mut acc = [0.0f64; 8];
+    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
+    let tail: f64 = ca.remainder().iter().zip(cb.remainder()).map(|(x, y)| x * y).sum();
+    for (x, y) in ca.zip(cb) {
+        for l in 0..8 {
+            acc[l] += x[l] * y[l];
+        }
+    }
+    acc.iter().sum::<f64>() + tail
+}
+
+/// `Σ a_j b_j` with `a` in single precision, in eight interleaved fused sums (so that it
+/// vectorises; the same on every machine, see [`subtract_held`]).
+#[inline(always)]
+fn dot_single(a: &[f32], b: &[f64]) -> f64 {
+    let mut acc = [0.0f64; 8];
+    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
+    let tail: f64 = ca.remainder().iter().zip(cb.remainder()).fold(0.0, |s, (&x, &y)| (x as f64).mul_add(y, s));
+    for (x, y) in ca.zip(cb) {
+        for l in 0..8 {
+            acc[l] = (x[l] as f64).mul_add(y[l], acc[l]);
+        }
+    }
+    acc.iter().sum::<f64>() + tail
+}
+
+/// `out[j] += Σ_i alpha[i] · rows[i][j]` over the single-precision rows (`out.len()` long),
+/// four rows a pass so that `out` is read and written once for four of them.
+#[inline(always)]
+fn accumulate_rows(rows: &[f32], alpha: &[f64], out: &mut [f64]) {
+    let n = out.len();
+    let mut quads = rows.chunks_exact(4 * n);
+    for (qi, quad) in quads.by_ref().enumerate() {
+        let a = &alpha[4 * qi..4 * qi + 4];
+        let (r0, rest) = quad.split_at(n);
+        let (r1, rest) = rest.split_at(n);
+        let (r2, r3) = rest.split_at(n);
+        for ((((d, &x0), &x1), &x2), &x3) in out.iter_mut().zip(r0).zip(r1).zip(r2).zip(r3) {
+            *d = a[3].mul_add(x3 as f64, a[2].mul_add(x2 as f64, a[1].mul_add(x1 as f64, a[0].mul_add(x0 as f64, *d))));
+        }
+    }
+    let done = 4 * (rows.len() / n / 4);
+    for (ii, row) in quads.remainder().chunks_exact(n).enumerate() {
+        let a = alpha[done + ii];
+        for (d, &x) in out.iter_mut().zip(row) {
+            *d = a.mul_add(x as f64, *d);
+        }
+    }
+}
+
+/// `x_j −= c_l · r_l[j]` for each held pivot `l` in order (the rows of `r` are `n` long, `x`
+/// starts at column `from`), four at a time in one pass over `x`. Each term is one fused
+/// multiply-add (one rounding), applied in order, so the result is the one-at-a-time result
+/// bit for bit, and the same on every machine: `mul_add` is exact IEEE arithmetic with or
+/// without the instruction (without, a slow library call).
+#[inline(always)]
+fn subtract_held(x: &mut [f64], c: &[f64], r: &[f64], (n, from): (usize, usize)) {
+    let len = x.len();
+    let r_of = |l: usize| &r[l * n + from..l * n + from + len];
+    let mut l = 0;
+    while l + 4 <= c.len() {
+        let (c0, c1, c2, c3) = (c[l], c[l + 1], c[l + 2], c[l + 3]);
+        let (r0, r1, r2, r3) = (r_of(l), r_of(l + 1), r_of(l + 2), r_of(l + 3));
+        let (c0, c1, c2, c3) = (-c0, -c1, -c2, -c3);
+        for ((((v, &a), &b), &d), &e) in x.iter_mut().zip(r0).zip(r1).zip(r2).zip(r3) {
+            *v = c3.mul_add(e, c2.mul_add(d, c1.mul_add(b, c0.mul_add(a, *v))));
+        }
+        l += 4;
+    }
+    for (l, &cl) in c.iter().enumerate().skip(l) {
+        for (v, &a) in x.iter_mut().zip(r_of(l)) {
+            *v = (-cl).mul_add(a, *v);
+        }
+    }
+}
+
+/// The batch's loops compiled for the fused multiply-add instruction and wider registers
+/// where the CPU has them (the portable build calls a library routine for each `mul_add`).
+/// Same arithmetic, so the same answer, on every machine.
+mod simd {
+    use super::Held;
+
+    /// What the CPU offers the batch's loops: 0 nothing beyond the portable build, 1 FMA
+    /// and AVX2 (256 bits), 2 FMA and AVX-512 (512 bits).
+    #[cfg(target_arch = "x86_64")]
+    fn level() -> u8 {
+        static LEVEL: std::sync::OnceLock<u8> = std::sync::OnceLock::new();
+        *LEVEL.get_or_init(|| {
+            let fma = std::is_x86_feature_detected!("fma");
+            if fma && std::is_x86_feature_detected!("avx512f") {
+                2
+            } else if fma && std::is_x86_feature_detected!("avx2") {
+                1
+            } else {
+                0
+            }
+        })
+    }
+
+    /// [`super::subtract_held`] compiled for the best the CPU offers.
+    pub(super) fn subtract_held(x: &mut [f64], c: &[f64], r: &[f64], at: (usize, usize)) {
+        #[cfg(target_arch = "x86_64")]
+        match level() {
+            // SAFETY: `level()` said the CPU has the instructions.
+            2 => return unsafe { subtract_held_512(x, c, r, at) },
+            1 => return unsafe { subtract_held_256(x, c, r, at) },
+            _ => {}
+        }
+        super::subtract_held(x, c, r, at)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,fma")]
+    unsafe fn subtract_held_512(x: &mut [f64], c: &[f64], r: &[f64], at: (usize, usize)) {
+        super::subtract_held(x, c, r, at)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn subtract_held_256(x: &mut [f64], c: &[f64], r: &[f64], at: (usize, usize)) {
+        super::subtract_held(x, c, r, at)
+    }
+
+    type Norms<'a> = Option<&'a mut [f64]>;
+
+    /// [`super::segment`] compiled for the best the CPU offers.
+    pub(super) fn segment(x: &mut [f64], held: Held, single: &mut [f32], norms: Norms, length: Option<&mut f64>) {
+        #[cfg(target_arch = "x86_64")]
+        match level() {
+            // SAFETY: `level()` said the CPU has the instructions.
+            2 => return unsafe { segment_512(x, held, single, norms, length) },
+            1 => return unsafe { segment_256(x, held, single, norms, length) },
+            _ => {}
+        }
+        super::segment(x, held, single, norms, length)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,fma")]
+    unsafe fn segment_512(x: &mut [f64], held: Held, single: &mut [f32], norms: Norms, length: Option<&mut f64>) {
+        super::segment(x, held, single, norms, length)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn segment_256(x: &mut [f64], held: Held, single: &mut [f32], norms: Norms, length: Option<&mut f64>) {
+        super::segment(x, held, single, norms, length)
+    }
+
+    /// [`super::dot_single`] compiled for the best the CPU offers.
+    pub(super) fn dot_single(a: &[f32], b: &[f64]) -> f64 {
+        #[cfg(target_arch = "x86_64")]
+        match level() {
+            // SAFETY: `level()` said the CPU has the instructions.
+            2 => return unsafe { dot_single_512(a, b) },
+            1 => return unsafe { dot_single_256(a, b) },
+            _ => {}
+        }
+        super::dot_single(a, b)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,fma")]
+    unsafe fn dot_single_512(a: &[f32], b: &[f64]) -> f64 {
+        super::dot_single(a, b)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn dot_single_256(a: &[f32], b: &[f64]) -> f64 {
+        super::dot_single(a, b)
+    }
+
+    /// [`super::accumulate_rows`] compiled for the best the CPU offers.
+    pub(super) fn accumulate_rows(rows: &[f32], alpha: &[f64], out: &mut [f64]) {
+        #[cfg(target_arch = "x86_64")]
+        match level() {
+            // SAFETY: `level()` said the CPU has the instructions.
+            2 => return unsafe { accumulate_rows_512(rows, alpha, out) },
+            1 => return unsafe { accumulate_rows_256(rows, alpha, out) },
+            _ => {}
+        }
+        super::accumulate_rows(rows, alpha, out)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,fma")]
+    unsafe fn accumulate_rows_512(rows: &[f32], alpha: &[f64], out: &mut [f64]) {
+        super::accumulate_rows(rows, alpha, out)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn accumulate_rows_256(rows: &[f32], alpha: &[f64], out: &mut [f64]) {
+        super::accumulate_rows(rows, alpha, out)
+    }
+
+    /// [`super::Batch::column`] compiled for the best the CPU offers.
+    pub(super) fn column(b: &super::Batch, t: &[f64], w: usize, q: usize, out: &mut [f64]) {
+        #[cfg(target_arch = "x86_64")]
+        match level() {
+            // SAFETY: `level()` said the CPU has the instructions.
+            2 => return unsafe { column_512(b, t, w, q, out) },
+            1 => return unsafe { column_256(b, t, w, q, out) },
+            _ => {}
+        }
+        b.column_loop(t, w, q, out)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,fma")]
+    unsafe fn column_512(b: &super::Batch, t: &[f64], w: usize, q: usize, out: &mut [f64]) {
+        b.column_loop(t, w, q, out)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn column_256(b: &super::Batch, t: &[f64], w: usize, q: usize, out: &mut [f64]) {
+        b.column_loop(t, w, q, out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Entries read through held pivots are the entries applying them stores, bit for bit,
+    /// at every count of held pivots (the four-at-a-time pass and the tail alike), and the
+    /// weights recomputed in the pass are the rows' and columns' squared lengths.
+    #[test]
+    fn reads_through_held_pivots_are_what_applying_stores() {
+        let mut rng = crate::rng::XorShift64Star(5);
+        let mut val = || (rng.next_u64() % 2001) as f64 / 1000.0 - 1.0;
+        let (m, n) = (23, 37);
+        let w = n + 2;
+        for held in 0..=BATCH {
+            let mut t: Vec<f64> = (0..(m + 1) * w).map(|_| val()).collect();
+            let mut b = Batch::new(&t, (m, n), BATCH);
+            for _ in 0..held {
+                let c: Vec<f64> = (0..m).map(|_| val()).collect();
+                let r: Vec<f64> = (0..n).map(|_| val()).collect();
+                b.push(|i| c[i], &r);
+            }
+            let cols: Vec<Vec<f64>> = (0..n)
+                .map(|q| {
+                    let mut out = vec![0.0; m];
+                    b.column(&t, w, q, &mut out);
+                    out
+                })
+                .collect();
+            let rows: Vec<Vec<f64>> = (0..m)
+                .map(|p| {
+                    let mut out = vec![0.0; n];
+                    b.row(&t, w, p, &mut out);
+                    out
+                })
+                .collect();
+            let mut norms = vec![0.0; n];
+            b.apply(&mut t, w, Weights::Columns(&mut norms));
+            assert!(b.is_empty());
+            for i in 0..m {
+                for j in 0..n {
+                    let stored = t[i * w + j];
+                    assert_eq!(stored.to_bits(), cols[j][i].to_bits(), "held {held}: column {j} row {i}");
+                    assert_eq!(stored.to_bits(), rows[i][j].to_bits(), "held {held}: row {i} column {j}");
+                }
+            }
+            for (j, s) in norms.iter().enumerate() {
+                let plain = 1.0 + (0..m).map(|i| t[i * w + j] * t[i * w + j]).sum::<f64>();
+                assert!((s - plain).abs() <= 1e-12 * plain, "held {held}: norm {j}");
+            }
+            let mut lengths = vec![0.0; m];
+            b.apply(&mut t, w, Weights::Rows(&mut lengths));
+            for (i, s) in lengths.iter().enumerate() {
+                let plain = 1.0 + (0..n).map(|j| t[i * w + j] * t[i * w + j]).sum::<f64>();
+                assert!((s - plain).abs() <= 1e-12 * plain, "held {held}: length {i}");
+            }
+        }
+    }
+}
