@@ -1,0 +1,88 @@
+//! Tests of the dense exchange tableau (`tableau.rs`): its sums, batched pivots, and rows and
+//! columns added to a solved tableau.
+
+use super::*;
+
+/// The interleaved sum is the sum: rows of every length up to two chunks and a tail.
+#[test]
+fn squared_length_is_the_sum_of_squares() {
+    for len in 0..20 {
+        let row: Vec<f64> = (0..len).map(|i| i as f64 - 7.5).collect();
+        let plain: f64 = row.iter().map(|x| x * x).sum();
+        assert_eq!(squared_length(&row), plain, "length {len}");
+    }
+}
+
+/// Pivots held in batches solve the same games as pivots applied one at a time: the
+/// same value (0 for the skew games, the shared one otherwise), and the mixes read off
+/// guarantee it, on games small and big enough to apply in halves, with rows and columns
+/// added to a solved tableau as the restricted LP's rounds do.
+#[test]
+fn held_pivots_solve_what_single_pivots_solve() {
+    let mut rng = crate::rng::XorShift64Star(11);
+    for case in 0..60 {
+        // Every 20th big enough to apply in halves (release builds only: slow unoptimised).
+        let big = case % 20 == 19;
+        let (rows, cols) =
+            if big { (1030, 1030) } else { (5 + (rng.next_u64() % 60) as usize, 5 + (rng.next_u64() % 60) as usize) };
+        if big && cfg!(debug_assertions) {
+            continue;
+        }
+        let a: Vec<f64> = (0..rows * cols).map(|_| (rng.next_u64() % 13) as f64 - 6.0).collect();
+        let shift = 1.0 - a.iter().copied().fold(f64::INFINITY, f64::min);
+        let (r, c): (Vec<usize>, Vec<usize>) = ((0..rows).collect(), (0..cols).collect());
+        let (r0, c0): (Vec<usize>, Vec<usize>) = ((0..rows).step_by(2).collect(), (0..cols).step_by(2).collect());
+        let solve = |limit: usize| {
+            let mut tab = Tableau::new(&a, cols, &r0, &c0, shift);
+            tab.hold_at_most(limit);
+            tab.primal().unwrap();
+            let (more_r, more_c): (Vec<usize>, Vec<usize>) =
+                ((1..rows).step_by(2).collect(), (1..cols).step_by(2).collect());
+            tab.extend(&a, cols, &more_c, &[]);
+            tab.hold_at_most(limit);
+            tab.primal().unwrap();
+            tab.extend(&a, cols, &[], &more_r);
+            tab.hold_at_most(limit);
+            tab.dual(Rhs::Perturbed).unwrap();
+            tab.primal().unwrap();
+            tab.dual(Rhs::True).unwrap();
+            (tab.solution(&a, cols, &r, &c).unwrap_or_else(|| panic!("case {case} limit {limit}")), tab.pivots)
+        };
+        let ((one, p1), (held, p16)) = (solve(1), solve(BATCH));
+        assert!((one.value - held.value).abs() < 1e-9, "case {case}: {} vs {}", one.value, held.value);
+        for s in [&one, &held] {
+            for j in 0..cols {
+                assert!((0..rows).map(|i| s.x[i] * a[i * cols + j]).sum::<f64>() >= s.value - 1e-9, "case {case}");
+            }
+        }
+        assert!(p1 > 0 && p16 > 0);
+    }
+}
+
+/// Rows and columns added to a solved tableau give the same value as the bigger sub-game
+/// solved from scratch.
+#[test]
+fn extended_tableau_solves_the_bigger_game() {
+    let mut rng = crate::rng::XorShift64Star(3);
+    for case in 0..200 {
+        let (rows, cols) = (4 + (rng.next_u64() % 30) as usize, 4 + (rng.next_u64() % 30) as usize);
+        let a: Vec<f64> = (0..rows * cols).map(|_| (rng.next_u64() % 9) as f64 - 4.0).collect();
+        let shift = 1.0 - a.iter().copied().fold(f64::INFINITY, f64::min);
+        let r0: Vec<usize> = (0..rows).filter(|i| i % 2 == 0).collect();
+        let c0: Vec<usize> = (0..cols).filter(|j| j % 3 != 1).collect();
+        let mut tab = Tableau::new(&a, cols, &r0, &c0, shift);
+        tab.primal().unwrap();
+        let more_c: Vec<usize> = (0..cols).filter(|j| j % 3 == 1).collect();
+        let more_r: Vec<usize> = (0..rows).filter(|i| i % 2 == 1).collect();
+        tab.extend(&a, cols, &more_c, &[]);
+        tab.primal().unwrap();
+        tab.extend(&a, cols, &[], &more_r);
+        tab.dual(Rhs::Perturbed).unwrap_or_else(|| panic!("case {case}: dual"));
+        tab.primal().unwrap();
+        tab.dual(Rhs::True).unwrap();
+        let (r, c): (Vec<usize>, Vec<usize>) = ((0..rows).collect(), (0..cols).collect());
+        let s = tab.solution(&a, cols, &r, &c).unwrap_or_else(|| panic!("case {case}: check"));
+        let d = super::super::dense_game(&a, rows, cols).unwrap();
+        assert!((s.value - d.value).abs() < 1e-9, "case {case}: {} vs {}", s.value, d.value);
+    }
+}
