@@ -394,126 +394,62 @@ mod simd {
         })
     }
 
-    /// [`super::subtract_held`] compiled for the best the CPU offers.
-    pub(super) fn subtract_held(x: &mut [f64], c: &[f64], r: &[f64], at: (usize, usize)) {
-        #[cfg(target_arch = "x86_64")]
-        match level() {
-            // SAFETY: `level()` said the CPU has the instructions.
-            2 => return unsafe { subtract_held_512(x, c, r, at) },
-            1 => return unsafe { subtract_held_256(x, c, r, at) },
-            _ => {}
-        }
-        super::subtract_held(x, c, r, at)
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,fma")]
-    unsafe fn subtract_held_512(x: &mut [f64], c: &[f64], r: &[f64], at: (usize, usize)) {
-        super::subtract_held(x, c, r, at)
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,fma")]
-    unsafe fn subtract_held_256(x: &mut [f64], c: &[f64], r: &[f64], at: (usize, usize)) {
-        super::subtract_held(x, c, r, at)
+    /// A kernel compiled three ways (for AVX-512 and FMA, for AVX2 and FMA, portable) from
+    /// one body, the CPU's best picked when it runs. The body is an inlined call, so each
+    /// copy is compiled for its instructions.
+    macro_rules! dispatched {
+        ($(#[$doc:meta])* fn $name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)? { $body:expr }) => {
+            $(#[$doc])*
+            pub(super) fn $name($($arg: $ty),*) $(-> $ret)? {
+                #[cfg(target_arch = "x86_64")]
+                {
+                    #[target_feature(enable = "avx512f,fma")]
+                    unsafe fn wide($($arg: $ty),*) $(-> $ret)? {
+                        $body
+                    }
+                    #[target_feature(enable = "avx2,fma")]
+                    unsafe fn narrow($($arg: $ty),*) $(-> $ret)? {
+                        $body
+                    }
+                    match level() {
+                        // SAFETY: `level()` said the CPU has the instructions.
+                        2 => return unsafe { wide($($arg),*) },
+                        1 => return unsafe { narrow($($arg),*) },
+                        _ => {}
+                    }
+                }
+                $body
+            }
+        };
     }
 
     type Norms<'a> = Option<&'a mut [f64]>;
 
-    /// [`super::segment`] compiled for the best the CPU offers.
-    pub(super) fn segment(x: &mut [f64], held: Held, single: &mut [f32], norms: Norms, length: Option<&mut f64>) {
-        #[cfg(target_arch = "x86_64")]
-        match level() {
-            // SAFETY: `level()` said the CPU has the instructions.
-            2 => return unsafe { segment_512(x, held, single, norms, length) },
-            1 => return unsafe { segment_256(x, held, single, norms, length) },
-            _ => {}
+    dispatched! {
+        /// [`super::subtract_held`] for the best the CPU offers.
+        fn subtract_held(x: &mut [f64], c: &[f64], r: &[f64], at: (usize, usize)) { super::subtract_held(x, c, r, at) }
+    }
+
+    dispatched! {
+        /// [`super::segment`] for the best the CPU offers.
+        fn segment(x: &mut [f64], held: Held, single: &mut [f32], norms: Norms, length: Option<&mut f64>) {
+            super::segment(x, held, single, norms, length)
         }
-        super::segment(x, held, single, norms, length)
     }
 
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,fma")]
-    unsafe fn segment_512(x: &mut [f64], held: Held, single: &mut [f32], norms: Norms, length: Option<&mut f64>) {
-        super::segment(x, held, single, norms, length)
+    dispatched! {
+        /// [`super::dot_single`] for the best the CPU offers.
+        fn dot_single(a: &[f32], b: &[f64]) -> f64 { super::dot_single(a, b) }
     }
 
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,fma")]
-    unsafe fn segment_256(x: &mut [f64], held: Held, single: &mut [f32], norms: Norms, length: Option<&mut f64>) {
-        super::segment(x, held, single, norms, length)
+    dispatched! {
+        /// [`super::accumulate_rows`] for the best the CPU offers.
+        fn accumulate_rows(rows: &[f32], alpha: &[f64], out: &mut [f64]) { super::accumulate_rows(rows, alpha, out) }
     }
 
-    /// [`super::dot_single`] compiled for the best the CPU offers.
-    pub(super) fn dot_single(a: &[f32], b: &[f64]) -> f64 {
-        #[cfg(target_arch = "x86_64")]
-        match level() {
-            // SAFETY: `level()` said the CPU has the instructions.
-            2 => return unsafe { dot_single_512(a, b) },
-            1 => return unsafe { dot_single_256(a, b) },
-            _ => {}
-        }
-        super::dot_single(a, b)
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,fma")]
-    unsafe fn dot_single_512(a: &[f32], b: &[f64]) -> f64 {
-        super::dot_single(a, b)
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,fma")]
-    unsafe fn dot_single_256(a: &[f32], b: &[f64]) -> f64 {
-        super::dot_single(a, b)
-    }
-
-    /// [`super::accumulate_rows`] compiled for the best the CPU offers.
-    pub(super) fn accumulate_rows(rows: &[f32], alpha: &[f64], out: &mut [f64]) {
-        #[cfg(target_arch = "x86_64")]
-        match level() {
-            // SAFETY: `level()` said the CPU has the instructions.
-            2 => return unsafe { accumulate_rows_512(rows, alpha, out) },
-            1 => return unsafe { accumulate_rows_256(rows, alpha, out) },
-            _ => {}
-        }
-        super::accumulate_rows(rows, alpha, out)
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,fma")]
-    unsafe fn accumulate_rows_512(rows: &[f32], alpha: &[f64], out: &mut [f64]) {
-        super::accumulate_rows(rows, alpha, out)
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,fma")]
-    unsafe fn accumulate_rows_256(rows: &[f32], alpha: &[f64], out: &mut [f64]) {
-        super::accumulate_rows(rows, alpha, out)
-    }
-
-    /// [`super::Batch::column`] compiled for the best the CPU offers.
-    pub(super) fn column(b: &super::Batch, t: &[f64], w: usize, q: usize, out: &mut [f64]) {
-        #[cfg(target_arch = "x86_64")]
-        match level() {
-            // SAFETY: `level()` said the CPU has the instructions.
-            2 => return unsafe { column_512(b, t, w, q, out) },
-            1 => return unsafe { column_256(b, t, w, q, out) },
-            _ => {}
-        }
-        b.column_loop(t, w, q, out)
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,fma")]
-    unsafe fn column_512(b: &super::Batch, t: &[f64], w: usize, q: usize, out: &mut [f64]) {
-        b.column_loop(t, w, q, out)
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,fma")]
-    unsafe fn column_256(b: &super::Batch, t: &[f64], w: usize, q: usize, out: &mut [f64]) {
-        b.column_loop(t, w, q, out)
+    dispatched! {
+        /// [`super::Batch::column`]'s loop for the best the CPU offers.
+        fn column(b: &super::Batch, t: &[f64], w: usize, q: usize, out: &mut [f64]) { b.column_loop(t, w, q, out) }
     }
 }
 
