@@ -293,8 +293,9 @@ fn prefetch(x: &[f64]) {
 }
 
 /// `Σ a_j b_j` in eight interleaved partial sums (so that it vectorises; see
-/// `tableau::squared_length`).
-fn dot(a: &[f64], b: &[f64]) -> f64 {
+/// `tableau::squared_length`, which is `dot(x, x)`).
+#[inline(always)]
+pub(super) fn dot(a: &[f64], b: &[f64]) -> f64 {
     let mut acc = [0.0f64; 8];
     let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
     let tail: f64 = ca.remainder().iter().zip(cb.remainder()).map(|(x, y)| x * y).sum();
