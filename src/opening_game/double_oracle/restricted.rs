@@ -206,6 +206,21 @@ impl RestrictedLp {
     }
 }
 
+#[cfg(test)]
+impl RestrictedLp {
+    /// The LP as bytes for the `lp_replay` probe: `rows`, `cols`, the guesses' lengths and
+    /// entries (u64 each), then the matrix (f64), all little-endian.
+    pub(in crate::opening_game) fn dump(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        let heads = [self.rows, self.cols, self.rows0.len(), self.cols0.len()];
+        for &x in heads.iter().chain(&self.rows0).chain(&self.cols0) {
+            out.extend_from_slice(&(x as u64).to_le_bytes());
+        }
+        self.a.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes()));
+        out
+    }
+}
+
 impl Solver {
     /// Keep a solved LP's optimum for the player's next LP (plain double oracle only).
     pub(in crate::opening_game) fn keep_warm(&mut self, south: bool, lp: &mut RestrictedLp) {

@@ -122,6 +122,12 @@ impl Warm {
         out
     }
 
+    /// The matrix rows and columns of the carried optimum's core (for probes).
+    #[cfg(test)]
+    pub fn core(&self) -> (&[usize], &[usize]) {
+        (&self.r, &self.c)
+    }
+
     /// A carried optimum written by [`Warm::to_bytes`]; `None` if it is not one (or damaged).
     pub fn from_bytes(bytes: &[u8]) -> Option<Warm> {
         let rest = bytes.strip_prefix(WARM_MAGIC)?;

@@ -516,8 +516,39 @@ fn lp_probe() {
         sv.load_warm();
     }
     let mut lp = sv.lp(true, &s, &n, &n, (&mix, &mix));
+    // `MANCALA_LP_PROBE_DUMP=FILE`: write the LP for `lp_replay` instead of solving it.
+    if let Some(file) = std::env::var_os("MANCALA_LP_PROBE_DUMP") {
+        fs::write(file, lp.dump()).unwrap();
+        return;
+    }
     let t = std::time::Instant::now();
     let (v, w) = lp.solve().unwrap();
     let support = w.iter().filter(|&&x| x > 0.0).count();
     eprintln!("maximiser_from: value {v:.3e}, support {support}, {:.2} s", t.elapsed().as_secs_f64());
+}
+
+/// Not a test: an LP written by `lp_probe` (`MANCALA_LP_PROBE_DUMP`) solved again, from the
+/// carried optimum `MANCALA_LP_REPLAY_WARM` (a run's `DIR/lp/*.warm`) if given
+/// (`MANCALA_LP_REPLAY=FILE cargo test --release --lib lp_replay -- --ignored --nocapture`,
+/// with `MANCALA_LP_TRACE` for its rounds).
+#[test]
+#[ignore]
+fn lp_replay() {
+    let Some(file) = std::env::var_os("MANCALA_LP_REPLAY") else { return };
+    let bytes = fs::read(file).unwrap();
+    let mut words = bytes.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().unwrap()));
+    let mut next = || words.next().unwrap() as usize;
+    let (rows, cols, nr, nc) = (next(), next(), next(), next());
+    let rows0: Vec<usize> = (0..nr).map(|_| next()).collect();
+    let cols0: Vec<usize> = (0..nc).map(|_| next()).collect();
+    let a: Vec<f64> = (0..rows * cols).map(|_| f64::from_bits(next() as u64)).collect();
+    let warm = std::env::var_os("MANCALA_LP_REPLAY_WARM")
+        .map(|w| crate::opening_game::lp::Warm::from_bytes(&fs::read(w).unwrap()).expect("a warm optimum"));
+    let old: Vec<usize> = warm.as_ref().map_or(Vec::new(), |w| w.core().0.to_vec());
+    let t = std::time::Instant::now();
+    let ((v, w), _) = crate::opening_game::lp::maximiser_warm(&a, rows, cols, &rows0, &cols0, warm).unwrap();
+    let support = w.iter().filter(|&&x| x > 0.0).count();
+    let kept = old.iter().filter(|&&i| w[i] > 0.0).count();
+    eprintln!("of the warm core's {} rows, {kept} are in the new support", old.len());
+    eprintln!("replay {rows}x{cols}: value {v:.3e}, support {support}, {:.2} s", t.elapsed().as_secs_f64());
 }
