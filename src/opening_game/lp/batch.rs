@@ -48,8 +48,8 @@ pub(super) struct Batch {
 /// mantissa, the exponent's full range). The products read the whole shadow once per pivot,
 /// which dominates a primal pivot; half the bytes of single precision cost the full
 /// `lockstep` run's LP (7,713 members, from iteration 588's optimum) 2.6 % more pivots
-/// (39,286 against 38,285, the same support) and 17 % less CPU time (`lp_replay`, results/
-/// BENCHMARKS.md "Shadow in bfloat16").
+/// (39,286 against 38,285, the same support) and 17 % less CPU time (`lp_replay`; results/
+/// BENCHMARKS.md "What the warm LP's pivots are, and the shadow in bfloat16").
 type Short = u16;
 
 /// `x` rounded to the nearest [`Short`] (ties to even).
@@ -159,7 +159,7 @@ impl Batch {
         let g: Vec<f64> = (0..k).map(|l| dot(&self.r[l * n..(l + 1) * n], &rho[..n])).collect();
         let products = |rows: &[usize], out: &mut [f64]| {
             for (&i, o) in rows.iter().zip(out.iter_mut()) {
-                let mut e = simd::dot_single(&self.shadow[i * n..(i + 1) * n], &rho[..n]);
+                let mut e = simd::dot_short(&self.shadow[i * n..(i + 1) * n], &rho[..n]);
                 for (l, gl) in g.iter().enumerate() {
                     e -= self.c[i * BATCH + l] * gl;
                 }
@@ -271,13 +271,13 @@ impl Batch {
                 if ii + AHEAD < rows {
                     prefetch(&t[(ii + AHEAD) * w + from..(ii + AHEAD) * w + to]);
                 }
-                let (row, single) = (&mut t[ii * w..(ii + 1) * w], &mut shadow[ii * n..(ii + 1) * n]);
+                let (row, short_row) = (&mut t[ii * w..(ii + 1) * w], &mut shadow[ii * n..(ii + 1) * n]);
                 let i = first + ii;
                 let x = &mut row[from..to];
                 let length = lengths.as_deref_mut().map(|l| &mut l[ii]);
                 let norms = norms.as_deref_mut().map(|v| &mut v[from..to]);
                 let held = (&self.c[i * BATCH..i * BATCH + k], &self.r[..], (n, from));
-                simd::segment(x, held, &mut single[from..to], norms, length);
+                simd::segment(x, held, &mut short_row[from..to], norms, length);
             }
         }
     }
@@ -286,12 +286,18 @@ impl Batch {
 /// The pivots held for one row over the columns `from..` (`c`, `r`, `(n, from)`).
 type Held<'a> = (&'a [f64], &'a [f64], (usize, usize));
 
-/// One row's segment `x` in [`Batch::apply`]: the held terms, then its copy in `single`, its
+/// One row's segment `x` in [`Batch::apply`]: the held terms, then its copy in `short_row`, its
 /// squares added to `norms` (by column) or to `length`.
 #[inline(always)]
-fn segment(x: &mut [f64], (c, r, at): Held, single: &mut [Short], norms: Option<&mut [f64]>, length: Option<&mut f64>) {
+fn segment(
+    x: &mut [f64],
+    (c, r, at): Held,
+    short_row: &mut [Short],
+    norms: Option<&mut [f64]>,
+    length: Option<&mut f64>,
+) {
     subtract_held(x, c, r, at);
-    for (s, &v) in single.iter_mut().zip(x.iter()) {
+    for (s, &v) in short_row.iter_mut().zip(x.iter()) {
         *s = short(v);
     }
     if let Some(norms) = norms {
@@ -331,7 +337,7 @@ pub(super) fn dot(a: &[f64], b: &[f64]) -> f64 {
 /// `Σ a_j b_j` with `a` in [`Short`]s, in eight interleaved fused sums (so that it
 /// vectorises; the same on every machine, see [`subtract_held`]).
 #[inline(always)]
-fn dot_single(a: &[Short], b: &[f64]) -> f64 {
+fn dot_short(a: &[Short], b: &[f64]) -> f64 {
     let mut acc = [0.0f64; 8];
     let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
     let tail: f64 = ca.remainder().iter().zip(cb.remainder()).fold(0.0, |s, (&x, &y)| long(x).mul_add(y, s));
@@ -456,14 +462,14 @@ mod simd {
 
     dispatched! {
         /// [`super::segment`] for the best the CPU offers.
-        fn segment(x: &mut [f64], held: Held, single: &mut [Short], norms: Norms, length: Option<&mut f64>) {
-            super::segment(x, held, single, norms, length)
+        fn segment(x: &mut [f64], held: Held, short_row: &mut [Short], norms: Norms, length: Option<&mut f64>) {
+            super::segment(x, held, short_row, norms, length)
         }
     }
 
     dispatched! {
-        /// [`super::dot_single`] for the best the CPU offers.
-        fn dot_single(a: &[Short], b: &[f64]) -> f64 { super::dot_single(a, b) }
+        /// [`super::dot_short`] for the best the CPU offers.
+        fn dot_short(a: &[Short], b: &[f64]) -> f64 { super::dot_short(a, b) }
     }
 
     dispatched! {
