@@ -38,6 +38,7 @@
 mod answer;
 mod double_oracle;
 pub mod lp;
+mod pass;
 mod payoff;
 pub mod replies;
 mod state;

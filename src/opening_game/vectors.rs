@@ -2,6 +2,7 @@
 //! whole family, swept once, saved next to the state (checksummed) and cached in memory.
 
 use super::double_oracle::{Observer, Solver};
+use super::pass::{self, Term};
 use super::{io_err, write_bytes_atomic, EqError, OpeningGame};
 use crate::games::lukho::{Choice, GameOutcome};
 use crate::sweep::play::games_batched;
@@ -16,7 +17,7 @@ pub(super) enum Kind {
     Row,
 }
 
-const CHUNK: usize = 4096;
+pub(super) const CHUNK: usize = 4096;
 
 /// How wide a run's saved payoff entries are: `i8` when every sum over the outcomes fits
 /// (one-outcome margins, |m| ≤ 96 half-seeds; results; points); `i8x2`, the `i8` of half the
@@ -158,6 +159,14 @@ impl Vector {
             Vector::Mapped(m, w) => narrow(unsafe { std::slice::from_raw_parts(m.as_ptr().cast::<i8>(), m.len()) }, *w),
             Vector::Wide(v) => Values::I16(v),
             Vector::Narrow(v, w) => narrow(v, *w),
+        }
+    }
+
+    /// The read-only file map behind the values, if they are mapped (a pass may page it out).
+    pub(super) fn mapped(&self) -> Option<&[u8]> {
+        match self {
+            Vector::Mapped(m, _) => Some(m),
+            Vector::Wide(_) | Vector::Narrow(..) => None,
         }
     }
 
@@ -337,11 +346,18 @@ impl Solver {
         (self.cache.get(&(k, id)).expect("ensured").values(), sign)
     }
 
+    /// A pass's term for the vector of `id` (ensured), weighed by `w` times its sign.
+    pub(super) fn term(&self, kind: Kind, id: u32, w: f64) -> Term<'_> {
+        let (k, sign) = self.stored(kind);
+        let v = self.cache.get(&(k, id)).expect("ensured");
+        Term { values: v.values(), weight: sign * w, mapped: v.mapped() }
+    }
+
     /// The `k` largest distinct values over the family of Σ w·v[p] with their positions,
-    /// largest first (equal values: the lowest position), in integer units. Each chunk of
-    /// positions sums the vectors one after another (streaming reads, the same order of
-    /// terms for every position).
-    pub(super) fn ranked(&self, terms: &[(Values<'_>, f64)], k: usize) -> Vec<(f64, usize)> {
+    /// largest first (equal values: the lowest position), in integer units. Every position
+    /// sums the terms one after another, in their order ([`pass::sums`], which also keeps the
+    /// page cache from thrashing when the vectors outgrow it).
+    pub(super) fn ranked(&self, terms: &[Term<'_>], k: usize) -> Vec<(f64, usize)> {
         self.ranked_keep(terms, k, false).0
     }
 
@@ -349,28 +365,17 @@ impl Solver {
     /// the score vector `--average-weights optimal` combines).
     pub(super) fn ranked_keep(
         &self,
-        terms: &[(Values<'_>, f64)],
+        terms: &[Term<'_>],
         k: usize,
         keep: bool,
     ) -> (Vec<(f64, usize)>, Option<Vec<f64>>) {
-        let fill = |a: usize, acc: &mut [f64]| {
-            for &(v, w) in terms {
-                v.add_scaled(acc, a, w);
-            }
-        };
-        if keep {
-            let mut out = vec![0.0f64; self.ids.len()];
-            let top = out
-                .par_chunks_mut(CHUNK)
-                .enumerate()
-                .map(|(c, acc)| {
-                    fill(c * CHUNK, acc);
-                    top_of(acc, c * CHUNK, k)
-                })
-                .reduce(Vec::new, |x, y| merge_top(x, y, k));
-            return (top, Some(out));
-        }
-        (chunked_top(self.ids.len(), k, fill), None)
+        let sums = pass::sums(self.ids.len(), terms, pass::cache_budget(self.resident));
+        let top = sums
+            .par_chunks(CHUNK)
+            .enumerate()
+            .map(|(c, acc)| top_of(acc, c * CHUNK, k))
+            .reduce(Vec::new, |x, y| merge_top(x, y, k));
+        (top, keep.then_some(sums))
     }
 }
 

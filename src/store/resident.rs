@@ -58,6 +58,53 @@ pub unsafe fn forget(bytes: &[u8]) {
     unsafe { libc::madvise(r.start as *mut libc::c_void, r.len, libc::MADV_DONTNEED) };
 }
 
+/// Start reading the pages of `bytes` into the page cache in the background
+/// (`MADV_WILLNEED`): a pass about to read a file it does not expect cached asks for it a
+/// step ahead, so the disk works while the CPU sums what came before.
+///
+/// # Safety
+/// `bytes` must lie in a read-only, file-backed map.
+pub unsafe fn will_need(bytes: &[u8]) {
+    let r = Region::of(bytes);
+    // SAFETY: the caller's promise; advice changes no data.
+    unsafe { libc::madvise(r.start as *mut libc::c_void, r.len, libc::MADV_WILLNEED) };
+}
+
+/// Take the pages of `bytes` out of the page cache as well as out of the process
+/// (`MADV_PAGEOUT`, Linux 5.4+; elsewhere only out of the process, as [`forget`]): a pass
+/// that streams a file bigger than the cache can keep lets the files it keeps stay cached.
+/// Pages another process maps are left alone by the kernel.
+///
+/// # Safety
+/// `bytes` must lie in a read-only, file-backed map (on anonymous memory the call would
+/// swap out or discard data).
+pub unsafe fn page_out(bytes: &[u8]) {
+    let r = Region::of(bytes);
+    #[cfg(target_os = "linux")]
+    // SAFETY: the caller's promise; the clean pages of a read-only file map are read again
+    // from the file when next touched.
+    let done = unsafe { libc::madvise(r.start as *mut libc::c_void, r.len, libc::MADV_PAGEOUT) } == 0;
+    #[cfg(not(target_os = "linux"))]
+    let done = false;
+    if !done {
+        // SAFETY: as above.
+        unsafe { forget(bytes) };
+    }
+}
+
+/// Bytes of file pages the page cache can hold beside every process's anonymous memory:
+/// `MemTotal − AnonPages` of `/proc/meminfo` (`None` where it is unknown). Sampled when a pass
+/// starts, so it sees the memory of whatever else shares the machine then.
+pub fn cache_room() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let field = |name: &str| -> Option<u64> {
+        let line = info.lines().find(|l| l.starts_with(name))?;
+        let kb: u64 = line[name.len()..].trim().trim_end_matches("kB").trim().parse().ok()?;
+        Some(kb * 1024)
+    };
+    Some(field("MemTotal:")?.saturating_sub(field("AnonPages:")?))
+}
+
 /// A page-aligned address range of a read-only file map.
 #[derive(Clone, Copy)]
 struct Region {
@@ -150,5 +197,43 @@ impl Drop for Watcher {
         if let Some(t) = self.thread.take() {
             let _ = t.join();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Pages of `bytes` (page-aligned) that are in the page cache (`mincore`).
+    fn cached_pages(bytes: &[u8]) -> usize {
+        let page = page_size() as usize;
+        let mut vec = vec![0u8; bytes.len().div_ceil(page)];
+        // SAFETY: the range is a live map; `vec` has one byte per page.
+        let r = unsafe { libc::mincore(bytes.as_ptr() as *mut libc::c_void, bytes.len(), vec.as_mut_ptr()) };
+        assert_eq!(r, 0);
+        vec.iter().filter(|&&b| b & 1 == 1).count()
+    }
+
+    /// A read, synced file map leaves the page cache when paged out, and reading it again
+    /// brings back the same bytes; `will_need` brings its pages back without a read.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn paged_out_maps_leave_the_page_cache_and_read_back_the_same() {
+        use std::io::Write;
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        let data: Vec<u8> = (0..8u32 << 20).map(|i| (i * 7 % 251) as u8).collect();
+        file.write_all(&data).unwrap();
+        file.as_file().sync_all().unwrap();
+        let map = unsafe { memmap2::Mmap::map(file.as_file()) }.unwrap();
+        assert_eq!(crc32fast::hash(&map), crc32fast::hash(&data));
+        let pages = map.len() / page_size() as usize;
+        assert_eq!(cached_pages(&map), pages);
+        unsafe { page_out(&map) };
+        assert!(cached_pages(&map) < pages / 10, "{} of {pages} pages still cached", cached_pages(&map));
+        unsafe { will_need(&map) };
+        std::thread::sleep(Duration::from_millis(200));
+        assert!(cached_pages(&map) > pages / 2, "read ahead: {} of {pages}", cached_pages(&map));
+        assert_eq!(crc32fast::hash(&map), crc32fast::hash(&data));
+        assert!(cache_room().is_some_and(|r| r > 0));
     }
 }

@@ -15,7 +15,8 @@
 //! The bound is `max_c Σ λ_k s_k(c)` evaluated over every choice, so it is a certificate like
 //! any mix's (the same sums in another order: equal up to f64 rounding, ~1e-12 payoff units).
 
-use super::super::vectors::{chunked_top, Kind, Values};
+use super::super::pass::Term;
+use super::super::vectors::{chunked_top, Kind};
 use super::super::{io_err, lp, write_bytes_atomic, EqError};
 use super::{Mix, Solver};
 use std::collections::BTreeMap;
@@ -79,14 +80,9 @@ pub(super) fn key(mix: Mix<'_>) -> u64 {
 impl Solver {
     /// A best-reply pass's terms for `mix`: South's mix through its members' rows (scores are
     /// North's gains, `−A`), North's through their columns (South's gains, `A`).
-    pub(super) fn side_terms(&self, south: bool, mix: Mix<'_>) -> Vec<(Values<'_>, f64)> {
+    pub(in crate::opening_game) fn side_terms(&self, south: bool, mix: Mix<'_>) -> Vec<Term<'_>> {
         let kind = if south { Kind::Row } else { Kind::Col };
-        mix.iter()
-            .map(|&(id, w)| {
-                let (v, s) = self.vector(kind, id);
-                (v, if south { -s * w } else { s * w })
-            })
-            .collect()
+        mix.iter().map(|&(id, w)| self.term(kind, id, if south { -w } else { w })).collect()
     }
 
     fn score_path(&self, south: bool, key: u64) -> PathBuf {

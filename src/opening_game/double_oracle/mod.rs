@@ -11,7 +11,7 @@ mod warm;
 pub use combine::Weights;
 
 use super::state::{read_state, write_state, Certified, State, STATE_FILE};
-use super::vectors::{Kind, Values, Width};
+use super::vectors::{Kind, Width};
 use super::{io_err, EqError, OpeningGame};
 use crate::games::lukho::{Choice, ProvenCycles};
 use crate::sweep::InputError;
@@ -148,6 +148,9 @@ pub struct Solver {
     pub(super) mix_scores: HashMap<(bool, u64), Vec<f64>>,
     /// Each player's last restricted LP's optimum (North's, South's), the next LP's start.
     pub(super) lp_warm: [Option<super::lp::Warm>; 2],
+    /// Page-cache bytes a best-reply pass may keep its vectors in (`None`: what the machine
+    /// has when the pass starts, [`super::pass`]); tests set it to stream every vector.
+    pub(in crate::opening_game) resident: Option<u64>,
     /// Bytes the saved vectors may take (`None`: keep them all). At the end of each iteration
     /// the vectors of members outside its mixes are deleted, least recently used in a mix
     /// first, until the rest and the next iteration's replies fit; a deleted member that
@@ -219,6 +222,7 @@ impl Solver {
             mix_scores: HashMap::new(),
             lp_warm: [None, None],
             vector_budget: None,
+            resident: None,
             proven: ProvenCycles::new(),
             lock,
             lp_time: Default::default(),
@@ -277,26 +281,14 @@ impl Solver {
     /// South's `k` best replies to North's mix `y` with distinct payoffs, best first:
     /// (South's payoff, choice id). The first is [`Solver::south_best`].
     pub(super) fn south_ranked(&self, y: &[(u32, f64)], k: usize) -> Vec<(f64, u32)> {
-        let terms: Vec<(Values<'_>, f64)> = y
-            .iter()
-            .map(|&(id, w)| {
-                let (v, s) = self.vector(Kind::Col, id);
-                (v, s * w)
-            })
-            .collect();
+        let terms: Vec<_> = y.iter().map(|&(id, w)| self.term(Kind::Col, id, w)).collect();
         self.ranked(&terms, k).into_iter().map(|(best, p)| (best / self.def.scale(), self.ids[p])).collect()
     }
 
     /// North's `k` best replies to South's mix `x` with distinct payoffs, best (for North)
     /// first: (South's payoff, choice id).
     pub(super) fn north_ranked(&self, x: &[(u32, f64)], k: usize) -> Vec<(f64, u32)> {
-        let terms: Vec<(Values<'_>, f64)> = x
-            .iter()
-            .map(|&(id, w)| {
-                let (v, s) = self.vector(Kind::Row, id);
-                (v, -s * w)
-            })
-            .collect();
+        let terms: Vec<_> = x.iter().map(|&(id, w)| self.term(Kind::Row, id, -w)).collect();
         self.ranked(&terms, k).into_iter().map(|(best, p)| (-best / self.def.scale(), self.ids[p])).collect()
     }
 

@@ -294,3 +294,32 @@ fn narrowed_on_resume(race: &str, narrow: &str, factor: i16) {
     let err = Solver::open(d.clone(), c.path()).unwrap().run(StopAt::default(), &Quiet).err().unwrap().to_string();
     assert!(err.contains(name.as_str()) && err.contains("does not fit"), "{err}");
 }
+
+/// A best-reply pass that keeps no vector in the page cache (each streamed through it and
+/// paged out, `pass.rs`) gives the bits of one that keeps them all, over more than one group
+/// of terms and more than one chunk of positions; both equal the sum taken term by term.
+#[test]
+fn streamed_passes_give_the_bits_of_cached_ones() {
+    let d = def("lockstep", "margin", "0..9000");
+    let dir = tempfile::tempdir().unwrap();
+    let mut sv = Solver::open(d, dir.path()).unwrap();
+    let ids = sv.ids.clone();
+    let mix: Vec<(u32, f64)> =
+        ids.iter().step_by(90).enumerate().map(|(k, &id)| (id, 1.0 / (2.0 + k as f64))).collect();
+    assert!(mix.len() > 64, "more than one group of terms");
+    sv.ensure_mix(Kind::Col, &mix, &Quiet).unwrap();
+    let terms = sv.side_terms(false, &mix);
+    assert!(terms.iter().all(|t| t.mapped.is_some()), "saved vectors are mapped, so the stream pages them out");
+    let plain: Vec<f64> = (0..ids.len())
+        .map(|p| mix.iter().fold(0.0, |s, &(id, w)| s + w * sv.vector(Kind::Col, id).0.at(p) as f64))
+        .collect();
+    let mut got = vec![];
+    for resident in [None, Some(0), Some(6 * 9000)] {
+        sv.resident = resident;
+        let (top, sums) = sv.ranked_keep(&sv.side_terms(false, &mix), 5, true);
+        let sums = sums.unwrap();
+        assert!(sums.iter().zip(&plain).all(|(a, b)| a.to_bits() == b.to_bits()), "{resident:?}");
+        got.push(top);
+    }
+    assert!(got.windows(2).all(|w| w[0] == w[1]));
+}
