@@ -13,7 +13,8 @@
 # VECTOR_BUDGET (default 44G) caps the vectors' disk. At 34G (5,612 vectors, iterations
 # 586–598) an iteration swept 86–155 vectors and deleted as many: its 64 new members and up to
 # 91 returning ones swept again (1.2–2 s each), as the mixes' supports outgrew the budget.
-# 44G needs ~10 GB more free disk than 34G.
+# 44G needs ~10 GB more free disk than 34G. REPLIES (default 64) sets --replies and
+# --average-replies: the candidates added per iteration, all from the averaged mix's ranking.
 # The sitting runs at nice 19 under `setsid`, so it outlives this shell; `--time` keeps it
 # from starting iterations after SECONDS, and a kill loses only the iteration in progress.
 set -euo pipefail
@@ -31,7 +32,7 @@ run)
     cp "$repo/target/release/mancala" "$bin"
     echo "--- sitting $(date -u +%FT%TZ) with $(basename "$bin")" >> "$dir.log"
     setsid nohup nice -n 19 "$bin" lukho equilibrium --race lockstep --payoff margin --out "$dir" \
-        --replies 64 --average 32 --average-weights anchored --average-replies 64 --vector-budget "${VECTOR_BUDGET:-44G}" \
+        --replies "${REPLIES:-64}" --average 32 --average-weights anchored --average-replies "${REPLIES:-64}" --vector-budget "${VECTOR_BUDGET:-44G}" \
         --time "${2:-10800}" --exploit 0,6356799,6356984,6356991 >/dev/null 2>> "$dir.log" &
     echo "running (pid $!); progress: tail -f $dir.log"
     ;;

@@ -18,28 +18,15 @@ impl Solver {
         self.cache.get(&(k, id)).map(|v| (v.values(), sign as i32))
     }
 
-    /// Play every pair of `south` × `north` that is not played yet and whose payoff no vector
-    /// holds (neither South's row nor North's column is swept) nor was read from one, in
-    /// parallel, caching South's payoff; in a symmetric game a pair's mirror is its negation
-    /// and is cached with it.
-    pub(in crate::opening_game) fn play_pairs(&mut self, south: &[u32], north: &[u32]) {
+    /// Play `todo` (pairs of South and North members), in parallel, caching South's payoff;
+    /// in a symmetric game a pair's mirror is its negation, so each is played once (lower id
+    /// as South) and cached both ways.
+    fn play_pairs(&mut self, todo: Vec<(u32, u32)>) {
         let symmetric = self.def.symmetric();
-        // A symmetric pair is played once, lower id as South.
         let canonical = |(s, n): (u32, u32)| if symmetric && n < s { (n, s) } else { (s, n) };
-        let unswept: Vec<u32> = north.iter().copied().filter(|&n| self.held(Kind::Col, n).is_none()).collect();
-        let north = &unswept;
-        let mut todo: Vec<(u32, u32)> = south
-            .iter()
-            .filter(|&&s| self.held(Kind::Row, s).is_none())
-            .flat_map(|&s| north.iter().map(move |&n| (s, n)))
-            .filter(|p| !self.pairs.contains_key(p) && !self.read.contains_key(p))
-            .map(canonical)
-            .collect();
+        let mut todo: Vec<(u32, u32)> = todo.into_iter().map(canonical).collect();
         todo.sort_unstable();
         todo.dedup();
-        if todo.is_empty() {
-            return;
-        }
         let (rules, model, payoff) = (&self.def.rules, self.def.model, self.def.payoff);
         let played: Vec<((u32, u32), i32)> = todo
             .par_iter()
@@ -63,23 +50,25 @@ impl Solver {
     }
 
     /// South's payoffs (integer units, summed over the outcomes) of `south` × `north`, row by
-    /// row: each entry from North's column or South's row when one is swept (the same
-    /// integers as playing the pair: a vector's slot is that pair played with the same
-    /// orientation, or in a symmetric game its mirror, exactly the negation), else played.
-    /// An entry read from a vector is kept in [`Solver::read`], so later calls read only the
-    /// new members' entries.
+    /// row: each entry from the caches of entries read or played before, else from a swept
+    /// vector holding it (North's column or South's row: the same integers as playing the
+    /// pair, a vector's slot being that pair played with the same orientation, or in a
+    /// symmetric game its mirror, exactly the negation), else played.
     ///
-    /// Entries are read vector by vector (a column's, then a row's, in the order of the
-    /// family), not entry by entry in the matrix's order: a resumed run reads every entry
-    /// afresh, and read row by row they touched a page of every saved vector per row; once
+    /// A vector is read only where at least half of its line (its member's column or row over
+    /// the other side's set) is unknown: then it is read once, in the family's order. The
+    /// vectors of a resumed run's members are read that way, one at a time: read entry by
+    /// entry in the matrix's order they touched a page of every saved vector per row, and once
     /// the vectors outgrew RAM (29 GB on the full `lockstep` run, 23 GB of RAM) the first
-    /// iteration of a sitting had not finished after 13–19 minutes of random reads. One vector at a time
-    /// reads each file once, in order.
+    /// iteration of a sitting had not finished after 13–19 minutes of random reads. A few
+    /// unknown entries in a line are played instead: an iteration's 64 new members (whose
+    /// own vectors are not swept yet) read from every old member's vector were 64 scattered
+    /// pages of each of 5,900 files, which readahead made ~47 GB of reads and 50 s
+    /// (iteration 602); played, they are 0.5 M pairs, about half a second.
     pub(in crate::opening_game) fn restricted(&mut self, south: &[u32], north: &[u32]) -> Vec<i32> {
-        self.play_pairs(south, north);
         let (ns, nn) = (south.len(), north.len());
         let mut a = vec![0i32; ns * nn];
-        // Where each entry comes from: 0 not yet, 1 the caches, 2 a vector now.
+        // Where each entry comes from: 0 not yet, 1 the caches, 2 a vector now, 3 played now.
         let mut known = vec![0u8; ns * nn];
         for (i, &s) in south.iter().enumerate() {
             for (j, &n) in north.iter().enumerate() {
@@ -95,17 +84,23 @@ impl Solver {
             order
         };
         let (south_order, north_order) = (by_pos(south), by_pos(north));
-        // North's swept columns, each read once for the South members still unknown; then
-        // South's swept rows for what no column held.
-        self.read_vectors(Kind::Col, north, &south_order, &|j, i| i * nn + j, &mut a, &mut known);
-        self.read_vectors(Kind::Row, south, &north_order, &|i, j| i * nn + j, &mut a, &mut known);
+        // North's swept columns, then South's swept rows for what no column held.
+        let (col_at, row_at) = (|j: usize, i: usize| i * nn + j, |i: usize, j: usize| i * nn + j);
+        self.read_vectors(Kind::Col, north, &south_order, &col_at, &mut a, &mut known);
+        self.read_vectors(Kind::Row, south, &north_order, &row_at, &mut a, &mut known);
+        let todo: Vec<(u32, u32)> =
+            (0..ns * nn).filter(|&k| known[k] == 0).map(|k| (south[k / nn], north[k % nn])).collect();
+        if !todo.is_empty() {
+            self.play_pairs(todo);
+        }
         let mut fresh = Vec::new();
         for (i, &s) in south.iter().enumerate() {
             for (j, &n) in north.iter().enumerate() {
                 let k = i * nn + j;
-                assert!(known[k] > 0, "play_pairs played every pair no vector holds");
-                if known[k] == 2 {
-                    fresh.push(((s, n), a[k]));
+                match known[k] {
+                    0 => a[k] = self.pairs[&(s, n)],
+                    2 => fresh.push(((s, n), a[k])),
+                    _ => {}
                 }
             }
         }
@@ -114,9 +109,10 @@ impl Solver {
     }
 
     /// One side's pass of [`Solver::restricted`]: each swept vector of a member of `outer`
-    /// (`kind`: North's columns or South's rows) read once, at the slots of `inner` (the other
-    /// side's members as (family position, index), in the family's order), for the entries
-    /// still unknown; `at(outer index, inner index)` is the entry's place in `a`.
+    /// (`kind`: North's columns or South's rows) whose line over `inner` (the other side's
+    /// members as (family position, index), in the family's order) is at least half unknown,
+    /// read once at the slots still unknown; `at(outer index, inner index)` is the entry's
+    /// place in `a`.
     fn read_vectors(
         &self,
         kind: Kind,
@@ -130,7 +126,11 @@ impl Solver {
             .into_par_iter()
             .map(|o| {
                 let Some((v, sign)) = self.held(kind, outer[o]) else { return Vec::new() };
-                inner.iter().filter(|&&(_, x)| known[at(o, x)] == 0).map(|&(p, x)| (at(o, x), sign * v.at(p))).collect()
+                let unknown = || inner.iter().filter(|&&(_, x)| known[at(o, x)] == 0);
+                if 2 * unknown().count() < inner.len() {
+                    return Vec::new();
+                }
+                unknown().map(|&(p, x)| (at(o, x), sign * v.at(p))).collect()
             })
             .collect();
         for (k, v) in found.into_iter().flatten() {
