@@ -53,9 +53,8 @@ fn page_size() -> u64 {
 /// `bytes` must lie in a read-only, file-backed map (on any other memory the call discards
 /// data).
 pub unsafe fn forget(bytes: &[u8]) {
-    let r = Region::of(bytes);
     // SAFETY: the caller's promise; the range is within the map's pages.
-    unsafe { libc::madvise(r.start as *mut libc::c_void, r.len, libc::MADV_DONTNEED) };
+    unsafe { Region::of(bytes).advise(libc::MADV_DONTNEED) };
 }
 
 /// Start reading the pages of `bytes` into the page cache in the background
@@ -65,9 +64,8 @@ pub unsafe fn forget(bytes: &[u8]) {
 /// # Safety
 /// `bytes` must lie in a read-only, file-backed map.
 pub unsafe fn will_need(bytes: &[u8]) {
-    let r = Region::of(bytes);
     // SAFETY: the caller's promise; advice changes no data.
-    unsafe { libc::madvise(r.start as *mut libc::c_void, r.len, libc::MADV_WILLNEED) };
+    unsafe { Region::of(bytes).advise(libc::MADV_WILLNEED) };
 }
 
 /// Take the pages of `bytes` out of the page cache as well as out of the process
@@ -79,11 +77,10 @@ pub unsafe fn will_need(bytes: &[u8]) {
 /// `bytes` must lie in a read-only, file-backed map (on anonymous memory the call would
 /// swap out or discard data).
 pub unsafe fn page_out(bytes: &[u8]) {
-    let r = Region::of(bytes);
     #[cfg(target_os = "linux")]
     // SAFETY: the caller's promise; the clean pages of a read-only file map are read again
     // from the file when next touched.
-    let done = unsafe { libc::madvise(r.start as *mut libc::c_void, r.len, libc::MADV_PAGEOUT) } == 0;
+    let done = unsafe { Region::of(bytes).advise(libc::MADV_PAGEOUT) };
     #[cfg(not(target_os = "linux"))]
     let done = false;
     if !done {
@@ -118,6 +115,15 @@ impl Region {
         let page = page_size() as usize;
         let start = bytes.as_ptr() as usize & !(page - 1);
         Region { start, len: (bytes.as_ptr() as usize + bytes.len() - start).div_ceil(page) * page }
+    }
+
+    /// `madvise` over the region; whether the kernel took the advice.
+    ///
+    /// # Safety
+    /// The region must lie in a read-only, file-backed map that is still mapped.
+    unsafe fn advise(self, advice: libc::c_int) -> bool {
+        // SAFETY: the caller's promise.
+        unsafe { libc::madvise(self.start as *mut libc::c_void, self.len, advice) == 0 }
     }
 }
 
@@ -156,7 +162,7 @@ impl Watcher {
                             // mapped while registered (the lock is held here, and `remove`
                             // takes it); dropping its pages only makes the next read fault
                             // them in from the page cache.
-                            unsafe { libc::madvise(r.start as *mut libc::c_void, r.len, libc::MADV_DONTNEED) };
+                            unsafe { r.advise(libc::MADV_DONTNEED) };
                         }
                         s.drops.fetch_add(1, Relaxed);
                     }

@@ -68,7 +68,7 @@ impl Solver {
     pub(in crate::opening_game) fn restricted(&mut self, south: &[u32], north: &[u32]) -> Vec<i32> {
         let (ns, nn) = (south.len(), north.len());
         let mut a = vec![0i32; ns * nn];
-        // Where each entry comes from: 0 not yet, 1 the caches, 2 a vector now, 3 played now.
+        // Where each entry comes from: 0 not yet (played below), 1 the caches, 2 a vector now.
         let mut known = vec![0u8; ns * nn];
         for (i, &s) in south.iter().enumerate() {
             for (j, &n) in north.iter().enumerate() {
@@ -88,11 +88,8 @@ impl Solver {
         let (col_at, row_at) = (|j: usize, i: usize| i * nn + j, |i: usize, j: usize| i * nn + j);
         self.read_vectors(Kind::Col, north, &south_order, &col_at, &mut a, &mut known);
         self.read_vectors(Kind::Row, south, &north_order, &row_at, &mut a, &mut known);
-        let todo: Vec<(u32, u32)> =
-            (0..ns * nn).filter(|&k| known[k] == 0).map(|k| (south[k / nn], north[k % nn])).collect();
-        if !todo.is_empty() {
-            self.play_pairs(todo);
-        }
+        let todo = (0..ns * nn).filter(|&k| known[k] == 0).map(|k| (south[k / nn], north[k % nn])).collect();
+        self.play_pairs(todo);
         let mut fresh = Vec::new();
         for (i, &s) in south.iter().enumerate() {
             for (j, &n) in north.iter().enumerate() {
@@ -126,11 +123,11 @@ impl Solver {
             .into_par_iter()
             .map(|o| {
                 let Some((v, sign)) = self.held(kind, outer[o]) else { return Vec::new() };
-                let unknown = || inner.iter().filter(|&&(_, x)| known[at(o, x)] == 0);
-                if 2 * unknown().count() < inner.len() {
+                let unknown: Vec<&(usize, usize)> = inner.iter().filter(|&&(_, x)| known[at(o, x)] == 0).collect();
+                if 2 * unknown.len() < inner.len() {
                     return Vec::new();
                 }
-                unknown().map(|&(p, x)| (at(o, x), sign * v.at(p))).collect()
+                unknown.into_iter().map(|&(p, x)| (at(o, x), sign * v.at(p))).collect()
             })
             .collect();
         for (k, v) in found.into_iter().flatten() {
