@@ -378,81 +378,6 @@ impl Tableau {
         std::mem::swap(&mut self.basic[p], &mut self.nonbasic[q]);
     }
 
-    /// Add matrix columns `cs` (new `y`s, nonbasic at 0: the basis stays primal feasible) and
-    /// matrix rows `rs` (new constraints, their slacks basic: the objective row is unchanged,
-    /// so an optimal basis stays dual feasible), each written in the current basis.
-    pub(super) fn extend(&mut self, a: &[f64], cols: usize, cs: &[usize], rs: &[usize]) {
-        debug_assert!(self.batch.is_empty());
-        let (m, n) = (self.m, self.n);
-        let w = n + 2;
-        let (n2, m2) = (n + cs.len(), m + rs.len());
-        let w2 = n2 + 2;
-        let t = &self.t;
-        // The full tableau's column of each matrix row's slack: the stored column if nonbasic,
-        // else the unit column of its row (objective entry 0).
-        let slack_col: Vec<(usize, usize)> =
-            self.nonbasic.iter().enumerate().filter(|&(_, &l)| l >= SLACK).map(|(c, &l)| (l - SLACK, c)).collect();
-        let slack_row: Vec<(usize, usize)> =
-            self.basic.iter().enumerate().filter(|&(_, &l)| l >= SLACK).map(|(k, &l)| (l - SLACK, k)).collect();
-        // New columns in the current basis: the row operations so far applied to the original
-        // column (`a + shift` in the constraint rows, −1 in the objective).
-        let mut new_cols = vec![0.0f64; (m + 1) * cs.len()];
-        for (jj, &c) in cs.iter().enumerate() {
-            let col = &mut new_cols[jj * (m + 1)..(jj + 1) * (m + 1)];
-            col[m] = -1.0;
-            for &(r, sc) in &slack_col {
-                let b = a[r * cols + c] + self.shift;
-                for (k, x) in col.iter_mut().enumerate() {
-                    *x += t[k * w + sc] * b;
-                }
-            }
-            for &(r, k) in &slack_row {
-                col[k] += a[r * cols + c] + self.shift;
-            }
-        }
-        let mut t2 = vec![0.0f64; (m2 + 1) * w2];
-        // Old rows (and the objective, moved to row m2) with the new columns.
-        for (k, k2) in (0..m).map(|k| (k, k)).chain([(m, m2)]) {
-            let (src, dst) = (&t[k * w..(k + 1) * w], &mut t2[k2 * w2..(k2 + 1) * w2]);
-            dst[..n].copy_from_slice(&src[..n]);
-            for jj in 0..cs.len() {
-                dst[n + jj] = new_cols[jj * (m + 1) + k];
-            }
-            dst[n2] = src[n];
-            dst[n2 + 1] = src[n + 1];
-        }
-        let mut nonbasic = self.nonbasic.clone();
-        nonbasic.extend_from_slice(cs);
-        // New rows: the original constraint with every basic `y` substituted by its row.
-        let basic_y: Vec<(usize, usize)> =
-            self.basic.iter().enumerate().filter(|&(_, &l)| l < SLACK).map(|(k, &l)| (l, k)).collect();
-        for (ii, &r) in rs.iter().enumerate() {
-            let (above, below) = t2.split_at_mut((m + ii) * w2);
-            let row = &mut below[..w2];
-            for (c2, &l) in nonbasic.iter().enumerate() {
-                if l < SLACK {
-                    row[c2] = a[r * cols + l] + self.shift;
-                }
-            }
-            row[n2] = perturbed(r);
-            row[n2 + 1] = 1.0;
-            for &(y, k) in &basic_y {
-                let b = a[r * cols + y] + self.shift;
-                // `row −= b · (row k)`, row k being one of the old rows above.
-                for (x, &s) in row.iter_mut().zip(&above[k * w2..(k + 1) * w2]) {
-                    *x -= b * s;
-                }
-            }
-        }
-        self.t = t2;
-        self.m = m2;
-        self.n = n2;
-        self.basic.extend(rs.iter().map(|&r| SLACK + r));
-        self.nonbasic = nonbasic;
-        self.batch = Batch::new(&self.t, (m2, n2), self.batch.limit());
-        self.norms = self.column_norms();
-    }
-
     /// Keep only the optimum's core, for the next, bigger sub-game: drop the columns of
     /// nonbasic `y`s (at 0, their reduced costs non-negative: the basis stays optimal without
     /// them) and the rows of basic slacks (constraints that do not bind: the other rows never
@@ -583,3 +508,6 @@ pub(super) fn squared_length(row: &[f64]) -> f64 {
 #[cfg(test)]
 #[path = "tableau_tests.rs"]
 mod tests;
+
+#[path = "tableau_extend.rs"]
+mod extend;

@@ -86,3 +86,98 @@ fn extended_tableau_solves_the_bigger_game() {
         assert!((s.value - d.value).abs() < 1e-9, "case {case}: {} vs {}", s.value, d.value);
     }
 }
+
+/// The tiled extension ([`Tableau::extend`]) is the column-at-a-time one bit for bit: on
+/// solved tableaux (so slacks are basic and nonbasic in both places), rows and columns added
+/// together and apart, across several tiles of output rows and columns.
+#[test]
+fn tiled_extension_is_the_plain_one_bit_for_bit() {
+    let mut rng = crate::rng::XorShift64Star(5);
+    let big = if cfg!(debug_assertions) { 120 } else { 600 };
+    for (case, size) in [9, 40, 77, big].into_iter().enumerate() {
+        let a: Vec<f64> = (0..size * size).map(|_| (rng.next_u64() % 17) as f64 - 8.0 + 0.25).collect();
+        let shift = 1.0 - a.iter().copied().fold(f64::INFINITY, f64::min);
+        let r0: Vec<usize> = (0..size).filter(|i| i % 3 != 2).collect();
+        let c0: Vec<usize> = (0..size).filter(|j| j % 2 == 0).collect();
+        let mut tab = Tableau::new(&a, size, &r0, &c0, shift);
+        tab.primal().unwrap();
+        let more_r: Vec<usize> = (0..size).filter(|i| i % 3 == 2).collect();
+        let more_c: Vec<usize> = (0..size).filter(|j| j % 2 == 1).collect();
+        let split = more_c.len() / 2;
+        let bits =
+            |t: &Tableau| (t.t.iter().map(|x| x.to_bits()).collect::<Vec<_>>(), t.basic.clone(), t.nonbasic.clone());
+        // Together.
+        let (mut tiled, mut plain) = (tab.clone(), tab.clone());
+        tiled.extend(&a, size, &more_c, &more_r);
+        plain.extend_plain(&a, size, &more_c, &more_r);
+        assert!(bits(&tiled) == bits(&plain), "case {case}: rows and columns together");
+        // Apart, after more pivots, as the LP's rounds add them.
+        let (mut tiled, mut plain) = (tab.clone(), tab);
+        tiled.extend(&a, size, &more_c[..split], &[]);
+        plain.extend_plain(&a, size, &more_c[..split], &[]);
+        assert!(bits(&tiled) == bits(&plain), "case {case}: columns");
+        tiled.primal().unwrap();
+        plain.primal().unwrap();
+        tiled.extend(&a, size, &more_c[split..], &[]);
+        plain.extend_plain(&a, size, &more_c[split..], &[]);
+        tiled.primal().unwrap();
+        plain.primal().unwrap();
+        tiled.extend(&a, size, &[], &more_r);
+        plain.extend_plain(&a, size, &[], &more_r);
+        assert!(bits(&tiled) == bits(&plain), "case {case}: then rows");
+        tiled.dual(Rhs::Perturbed).unwrap();
+        assert!(tiled.pivots > 0, "case {case}: the added rows are pivoted on");
+    }
+}
+
+/// Not a test: the tiled and the plain extension timed on a run's carried optimum
+/// (`MANCALA_EXTEND_PROBE=LP MANCALA_EXTEND_PROBE_WARM=WARM`, an `lp_replay` dump and a run's
+/// `DIR/lp/*.warm`), adding `MANCALA_EXTEND_PROBE_ADD` (740 by default) members outside its
+/// core as columns, then as rows: `cargo test --release --lib extend_probe -- --ignored
+/// --nocapture`.
+#[test]
+#[ignore]
+fn extend_probe() {
+    let (Some(lp), Some(warm)) =
+        (std::env::var_os("MANCALA_EXTEND_PROBE"), std::env::var_os("MANCALA_EXTEND_PROBE_WARM"))
+    else {
+        return;
+    };
+    let add: usize = std::env::var("MANCALA_EXTEND_PROBE_ADD").map_or(740, |v| v.parse().unwrap());
+    let bytes = std::fs::read(lp).unwrap();
+    let mut words = bytes.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().unwrap()));
+    let mut next = || words.next().unwrap() as usize;
+    let (rows, cols, nr, nc) = (next(), next(), next(), next());
+    (0..nr + nc).for_each(|_| drop(next()));
+    let a: Vec<f64> = (0..rows * cols).map(|_| f64::from_bits(next() as u64)).collect();
+    let warm = super::super::Warm::from_bytes(&std::fs::read(warm).unwrap()).unwrap();
+    let (r, c) = (warm.r.clone(), warm.c.clone());
+    let more_c: Vec<usize> = (0..cols).filter(|j| c.binary_search(j).is_err()).take(add).collect();
+    let more_r: Vec<usize> = (0..rows).filter(|i| r.binary_search(i).is_err()).take(add).collect();
+    let mut out = Vec::new();
+    for plain in [false, true] {
+        let mut tab = warm.tab.clone();
+        let t = std::time::Instant::now();
+        if plain {
+            tab.extend_plain(&a, cols, &more_c, &[]);
+        } else {
+            tab.extend(&a, cols, &more_c, &[]);
+        }
+        let t1 = t.elapsed().as_secs_f64();
+        let t = std::time::Instant::now();
+        if plain {
+            tab.extend_plain(&a, cols, &[], &more_r);
+        } else {
+            tab.extend(&a, cols, &[], &more_r);
+        }
+        let t2 = t.elapsed().as_secs_f64();
+        eprintln!(
+            "{} {}x{} + {add}: columns {t1:.2} s, rows {t2:.2} s",
+            if plain { "plain" } else { "tiled" },
+            r.len(),
+            c.len()
+        );
+        out.push(tab.t.iter().map(|x| x.to_bits()).collect::<Vec<_>>());
+    }
+    assert!(out[0] == out[1]);
+}
