@@ -57,16 +57,14 @@ pub(super) struct Tableau {
 }
 
 /// The dual simplex's row weights (dual steepest edge: each constraint row's squared length
-/// plus 1). Only the infeasible rows are candidates to leave, so only theirs are kept exact
-/// from pivot to pivot (one product with the pivot row each, where all rows would read the
-/// whole block); a feasible row's goes `stale` and is measured afresh from its row if it
-/// turns infeasible. Applying a batch recomputes them all.
+/// plus 1), all kept exact from pivot to pivot (one product with the pivot row each, over the
+/// [`Batch`]'s short copy of the block). Keeping only the infeasible rows' exact, a feasible
+/// row's measured afresh from its row when it turned infeasible, was slower: on the full
+/// `lockstep` run's LP ~660 rows turned infeasible per dual pivot, and each was a pass over
+/// its row in double through the held pivots (a third of the LP's time; `lp_replay` of
+/// iteration 589, results/BENCHMARKS.md). Applying a batch recomputes them all.
 pub(super) struct RowWeights {
     lengths: Vec<f64>,
-    stale: Vec<bool>,
-    /// The right-hand side's column, and the value below which a row is infeasible.
-    rhs: usize,
-    feasible: f64,
     /// The rows whose weight a pivot updates (scratch).
     rows: Vec<usize>,
 }
@@ -226,7 +224,7 @@ impl Tableau {
         let mut scratch = vec![0.0f64; m];
         let mut degenerate = 0usize;
         let lengths: Vec<f64> = (0..m).map(|i| 1.0 + squared_length(&self.t[i * w..i * w + n])).collect();
-        let mut weights = RowWeights { lengths, stale: vec![false; m], rhs, feasible, rows: Vec::new() };
+        let mut weights = RowWeights { lengths, rows: Vec::new() };
         for _ in 0..(4 * (m + n) + 1000) {
             // After a run of pivots that leave the objective where it was (ties at reduced
             // cost 0 are common here), Bland's rule: the infeasible row of smallest label.
@@ -235,13 +233,6 @@ impl Tableau {
                 let t = &self.t;
                 (0..m).filter(|&i| t[i * w + rhs] < feasible).min_by_key(|&i| self.basic[i])
             } else {
-                for i in 0..m {
-                    if weights.stale[i] && self.t[i * w + rhs] < feasible {
-                        self.current_row(i, &mut row);
-                        weights.lengths[i] = 1.0 + squared_length(&row[..n]);
-                        weights.stale[i] = false;
-                    }
-                }
                 // Dual steepest edge (with the tableau row's length): the most violated per
                 // unit length. On the full `lockstep` run's restricted LP (rows added to a
                 // 521-member optimum) it needed a third of the pivots of the most negative
@@ -324,18 +315,9 @@ impl Tableau {
         match rows.as_deref_mut() {
             Some(rw) => {
                 let dp = 1.0 + squared_length(&row[..n]);
-                // The rows infeasible after the pivot whose weight is exact get the update;
-                // the other feasible ones go stale.
+                // Every row the pivot changes (a zero in the pivot's column leaves it).
                 rw.rows.clear();
-                for i in 0..m {
-                    if i != p && !rw.stale[i] {
-                        if self.t[i * w + rw.rhs] < rw.feasible {
-                            rw.rows.push(i);
-                        } else {
-                            rw.stale[i] = true;
-                        }
-                    }
-                }
+                rw.rows.extend((0..m).filter(|&i| i != p && col[i] != 0.0));
                 self.batch.row_products(row, &rw.rows, scratch);
                 for (&i, &ei) in rw.rows.iter().zip(scratch.iter()) {
                     let f = col[i] * inv;
@@ -344,7 +326,6 @@ impl Tableau {
                 let own: f64 =
                     row[..n].iter().enumerate().filter(|&(j, _)| j != q).map(|(_, x)| (x * inv) * (x * inv)).sum();
                 rw.lengths[p] = 1.0 + own + inv * inv;
-                rw.stale[p] = false;
             }
             None => {
                 let gq = 1.0 + squared_length(&col[..m]);
@@ -366,10 +347,7 @@ impl Tableau {
         self.batch.push(|i| if i == p { 1.0 - inv } else { col[i] * inv }, &row[..n]);
         if self.batch.is_full() {
             let weights = match rows {
-                Some(rw) => {
-                    rw.stale.iter_mut().for_each(|s| *s = false);
-                    Weights::Rows(&mut rw.lengths)
-                }
+                Some(rw) => Weights::Rows(&mut rw.lengths),
                 None => Weights::Columns(&mut self.norms),
             };
             self.batch.apply(&mut self.t, w, weights);

@@ -204,3 +204,46 @@ impl Tableau {
         self.norms = self.column_norms();
     }
 }
+
+impl Tableau {
+    /// The same basis written afresh from the matrix `a` (`cols` wide): the sub-game's
+    /// tableau with every slack basic, then each basic `y` pivoted in (Gauss–Jordan, on the
+    /// largest entry among the rows whose slack leaves). Each pivot adds its rounding to the
+    /// tableau, and a warm start carries them into the next LP: after 19 LPs (~700,000
+    /// pivots) the run's optimum guaranteed its value to within 3·10⁻⁸, near the answer's
+    /// check. Written afresh, only the rebuild's own pivots' rounding is left.
+    pub(in super::super) fn rebuilt(&self, a: &[f64], cols: usize) -> Tableau {
+        debug_assert!(self.batch.is_empty());
+        let labels = || self.basic.iter().chain(&self.nonbasic);
+        let mut rows: Vec<usize> = labels().filter(|&&l| l >= SLACK).map(|&l| l - SLACK).collect();
+        let mut cs: Vec<usize> = labels().copied().filter(|&l| l < SLACK).collect();
+        rows.sort_unstable();
+        cs.sort_unstable();
+        let mut tab = Tableau::new(a, cols, &rows, &cs, self.shift);
+        let (m, n) = (tab.m, tab.n);
+        let w = n + 2;
+        let mut leaves = vec![false; m];
+        let at = |l: usize| rows.binary_search(&l).expect("a row of the sub-game");
+        for &l in &self.nonbasic {
+            if l >= SLACK {
+                leaves[at(l - SLACK)] = true;
+            }
+        }
+        let (mut col, mut row, mut scratch) = (vec![0.0f64; m + 1], vec![0.0f64; w], vec![0.0f64; n]);
+        for &y in self.basic.iter().filter(|&&l| l < SLACK) {
+            let q = cs.binary_search(&y).expect("a column of the sub-game");
+            tab.batch.column(&tab.t, w, q, &mut col);
+            col[m] = tab.t[m * w + q];
+            let p = (0..m)
+                .filter(|&i| tab.basic[i] >= SLACK && leaves[at(tab.basic[i] - SLACK)])
+                .max_by(|&i, &j| col[i].abs().total_cmp(&col[j].abs()).then(j.cmp(&i)))
+                .expect("a basis has a row for each basic y");
+            tab.current_row(p, &mut row);
+            tab.exchange((p, q), (&col, &mut row), &mut scratch, None);
+        }
+        tab.batch.apply(&mut tab.t, w, super::super::batch::Weights::None);
+        tab.norms = tab.column_norms();
+        tab.pivots = self.pivots;
+        tab
+    }
+}

@@ -181,3 +181,106 @@ fn extend_probe() {
     }
     assert!(out[0] == out[1]);
 }
+
+/// Not a test: does a carried optimum that keeps the members nearest to binding, not only its
+/// core, save the next LP pivots? From `MANCALA_KEEP_PROBE_WARM` (a run's `DIR/lp/*.warm`) and
+/// the next LP (`MANCALA_KEEP_PROBE`, an `lp_replay` dump whose first members are the warm
+/// one's), for each K in `MANCALA_KEEP_PROBE_K` (default `0,1200`): the K non-core members
+/// whose columns come nearest to the old optimum's value are added back (rows and columns; the
+/// basis stays optimal), then the LP is solved (`MANCALA_LP_TRACE=1` for its rounds).
+#[test]
+#[ignore]
+fn keep_probe() {
+    let (Some(lp), Some(warm)) = (std::env::var_os("MANCALA_KEEP_PROBE"), std::env::var_os("MANCALA_KEEP_PROBE_WARM"))
+    else {
+        return;
+    };
+    let ks: Vec<usize> = std::env::var("MANCALA_KEEP_PROBE_K")
+        .unwrap_or("0,1200".into())
+        .split(',')
+        .map(|k| k.parse().unwrap())
+        .collect();
+    let bytes = std::fs::read(lp).unwrap();
+    let mut words = bytes.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().unwrap()));
+    let mut next = || words.next().unwrap() as usize;
+    let (rows, cols, nr, nc) = (next(), next(), next(), next());
+    let rows0: Vec<usize> = (0..nr).map(|_| next()).collect();
+    let cols0: Vec<usize> = (0..nc).map(|_| next()).collect();
+    let a: Vec<f64> = (0..rows * cols).map(|_| f64::from_bits(next() as u64)).collect();
+    let warm = super::super::Warm::from_bytes(&std::fs::read(warm).unwrap()).unwrap();
+    let old = warm.cols;
+    assert_eq!(warm.rows, old);
+    let a_old: Vec<f64> = (0..old).flat_map(|i| a[i * cols..i * cols + old].iter().copied()).collect();
+    let ((v, x), _) = super::super::maximiser_warm(&a_old, old, old, &[], &[], Some(warm.clone())).unwrap();
+    let g: Vec<f64> = (0..old).map(|j| (0..old).map(|i| x[i] * a_old[i * old + j]).sum()).collect();
+    let mut near: Vec<usize> = (0..old).filter(|j| warm.c.binary_search(j).is_err()).collect();
+    near.sort_by(|&i, &j| g[i].total_cmp(&g[j]).then(i.cmp(&j)));
+    eprintln!("old {old} members, value {v:.3e}, core {}x{}", warm.r.len(), warm.c.len());
+    for k in ks {
+        let mut keep: Vec<usize> = near[..k.min(near.len())].to_vec();
+        keep.sort_unstable();
+        let mut w = warm.clone();
+        w.tab.extend(&a, cols, &keep, &[]);
+        w.tab.primal().unwrap();
+        w.tab.extend(&a, cols, &[], &keep);
+        w.tab.dual(Rhs::Perturbed).unwrap();
+        let settle = w.tab.pivots;
+        w.tab.pivots = 0;
+        let (mut r, mut c) = (w.r.clone(), w.c.clone());
+        r.extend(&keep);
+        c.extend(&keep);
+        r.sort_unstable();
+        c.sort_unstable();
+        let gap = if k == 0 { 0.0 } else { g[near[k.min(near.len()) - 1]] - v };
+        let w = super::super::Warm { r, c, ..w };
+        let t = std::time::Instant::now();
+        let ((v, x), next) = super::super::maximiser_warm(&a, rows, cols, &rows0, &cols0, Some(w)).unwrap();
+        let support = x.iter().filter(|&&p| p > 0.0).count();
+        let pivots = next.map_or(0, |n| n.tab.pivots);
+        eprintln!(
+            "keep {k} (slack up to {gap:.3e}, {settle} pivots to settle): value {v:.3e}, support {support}, {pivots} pivots, {:.1} s",
+            t.elapsed().as_secs_f64()
+        );
+    }
+}
+
+/// A tableau written afresh for its basis ([`Tableau::rebuilt`]) is the tableau: the same
+/// basic and nonbasic labels, every entry (right-hand sides and objective row included) the
+/// same to rounding, on solved tableaux with basic slacks, nonbasic `y`s and added rows.
+#[test]
+fn a_rebuilt_tableau_is_the_same_basis() {
+    let mut rng = crate::rng::XorShift64Star(13);
+    for case in 0..40 {
+        let (rows, cols) = (5 + (rng.next_u64() % 50) as usize, 5 + (rng.next_u64() % 50) as usize);
+        let a: Vec<f64> = (0..rows * cols).map(|_| (rng.next_u64() % 11) as f64 - 5.0 + 0.5).collect();
+        let shift = 1.0 - a.iter().copied().fold(f64::INFINITY, f64::min);
+        let r0: Vec<usize> = (0..rows).filter(|i| i % 2 == 0).collect();
+        let c0: Vec<usize> = (0..cols).collect();
+        let mut tab = Tableau::new(&a, cols, &r0, &c0, shift);
+        tab.primal().unwrap();
+        tab.extend(&a, cols, &[], &(0..rows).filter(|i| i % 2 == 1).collect::<Vec<_>>());
+        tab.dual(Rhs::Perturbed).unwrap();
+        tab.primal().unwrap();
+        let fresh = tab.rebuilt(&a, cols);
+        let (m, n) = (tab.m, tab.n);
+        assert_eq!((fresh.m, fresh.n), (m, n), "case {case}");
+        let w = n + 2;
+        let row_of = |t: &Tableau, l: usize| t.basic.iter().position(|&x| x == l);
+        let col_of = |t: &Tableau, l: usize| t.nonbasic.iter().position(|&x| x == l).unwrap();
+        let near = |x: f64, y: f64| (x - y).abs() <= 1e-9 * (1.0 + x.abs());
+        for (i, &bl) in tab.basic.iter().enumerate() {
+            let fi = row_of(&fresh, bl).unwrap_or_else(|| panic!("case {case}: label {bl} basic in both"));
+            for (j, &nl) in tab.nonbasic.iter().enumerate() {
+                let fj = col_of(&fresh, nl);
+                assert!(near(tab.t[i * w + j], fresh.t[fi * w + fj]), "case {case}: entry ({bl}, {nl})");
+            }
+            for k in [n, n + 1] {
+                assert!(near(tab.t[i * w + k], fresh.t[fi * w + k]), "case {case}: right-hand side of {bl}");
+            }
+        }
+        for (j, &nl) in tab.nonbasic.iter().enumerate() {
+            assert!(near(tab.t[m * w + j], fresh.t[m * w + col_of(&fresh, nl)]), "case {case}: objective at {nl}");
+        }
+        assert!(near(tab.t[m * w + n + 1], fresh.t[m * w + n + 1]), "case {case}: objective value");
+    }
+}
