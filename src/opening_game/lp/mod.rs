@@ -180,7 +180,12 @@ pub fn maximiser_warm(
     let warm = warm.filter(|_| std::env::var_os("MANCALA_LP_COLD").is_none());
     match warm {
         Some(w) if fits(&w) => {
-            if let Some(out) = rounds(a, rows, cols, w.tab, w.r, w.c, w.uses + 1) {
+            // Carried as it stands, the tableau would take the last LP's rounding into this
+            // one (warm starts once ended at 50 in a row for it): its core is written afresh.
+            // On iteration 589's LP from 588's optimum (19 warm starts in a row): the value
+            // within 2.5·10⁻⁹ of the game's 0 against 3.0·10⁻⁸ carried, for ~8 s of pivots.
+            let tab = w.tab.rebuilt(a, cols);
+            if let Some(out) = rounds(a, rows, cols, tab, w.r, w.c, w.uses + 1) {
                 return Ok(out);
             }
             trace(format_args!("lp: the warm start failed; from the guess"));
@@ -267,11 +272,6 @@ fn rounds(
         if more_c.is_empty() && more_r.is_empty() {
             let guarantee = g.iter().copied().fold(f64::INFINITY, f64::min);
             let (r, c) = tab.prune();
-            // Carried as it stands, the tableau would take this LP's rounding into the next
-            // (warm starts once ended at 50 in a row for it): the core is written afresh.
-            // On iteration 589's LP from 588's optimum (19 warm starts in a row): the value
-            // within 2.5·10⁻⁹ of the game's 0 against 3.0·10⁻⁸ carried, for ~8 s of pivots.
-            let tab = tab.rebuilt(a, cols);
             return Some(((guarantee, x), Some(Warm { tab, r, c, rows, cols, uses })));
         }
         // New columns keep the basis primal feasible (pivot on to the optimum), new rows keep
