@@ -122,12 +122,6 @@ impl Warm {
         out
     }
 
-    /// The carried optimum written afresh for its basis ([`Tableau::rebuilt`]; for probes).
-    #[cfg(test)]
-    pub fn rebuilt(self, a: &[f64], cols: usize) -> Warm {
-        Warm { tab: self.tab.rebuilt(a, cols), ..self }
-    }
-
     /// The matrix rows and columns of the carried optimum's core (for probes).
     #[cfg(test)]
     pub fn core(&self) -> (&[usize], &[usize]) {

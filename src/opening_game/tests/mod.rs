@@ -544,9 +544,6 @@ fn lp_replay() {
     let a: Vec<f64> = (0..rows * cols).map(|_| f64::from_bits(next() as u64)).collect();
     let warm = std::env::var_os("MANCALA_LP_REPLAY_WARM")
         .map(|w| crate::opening_game::lp::Warm::from_bytes(&fs::read(w).unwrap()).expect("a warm optimum"));
-    // `MANCALA_LP_REPLAY_REBUILD` set: the carried optimum written afresh first.
-    let warm =
-        warm.map(|w| if std::env::var_os("MANCALA_LP_REPLAY_REBUILD").is_some() { w.rebuilt(&a, cols) } else { w });
     let old: Vec<usize> = warm.as_ref().map_or(Vec::new(), |w| w.core().0.to_vec());
     let t = std::time::Instant::now();
     let ((v, w), _) = crate::opening_game::lp::maximiser_warm(&a, rows, cols, &rows0, &cols0, warm).unwrap();
