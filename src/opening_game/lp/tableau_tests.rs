@@ -148,7 +148,9 @@ fn extend_probe() {
     let mut words = bytes.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().unwrap()));
     let mut next = || words.next().unwrap() as usize;
     let (rows, cols, nr, nc) = (next(), next(), next(), next());
-    (0..nr + nc).for_each(|_| drop(next()));
+    (0..nr + nc).for_each(|_| {
+        next();
+    });
     let a: Vec<f64> = (0..rows * cols).map(|_| f64::from_bits(next() as u64)).collect();
     let warm = super::super::Warm::from_bytes(&std::fs::read(warm).unwrap()).unwrap();
     let (r, c) = (warm.r.clone(), warm.c.clone());
