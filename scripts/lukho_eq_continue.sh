@@ -10,10 +10,12 @@
 # committed state: the first iteration then sweeps its LP mix's vectors again (about an hour,
 # results/lukho/equilibrium/README.md "Running"). Vectors, the LP's warm start and the mixes'
 # score files stay in WORK between sittings; only the state (a few MB) is committed.
-# VECTOR_BUDGET (default 44G) caps the vectors' disk. At 34G (5,612 vectors, iterations
+# VECTOR_BUDGET (default 50G) caps the vectors' disk. At 34G (5,612 vectors, iterations
 # 586–598) an iteration swept 86–155 vectors and deleted as many: its 64 new members and up to
-# 91 returning ones swept again (1.2–2 s each), as the mixes' supports outgrew the budget.
-# 44G needs ~10 GB more free disk than 34G. REPLIES (default 64) sets --replies and
+# 91 returning ones swept again (1.2–2 s each), as the mixes' supports outgrew the budget; at
+# 44G (iterations 605–612) 99–105 an iteration, 35–41 of them returning. Each step needs that much
+# more free disk (a sitting also checks for one iteration's 7.1 GiB before it starts one).
+# MANCALA_LP_TRACE=1 in the environment puts the LP's rounds in the log. REPLIES (default 64) sets --replies and
 # --average-replies: the candidates added per iteration, all from the averaged mix's ranking.
 # The sitting runs at nice 19 under `setsid`, so it outlives this shell; `--time` keeps it
 # from starting iterations after SECONDS, and a kill loses only the iteration in progress.
@@ -32,7 +34,7 @@ run)
     cp "$repo/target/release/mancala" "$bin"
     echo "--- sitting $(date -u +%FT%TZ) with $(basename "$bin")" >> "$dir.log"
     setsid nohup nice -n 19 "$bin" lukho equilibrium --race lockstep --payoff margin --out "$dir" \
-        --replies "${REPLIES:-64}" --average 32 --average-weights anchored --average-replies "${REPLIES:-64}" --vector-budget "${VECTOR_BUDGET:-44G}" \
+        --replies "${REPLIES:-64}" --average 32 --average-weights anchored --average-replies "${REPLIES:-64}" --vector-budget "${VECTOR_BUDGET:-50G}" \
         --time "${2:-10800}" --exploit 0,6356799,6356984,6356991 >/dev/null 2>> "$dir.log" &
     echo "running (pid $!); progress: tail -f $dir.log"
     ;;
