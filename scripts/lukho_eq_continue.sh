@@ -15,7 +15,8 @@
 # 91 returning ones swept again (1.2–2 s each), as the mixes' supports outgrew the budget; at
 # 44G (iterations 605–612) 99–105 an iteration, 35–41 of them returning. Each step needs that much
 # more free disk (a sitting also checks for one iteration's 7.1 GiB before it starts one).
-# MANCALA_LP_TRACE=1 in the environment puts the LP's rounds in the log. REPLIES (default 64) sets --replies and
+# MANCALA_LP_TRACE=1 in the environment puts the LP's rounds in the log.
+# REPLIES (default 64) sets --replies and
 # --average-replies: the candidates added per iteration, all from the averaged mix's ranking.
 # The sitting runs at nice 19 under `setsid`, so it outlives this shell; `--time` keeps it
 # from starting iterations after SECONDS, and a kill loses only the iteration in progress.
