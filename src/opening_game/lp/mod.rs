@@ -210,6 +210,31 @@ pub fn maximiser_warm(
     }
 }
 
+/// An LP written by `RestrictedLp::dump` (for probes): `rows`, `cols`, the guesses' lengths and
+/// entries (u64 each), then the matrix (f64), all little-endian.
+#[cfg(test)]
+pub struct Dump {
+    pub rows: usize,
+    pub cols: usize,
+    pub rows0: Vec<usize>,
+    pub cols0: Vec<usize>,
+    pub a: Vec<f64>,
+}
+
+#[cfg(test)]
+impl Dump {
+    pub fn read(file: impl AsRef<std::path::Path>) -> Dump {
+        let bytes = std::fs::read(file).expect("an LP dump");
+        let mut words = bytes.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().unwrap()));
+        let mut next = || words.next().expect("a whole dump");
+        let (rows, cols, nr, nc) = (next() as usize, next() as usize, next() as usize, next() as usize);
+        let rows0 = (0..nr).map(|_| next() as usize).collect();
+        let cols0 = (0..nc).map(|_| next() as usize).collect();
+        let a = (0..rows * cols).map(|_| f64::from_bits(next())).collect();
+        Dump { rows, cols, rows0, cols0, a }
+    }
+}
+
 /// With `MANCALA_LP_TRACE` set, a line on stderr per round of [`rounds`] and per start.
 fn trace(line: std::fmt::Arguments) {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();

@@ -43,6 +43,14 @@ impl Tableau {
         let mut nonbasic = self.nonbasic.clone();
         nonbasic.extend_from_slice(cs);
         self.rows_in_basis(a, cols, rs, &nonbasic, &mut t2[..(m2) * w2], m);
+        self.adopt(t2, rs, nonbasic);
+    }
+
+    /// Take the extended tableau `t2`: the rows `rs` added (their slacks basic) and the
+    /// columns `nonbasic` (the old ones, then the new `y`s).
+    fn adopt(&mut self, t2: Vec<f64>, rs: &[usize], nonbasic: Vec<usize>) {
+        let (m2, n2) = (self.m + rs.len(), nonbasic.len());
+        debug_assert_eq!(t2.len(), (m2 + 1) * (n2 + 2));
         self.t = t2;
         self.m = m2;
         self.n = n2;
@@ -195,13 +203,7 @@ impl Tableau {
                 }
             }
         }
-        self.t = t2;
-        self.m = m2;
-        self.n = n2;
-        self.basic.extend(rs.iter().map(|&r| SLACK + r));
-        self.nonbasic = nonbasic;
-        self.batch = Batch::new(&self.t, (m2, n2), self.batch.limit());
-        self.norms = self.column_norms();
+        self.adopt(t2, rs, nonbasic);
     }
 }
 

@@ -144,14 +144,7 @@ fn extend_probe() {
         return;
     };
     let add: usize = std::env::var("MANCALA_EXTEND_PROBE_ADD").map_or(740, |v| v.parse().unwrap());
-    let bytes = std::fs::read(lp).unwrap();
-    let mut words = bytes.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().unwrap()));
-    let mut next = || words.next().unwrap() as usize;
-    let (rows, cols, nr, nc) = (next(), next(), next(), next());
-    (0..nr + nc).for_each(|_| {
-        next();
-    });
-    let a: Vec<f64> = (0..rows * cols).map(|_| f64::from_bits(next() as u64)).collect();
+    let super::super::Dump { rows, cols, a, .. } = super::super::Dump::read(lp);
     let warm = super::super::Warm::from_bytes(&std::fs::read(warm).unwrap()).unwrap();
     let (r, c) = (warm.r.clone(), warm.c.clone());
     let more_c: Vec<usize> = (0..cols).filter(|j| c.binary_search(j).is_err()).take(add).collect();
@@ -202,13 +195,7 @@ fn keep_probe() {
         .split(',')
         .map(|k| k.parse().unwrap())
         .collect();
-    let bytes = std::fs::read(lp).unwrap();
-    let mut words = bytes.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().unwrap()));
-    let mut next = || words.next().unwrap() as usize;
-    let (rows, cols, nr, nc) = (next(), next(), next(), next());
-    let rows0: Vec<usize> = (0..nr).map(|_| next()).collect();
-    let cols0: Vec<usize> = (0..nc).map(|_| next()).collect();
-    let a: Vec<f64> = (0..rows * cols).map(|_| f64::from_bits(next() as u64)).collect();
+    let super::super::Dump { rows, cols, rows0, cols0, a } = super::super::Dump::read(lp);
     let warm = super::super::Warm::from_bytes(&std::fs::read(warm).unwrap()).unwrap();
     let old = warm.cols;
     assert_eq!(warm.rows, old);

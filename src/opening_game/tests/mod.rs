@@ -535,13 +535,7 @@ fn lp_probe() {
 #[ignore]
 fn lp_replay() {
     let Some(file) = std::env::var_os("MANCALA_LP_REPLAY") else { return };
-    let bytes = fs::read(file).unwrap();
-    let mut words = bytes.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().unwrap()));
-    let mut next = || words.next().unwrap() as usize;
-    let (rows, cols, nr, nc) = (next(), next(), next(), next());
-    let rows0: Vec<usize> = (0..nr).map(|_| next()).collect();
-    let cols0: Vec<usize> = (0..nc).map(|_| next()).collect();
-    let a: Vec<f64> = (0..rows * cols).map(|_| f64::from_bits(next() as u64)).collect();
+    let crate::opening_game::lp::Dump { rows, cols, rows0, cols0, a } = crate::opening_game::lp::Dump::read(file);
     let warm = std::env::var_os("MANCALA_LP_REPLAY_WARM")
         .map(|w| crate::opening_game::lp::Warm::from_bytes(&fs::read(w).unwrap()).expect("a warm optimum"));
     let old: Vec<usize> = warm.as_ref().map_or(Vec::new(), |w| w.core().0.to_vec());
