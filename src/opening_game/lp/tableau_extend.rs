@@ -42,7 +42,7 @@ impl Tableau {
         }
         let mut nonbasic = self.nonbasic.clone();
         nonbasic.extend_from_slice(cs);
-        self.rows_in_basis(a, cols, rs, &nonbasic, &mut t2[..(m2) * w2], m);
+        self.rows_in_basis(a, cols, rs, &nonbasic, &mut t2[..m2 * w2]);
         self.adopt(t2, rs, nonbasic);
     }
 
@@ -105,14 +105,14 @@ impl Tableau {
         out
     }
 
-    /// Write the matrix rows `rs` in the current basis into `t2` after its first `m` rows (the
+    /// Write the matrix rows `rs` in the current basis into `t2` after its first `self.m` rows (the
     /// old ones, already `w2` wide with the new columns): each the original constraint over
     /// the columns `nonbasic` (a nonbasic slack's entry is 0), with every basic `y`
     /// substituted by its row, in the basic rows' order.
-    fn rows_in_basis(&self, a: &[f64], cols: usize, rs: &[usize], nonbasic: &[usize], t2: &mut [f64], m: usize) {
-        let w2 = nonbasic.len() + 2;
+    fn rows_in_basis(&self, a: &[f64], cols: usize, rs: &[usize], nonbasic: &[usize], t2: &mut [f64]) {
         let n2 = nonbasic.len();
-        let (above, below) = t2.split_at_mut(m * w2);
+        let w2 = n2 + 2;
+        let (above, below) = t2.split_at_mut(self.m * w2);
         let basic_y: Vec<(usize, usize)> =
             self.basic.iter().enumerate().filter(|&(_, &l)| l < SLACK).map(|(k, &l)| (l, k)).collect();
         below.par_chunks_mut(TILE_ROWS * w2).enumerate().for_each(|(tile, rows)| {
