@@ -142,3 +142,37 @@ fn shadow_probe() {
     let c = s.elapsed().as_secs_f64() / 20.0;
     eprintln!("{n}: row products {:.2} ms, column products {:.2} ms ({sum:.3e})", r * 1e3, c * 1e3);
 }
+
+/// Not a test: applying held pivots timed on an `MANCALA_APPLY_PROBE`-square tableau, per
+/// pivot, for each limit of held pivots up to `BATCH` (a power of two), with each pivot's
+/// reads of a row and a column through the held ones
+/// (`cargo test --release --lib apply_probe -- --ignored --nocapture`).
+#[test]
+#[ignore]
+fn apply_probe() {
+    let Some(n) = std::env::var("MANCALA_APPLY_PROBE").ok().and_then(|v| v.parse::<usize>().ok()) else { return };
+    let mut rng = crate::rng::XorShift64Star(3);
+    let w = n + 2;
+    let mut t: Vec<f64> = (0..(n + 1) * w).map(|_| ((rng.next_u64() % 2001) as f64 - 1000.0) / 37.0).collect();
+    let c: Vec<f64> = (0..n).map(|i| 1e-3 * ((i % 5) as f64 - 2.0)).collect();
+    let r: Vec<f64> = (0..n).map(|j| 1e-3 * ((j % 3) as f64 - 1.0)).collect();
+    let mut limit = 4;
+    while limit <= BATCH {
+        let mut b = Batch::new(&t, (n, n), limit);
+        let (mut col, mut row) = (vec![0.0; n], vec![0.0; n]);
+        let mut lengths = vec![0.0; n];
+        let s = std::time::Instant::now();
+        let pivots = 8 * BATCH;
+        for p in 0..pivots {
+            b.column(&t, w, p % n, &mut col);
+            b.row(&t, w, p % n, &mut row);
+            b.push(|i| c[i], &r);
+            if b.is_full() {
+                b.apply(&mut t, w, Weights::Rows(&mut lengths));
+            }
+        }
+        let per = s.elapsed().as_secs_f64() / pivots as f64;
+        eprintln!("{n}: {limit} held, {:.3} ms a pivot ({:.3e})", per * 1e3, t[7] + col[3] + row[5]);
+        limit *= 2;
+    }
+}
