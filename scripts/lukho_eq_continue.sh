@@ -16,7 +16,7 @@
 # 44G (iterations 605–612) 99–105 an iteration, 35–41 of them returning. Each step needs that much
 # more free disk (a sitting also checks for one iteration's 7.1 GiB before it starts one).
 # MANCALA_LP_TRACE=1 in the environment puts the LP's rounds in the log.
-# REPLIES (default 64) sets --replies and
+# REPLIES (default 128 from iteration 624, 64 before) sets --replies and
 # --average-replies: the candidates added per iteration, all from the averaged mix's ranking.
 # The sitting runs at nice 19 under `setsid`, so it outlives this shell; `--time` keeps it
 # from starting iterations after SECONDS, and a kill loses only the iteration in progress.
@@ -35,7 +35,7 @@ run)
     cp "$repo/target/release/mancala" "$bin"
     echo "--- sitting $(date -u +%FT%TZ) with $(basename "$bin")" >> "$dir.log"
     setsid nohup nice -n 19 "$bin" lukho equilibrium --race lockstep --payoff margin --out "$dir" \
-        --replies "${REPLIES:-64}" --average 32 --average-weights anchored --average-replies "${REPLIES:-64}" --vector-budget "${VECTOR_BUDGET:-50G}" \
+        --replies "${REPLIES:-128}" --average 32 --average-weights anchored --average-replies "${REPLIES:-128}" --vector-budget "${VECTOR_BUDGET:-50G}" \
         --time "${2:-10800}" --exploit 0,6356799,6356984,6356991 >/dev/null 2>> "$dir.log" &
     echo "running (pid $!); progress: tail -f $dir.log"
     ;;
