@@ -75,6 +75,7 @@ fn reads_through_held_pivots_are_what_applying_stores() {
         }
     }
 }
+
 /// The steepest-edge products (short entries, single-precision sums, the held pivots in
 /// double) are the exact products through the held pivots to within the entries' rounding:
 /// `|error| <= 2^-7 Σ |x| |factor|` (bfloat16 is within 2^-9 of each stored entry).
@@ -114,15 +115,20 @@ fn products_are_the_exact_ones_to_the_shadows_rounding() {
     }
 }
 
+/// The probes' tableau for an `n`-square constraint block (`n` from the variable `var`; none
+/// when it is unset): `(n + 1) × (n + 2)` pseudo-random entries, the same for every probe.
+fn probe_square(var: &str) -> Option<(usize, Vec<f64>)> {
+    let n = std::env::var(var).ok()?.parse::<usize>().ok()?;
+    let mut rng = crate::rng::XorShift64Star(3);
+    Some((n, (0..(n + 1) * (n + 2)).map(|_| ((rng.next_u64() % 2001) as f64 - 1000.0) / 37.0).collect()))
+}
+
 /// Not a test: the shadow's products timed on an `MANCALA_SHADOW_PROBE`-square block
 /// (`cargo test --release --lib shadow_probe -- --ignored --nocapture`).
 #[test]
 #[ignore]
 fn shadow_probe() {
-    let Some(n) = std::env::var("MANCALA_SHADOW_PROBE").ok().and_then(|v| v.parse::<usize>().ok()) else { return };
-    let mut rng = crate::rng::XorShift64Star(3);
-    let w = n + 2;
-    let t: Vec<f64> = (0..(n + 1) * w).map(|_| ((rng.next_u64() % 2001) as f64 - 1000.0) / 37.0).collect();
+    let Some((n, t)) = probe_square("MANCALA_SHADOW_PROBE") else { return };
     let b = Batch::new(&t, (n, n), BATCH);
     let rho: Vec<f64> = (0..n).map(|j| (j % 7) as f64 - 3.0).collect();
     let rows: Vec<usize> = (0..n).collect();
@@ -150,10 +156,8 @@ fn shadow_probe() {
 #[test]
 #[ignore]
 fn apply_probe() {
-    let Some(n) = std::env::var("MANCALA_APPLY_PROBE").ok().and_then(|v| v.parse::<usize>().ok()) else { return };
-    let mut rng = crate::rng::XorShift64Star(3);
+    let Some((n, mut t)) = probe_square("MANCALA_APPLY_PROBE") else { return };
     let w = n + 2;
-    let mut t: Vec<f64> = (0..(n + 1) * w).map(|_| ((rng.next_u64() % 2001) as f64 - 1000.0) / 37.0).collect();
     let c: Vec<f64> = (0..n).map(|i| 1e-3 * ((i % 5) as f64 - 2.0)).collect();
     let r: Vec<f64> = (0..n).map(|j| 1e-3 * ((j % 3) as f64 - 1.0)).collect();
     let mut limit = 4;
