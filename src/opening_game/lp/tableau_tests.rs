@@ -48,14 +48,14 @@ fn held_pivots_solve_what_single_pivots_solve() {
             tab.dual(Rhs::True).unwrap();
             (tab.solution(&a, cols, &r, &c).unwrap_or_else(|| panic!("case {case} limit {limit}")), tab.pivots)
         };
-        let ((one, p1), (held, p16)) = (solve(1), solve(BATCH));
+        let ((one, p1), (held, ph)) = (solve(1), solve(BATCH));
         assert!((one.value - held.value).abs() < 1e-9, "case {case}: {} vs {}", one.value, held.value);
         for s in [&one, &held] {
             for j in 0..cols {
                 assert!((0..rows).map(|i| s.x[i] * a[i * cols + j]).sum::<f64>() >= s.value - 1e-9, "case {case}");
             }
         }
-        assert!(p1 > 0 && p16 > 0);
+        assert!(p1 > 0 && ph > 0);
     }
 }
 
