@@ -10,11 +10,14 @@
 # committed state: the first iteration then sweeps its LP mix's vectors again (about an hour,
 # results/lukho/equilibrium/README.md "Running"). Vectors, the LP's warm start and the mixes'
 # score files stay in WORK between sittings; only the state (a few MB) is committed.
-# VECTOR_BUDGET (default 50G) caps the vectors' disk. At 34G (5,612 vectors, iterations
-# 586–598) an iteration swept 86–155 vectors and deleted as many: its 64 new members and up to
-# 91 returning ones swept again (1.2–2 s each), as the mixes' supports outgrew the budget; at
-# 44G (iterations 605–612) 99–105 an iteration, 35–41 of them returning. Each step needs that much
-# more free disk (a sitting also checks for one iteration's 7.1 GiB before it starts one).
+# VECTOR_BUDGET (default 60G from stop 39, 50G before) caps the vectors' disk. At 34G (5,612
+# vectors, iterations 586–598) an iteration swept 86–155 vectors and deleted as many: its 64
+# new members and up to 91 returning ones swept again (1.2–2 s each), as the mixes' supports
+# outgrew the budget; at 44G (iterations 605–612) 99–105 an iteration, 35–41 of them
+# returning. Each step needs that much more free disk (a sitting also checks for one
+# iteration's 7.1 GiB before it starts one).
+# At 128 replies an iteration sweeps 280–570 new vectors (1.8–3.6 GB; 7,069 vectors were 44.9 GB
+# at iteration 628), so 50G fills within a few iterations; 60G leaves about 20G free here.
 # MANCALA_LP_TRACE=1 in the environment puts the LP's rounds in the log.
 # REPLIES (default 128 from iteration 624, 64 before) sets --replies and
 # --average-replies: the candidates added per iteration, all from the averaged mix's ranking.
@@ -35,7 +38,7 @@ run)
     cp "$repo/target/release/mancala" "$bin"
     echo "--- sitting $(date -u +%FT%TZ) with $(basename "$bin")" >> "$dir.log"
     setsid nohup nice -n 19 "$bin" lukho equilibrium --race lockstep --payoff margin --out "$dir" \
-        --replies "${REPLIES:-128}" --average 32 --average-weights anchored --average-replies "${REPLIES:-128}" --vector-budget "${VECTOR_BUDGET:-50G}" \
+        --replies "${REPLIES:-128}" --average 32 --average-weights anchored --average-replies "${REPLIES:-128}" --vector-budget "${VECTOR_BUDGET:-60G}" \
         --time "${2:-10800}" --exploit 0,6356799,6356984,6356991 >/dev/null 2>> "$dir.log" &
     echo "running (pid $!); progress: tail -f $dir.log"
     ;;
@@ -47,7 +50,7 @@ checkpoint)
     echo "(append the lines that belong to resume.log, under a '--- sitting' line saying what changed)"
     ;;
 *)
-    sed -n 2,14p "$0"
+    sed -n '2,/^set /{/^#/p}' "$0"
     exit 2
     ;;
 esac
