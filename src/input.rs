@@ -77,6 +77,7 @@ pub fn flag(field: &'static str) -> &'static str {
         "average" => "--average",
         "average_replies" => "--average-replies",
         "average_weights" => "--average-weights",
+        "restricted_gap" => "--restricted-gap",
         other => other,
     }
 }

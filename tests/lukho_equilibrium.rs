@@ -94,6 +94,24 @@ fn equilibrium_symmetric_model_has_value_zero() {
     assert_eq!(a["symmetric"], true);
     assert_eq!(a["south"], a["north"]);
     assert!(a["lower"].as_f64().unwrap() <= 1e-9 && a["upper"].as_f64().unwrap() >= -1e-9);
+    // Restricted games solved only to a gap of 0.05 (regret matching⁺): still exact at the end.
+    let o = dir.path().join("eq-gap");
+    let g = json_out(&[
+        "lukho",
+        "equilibrium",
+        "--race",
+        "sequential",
+        "--payoff",
+        "result",
+        "--family",
+        "0..60",
+        "--restricted-gap",
+        "0.05",
+        "--out",
+        o.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!((g["value"].as_f64(), g["exact"].as_bool()), (Some(0.0), Some(true)));
 }
 
 /// Unknown payoff or race model, an empty family, a corrupt or foreign state: one line naming
@@ -122,6 +140,12 @@ fn equilibrium_bad_input_is_one_line_exit_2_and_overwrites_nothing() {
         &["--race", "sequential", "--payoff", "margin", "--family", "0..10", "--average-weights", "equal"],
         "--average-weights",
     );
+    for gap in ["-1", "nan", "inf", "0.1x"] {
+        run(
+            &["--race", "sequential", "--payoff", "margin", "--family", "0..10", "--restricted-gap", gap],
+            "--restricted-gap",
+        );
+    }
     for budget in ["0", "12Q", "0.1"] {
         run(
             &["--race", "sequential", "--payoff", "margin", "--family", "0..10", "--vector-budget", budget],

@@ -38,7 +38,8 @@ def lukho_sweep(south: str, north: Optional[str], race: str, symmetric: bool = .
 def lukho_equilibrium(race: str, payoff: str, out: str, family: str = ..., time: Optional[float] = ...,
                       max_iterations: Optional[int] = ..., chain: str = ..., keep_one: bool = ...,
                       progress: Optional[Callable[[int], object]] = ..., replies: int = ...,
-                      vector_budget: Optional[int] = ...) -> str: ...
+                      vector_budget: Optional[int] = ..., average: int = ..., average_replies: int = ...,
+                      average_weights: str = ..., restricted_gap: float = ...) -> str: ...
 def kiothi_state(position: Optional[str] = ..., setup: str = ..., redistribute: str = ..., nki_clear: str = ...,
                  max_relays: Optional[int] = ...) -> str: ...
 def kiothi_perft(depth: int, position: Optional[str] = ..., setup: str = ..., redistribute: str = ...,

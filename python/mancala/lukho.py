@@ -188,6 +188,7 @@ def equilibrium(
     average: int = 0,
     average_replies: int = 1,
     average_weights: str = "uniform",
+    restricted_gap: float = 0.0,
 ) -> Equilibrium:
     """Solve the opening as a zero-sum matrix game by double oracle (``lukho equilibrium``);
     ``out`` keeps the resumable state (rerun to continue). ``replies``: best replies added per
@@ -197,10 +198,11 @@ def equilibrium(
     (``--average``; 0 or 1: off; its bound may improve the certificate); ``average_replies``: of
     the ``replies``, up to this many are the average's best replies (``--average-replies``);
     ``average_weights``: ``"uniform"``, ``"optimal"`` (the weights that concede least) or
-    ``"anchored"`` (those, with the certified mix weighed too) (``--average-weights``).
-    Releases the GIL."""
+    ``"anchored"`` (those, with the certified mix weighed too) (``--average-weights``);
+    ``restricted_gap``: solve each restricted game only to this duality gap, by regret
+    matching⁺ (``--restricted-gap``; 0: exactly). Releases the GIL."""
     cb = callback(progress, "games")
     d = json.loads(_native.lukho_equilibrium(race, payoff, os.fspath(out), family, time, max_iterations, chain,
                                              keep_one, cb, replies, vector_budget, average,
-                                             average_replies, average_weights))
+                                             average_replies, average_weights, restricted_gap))
     return Equilibrium.from_json(d)

@@ -426,7 +426,7 @@ fn lukho_sweep<'py>(
 
 /// `lukho equilibrium --json`: the answer (resumable from `out`, as the CLI's).
 #[pyfunction]
-#[pyo3(signature = (race, payoff, out, family="all", time=None, max_iterations=None, chain="it", keep_one=false, progress=None, replies=1, vector_budget=None, average=0, average_replies=1, average_weights="uniform"))]
+#[pyo3(signature = (race, payoff, out, family="all", time=None, max_iterations=None, chain="it", keep_one=false, progress=None, replies=1, vector_budget=None, average=0, average_replies=1, average_weights="uniform", restricted_gap=0.0))]
 #[allow(clippy::too_many_arguments)]
 fn lukho_equilibrium(
     py: Python<'_>,
@@ -444,10 +444,11 @@ fn lukho_equilibrium(
     average: u32,
     average_replies: u32,
     average_weights: &str,
+    restricted_gap: f64,
 ) -> PyResult<String> {
     use mancala::opening_game::{EqError, IterRecord, Observer, OpeningGame, Solver, StopAt};
     // The CLI's ranges: `--replies` and `--average-replies` 1..=100000, `--average` 0..=1000,
-    // `--vector-budget` at least one byte.
+    // `--vector-budget` at least one byte, `--restricted-gap` finite and at least 0.
     if !(1..=100_000).contains(&replies) {
         return Err(err(format!("{}: {replies} is not in 1..=100000", flag("replies"))));
     }
@@ -459,6 +460,9 @@ fn lukho_equilibrium(
     }
     if vector_budget == Some(0) {
         return Err(err(format!("{}: 0; expected a size of at least one byte", flag("vector_budget"))));
+    }
+    if !(restricted_gap.is_finite() && restricted_gap >= 0.0) {
+        return Err(err(format!("{}: {restricted_gap}; expected a gap of at least 0", flag("restricted_gap"))));
     }
     let weights: mancala::opening_game::Weights = parse("average_weights", average_weights)?;
     let rules = lukho_rules(chain, keep_one)?;
@@ -487,6 +491,7 @@ fn lukho_equilibrium(
         solver.average_replies = average_replies as usize;
         solver.average_weights = weights;
         solver.vector_budget = vector_budget;
+        solver.restricted_gap = restricted_gap;
         solver.run(StopAt { max_iterations, seconds: time }, &Obs(&bar))?;
         let answer = solver.answer(&[]);
         let path = solver.write_answer(&answer)?;

@@ -133,9 +133,9 @@ def test_equilibrium_replies_and_budget_equal_cli(cli, tmp_path):
     fam = "all:remove=000000**"
     want = run_json("lukho", "equilibrium", "--race", "south-first", "--payoff", "margin", "--family", fam,
                     "--replies", "4", "--vector-budget", "4096", "--average", "4", "--average-replies", "3",
-                    "--average-weights", "optimal", "--out", tmp_path / "cli", "--json")
+                    "--average-weights", "optimal", "--restricted-gap", "0.05", "--out", tmp_path / "cli", "--json")
     eq = lukho.equilibrium("south-first", "margin", tmp_path / "py", family=fam, replies=4, vector_budget=4096,
-                           average=4, average_replies=3, average_weights="optimal")
+                           average=4, average_replies=3, average_weights="optimal", restricted_gap=0.05)
     log = json.loads((tmp_path / "cli" / "equilibrium.json").read_text())["log"]
     assert any("average_lower" in r for r in log)
     ignore = {"seconds", "out", "iterations_log"}
@@ -146,7 +146,8 @@ def test_equilibrium_replies_and_budget_equal_cli(cli, tmp_path):
                       (dict(average=1001), "--average: 1001 is not in 0..=1000"),
                       (dict(average_replies=0), "--average-replies: 0 is not in 1..=100000"),
                       (dict(average_weights="equal"), "--average-weights: `equal`: expected uniform, optimal or anchored"),
-                      (dict(vector_budget=0), "--vector-budget: 0; expected a size of at least one byte")]:
+                      (dict(vector_budget=0), "--vector-budget: 0; expected a size of at least one byte"),
+                      (dict(restricted_gap=-1), "--restricted-gap: -1; expected a gap of at least 0")]:
         with pytest.raises(mancala.MancalaError) as e:
             lukho.equilibrium("south-first", "margin", tmp_path / "bad", family=fam, **bad)
         assert str(e.value) == line

@@ -64,6 +64,15 @@ pub struct EquilibriumArgs {
     /// May change between sittings.
     #[arg(long, default_value = "uniform", value_parser = ["uniform", "optimal", "anchored"])]
     average_weights: String,
+    /// Solve each iteration's restricted game only to this duality gap (payoff units: seeds
+    /// for `margin`), by regret matching⁺, instead of exactly by the simplex (0, the
+    /// default). The mixes are certified over the whole family either way, and an iteration
+    /// that adds no member is followed by an exact one, so a run still ends exact. On the
+    /// full `lockstep` game at 10,721 members: 47 s for 0.01 seeds against ~850 s for the
+    /// exact LP; on a 12,544-choice family the same certified gaps per iteration.
+    /// May change between sittings.
+    #[arg(long, default_value_t = 0.0, value_parser = gap)]
+    restricted_gap: f64,
     /// Warm start a new run: both restricted sets begin with the choices of both mixes of
     /// FILE (another run's equilibrium.json; choices outside the family are skipped).
     #[arg(long)]
@@ -201,6 +210,14 @@ impl Observer for EqProgress {
     }
 }
 
+/// A duality gap: a finite number, at least 0.
+fn gap(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(g) if g.is_finite() && g >= 0.0 => Ok(g),
+        _ => Err(format!("`{s}`; expected a gap of at least 0 in the payoff's units (0: exact)")),
+    }
+}
+
 /// Bad input (naming the field) is exit 2; failed writes and LPs exit 1.
 pub(super) fn eq_error(e: EqError) -> anyhow::Error {
     match e {
@@ -226,6 +243,7 @@ pub fn equilibrium(a: EquilibriumArgs) -> Result<()> {
     solver.average_replies = a.average_replies as usize;
     solver.average_weights = a.average_weights.parse().expect("clap checked it");
     solver.vector_budget = a.vector_budget;
+    solver.restricted_gap = a.restricted_gap;
     if let Some(&id) = exploit_ids.iter().find(|&&id| solver.ids.binary_search(&id).is_err()) {
         let message = format!("choice {id} is not in the family `{}`", solver.def.family.text);
         return Err(input(InputError::new("exploit", message)));

@@ -4,7 +4,7 @@
 
 use super::super::vectors::{Kind, Values};
 use super::{Mix, Solver};
-use crate::opening_game::lp::{maximiser_warm, LpError, Warm};
+use crate::opening_game::lp::{maximiser_regret, maximiser_warm, LpError, Warm};
 use crate::sweep::play::play_pair;
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -179,7 +179,7 @@ impl Solver {
         // The last LP's optimum, when its columns were this player's plain restricted game
         // too (with cuts beyond it, their indices move as the sets grow).
         let warm = if self.cuts == 0 { self.lp_warm[usize::from(south)].take() } else { None };
-        RestrictedLp { a, rows, cols, rows0, cols0, warm }
+        RestrictedLp { a, rows, cols, rows0, cols0, warm, gap: self.gap_now() }
     }
 }
 
@@ -193,10 +193,16 @@ pub(in crate::opening_game) struct RestrictedLp {
     cols0: Vec<usize>,
     /// The LP's optimum to start from, then to carry on ([`Solver::keep_warm`]).
     pub(in crate::opening_game) warm: Option<Warm>,
+    /// Solve only to this duality gap, by regret matching⁺ (0: exactly, by the simplex).
+    gap: f64,
 }
 
 impl RestrictedLp {
     pub(in crate::opening_game) fn solve(&mut self) -> Result<(f64, Vec<f64>), LpError> {
+        if self.gap > 0.0 {
+            self.warm = None;
+            return Ok(maximiser_regret(&self.a, self.rows, self.cols, self.gap));
+        }
         let (solved, warm) = maximiser_warm(&self.a, self.rows, self.cols, &self.rows0, &self.cols0, self.warm.take())?;
         self.warm = warm;
         Ok(solved)
@@ -219,6 +225,19 @@ impl RestrictedLp {
 }
 
 impl Solver {
+    /// The duality gap this iteration's restricted games are solved to: `--restricted-gap`,
+    /// but 0 (exact) after an iteration that added no member, whose approximate mixes no
+    /// reply beat by more than the gap. Read from the state, so a resumed run decides alike.
+    pub(super) fn gap_now(&self) -> f64 {
+        let st = &self.state;
+        let stuck = st.log.last().is_some_and(|r| r.south_size == st.south.len() && r.north_size == st.north.len());
+        if stuck {
+            0.0
+        } else {
+            self.restricted_gap
+        }
+    }
+
     /// Keep a solved LP's optimum for the player's next LP (plain double oracle only).
     pub(in crate::opening_game) fn keep_warm(&mut self, south: bool, lp: &mut RestrictedLp) {
         if self.cuts == 0 {

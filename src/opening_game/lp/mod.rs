@@ -20,7 +20,10 @@ use microlp::{ComparisonOp, OptimizationDirection, Problem};
 use tableau::{Rhs, Tableau};
 
 mod batch;
+mod regret;
 mod tableau;
+
+pub use regret::maximiser_regret;
 
 /// The solution of a matrix game.
 #[derive(Clone, Debug, PartialEq)]

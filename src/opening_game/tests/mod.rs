@@ -8,6 +8,7 @@ use std::fs;
 use std::path::Path;
 
 mod combine;
+mod restricted_gap;
 mod vectors;
 
 const R: Rules = Rules { chain: Chain::It, keep_one: false };
@@ -171,17 +172,33 @@ fn a_vector_budget_changes_the_disk_not_the_run() {
 /// the last mixes are averaged (`--average`, whose earlier mixes the state keeps).
 #[test]
 fn resume_equals_an_uninterrupted_run() {
-    resume_case(0, 1, 1);
-    resume_case(3, 1, 1);
-    resume_case(3, 4, 2);
+    resume_case(0, 1, 1, 0.0);
+    resume_case(3, 1, 1, 0.0);
+    resume_case(3, 4, 2, 0.0);
+    resume_case(3, 4, 2, 0.05);
 }
 
-fn resume_case(average: usize, replies: usize, average_replies: usize) {
+/// A stop between an iteration's save and its deletions leaves the LP optima it replaced:
+/// the next sitting deletes them, also when the state is finished (and keeps the last).
+#[test]
+fn a_resumed_run_deletes_what_the_last_iteration_left() {
+    let d = def("south-first", "margin", "all:remove=000000**:drop=0..1");
+    let dir = tempfile::tempdir().unwrap();
+    let n = solve(&d, dir.path(), StopAt::default()).state.log.len();
+    let (lp, last) = (dir.path().join("lp"), |side: &str| dir.path().join(format!("lp/{side}-{n}.warm")));
+    let stale = [lp.join(format!("south-{}.warm", n - 1)), lp.join(format!("north-{}.warm", n - 1))];
+    stale.iter().for_each(|f| drop(fs::copy(last("south"), f).unwrap()));
+    solve(&d, dir.path(), StopAt::default());
+    assert!(stale.iter().all(|f| !f.exists()) && last("south").exists() && last("north").exists());
+}
+
+/// `gap`: `--restricted-gap`.
+fn resume_case(average: usize, replies: usize, average_replies: usize, gap: f64) {
     let d = def("south-first", "margin", "all:remove=000000**:drop=0..1");
     let solve = |dir: &Path, limits: StopAt| {
         let mut s = Solver::open(d.clone(), dir).unwrap();
         s.average = average;
-        (s.replies, s.average_replies) = (replies, average_replies);
+        (s.replies, s.average_replies, s.restricted_gap) = (replies, average_replies, gap);
         s.run(limits, &Quiet).unwrap();
         s
     };
