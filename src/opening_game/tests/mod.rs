@@ -187,7 +187,9 @@ fn a_resumed_run_deletes_what_the_last_iteration_left() {
     let n = solve(&d, dir.path(), StopAt::default()).state.log.len();
     let (lp, last) = (dir.path().join("lp"), |side: &str| dir.path().join(format!("lp/{side}-{n}.warm")));
     let stale = [lp.join(format!("south-{}.warm", n - 1)), lp.join(format!("north-{}.warm", n - 1))];
-    stale.iter().for_each(|f| drop(fs::copy(last("south"), f).unwrap()));
+    for f in &stale {
+        fs::copy(last("south"), f).unwrap();
+    }
     solve(&d, dir.path(), StopAt::default());
     assert!(stale.iter().all(|f| !f.exists()) && last("south").exists() && last("north").exists());
 }
