@@ -72,46 +72,33 @@ fn equilibrium_small_family_answer_and_resume() {
     assert!((r["value"].as_f64().unwrap() - v).abs() < 1e-9);
 }
 
-/// The symmetric models have value 0 and the same mix for both players.
+/// The symmetric models have value 0 and the same mix for both players, also with the
+/// restricted games solved only to a gap of 0.05 (regret matching⁺; exact at the end).
 #[test]
 fn equilibrium_symmetric_model_has_value_zero() {
     let dir = tempfile::tempdir().unwrap();
-    let o = dir.path().join("eq");
-    let a = json_out(&[
-        "lukho",
-        "equilibrium",
-        "--race",
-        "sequential",
-        "--payoff",
-        "result",
-        "--family",
-        "0..60",
-        "--out",
-        o.to_str().unwrap(),
-        "--json",
-    ]);
-    assert_eq!(a["value"].as_f64(), Some(0.0));
-    assert_eq!(a["symmetric"], true);
-    assert_eq!(a["south"], a["north"]);
-    assert!(a["lower"].as_f64().unwrap() <= 1e-9 && a["upper"].as_f64().unwrap() >= -1e-9);
-    // Restricted games solved only to a gap of 0.05 (regret matching⁺): still exact at the end.
-    let o = dir.path().join("eq-gap");
-    let g = json_out(&[
-        "lukho",
-        "equilibrium",
-        "--race",
-        "sequential",
-        "--payoff",
-        "result",
-        "--family",
-        "0..60",
-        "--restricted-gap",
-        "0.05",
-        "--out",
-        o.to_str().unwrap(),
-        "--json",
-    ]);
-    assert_eq!((g["value"].as_f64(), g["exact"].as_bool()), (Some(0.0), Some(true)));
+    for (name, gap) in [("eq", "0"), ("eq-gap", "0.05")] {
+        let o = dir.path().join(name);
+        let a = json_out(&[
+            "lukho",
+            "equilibrium",
+            "--race",
+            "sequential",
+            "--payoff",
+            "result",
+            "--family",
+            "0..60",
+            "--restricted-gap",
+            gap,
+            "--out",
+            o.to_str().unwrap(),
+            "--json",
+        ]);
+        assert_eq!((a["value"].as_f64(), a["exact"].as_bool()), (Some(0.0), Some(true)), "gap {gap}");
+        assert_eq!(a["symmetric"], true);
+        assert_eq!(a["south"], a["north"]);
+        assert!(a["lower"].as_f64().unwrap() <= 1e-9 && a["upper"].as_f64().unwrap() >= -1e-9);
+    }
 }
 
 /// Unknown payoff or race model, an empty family, a corrupt or foreign state: one line naming

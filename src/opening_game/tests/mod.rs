@@ -93,15 +93,7 @@ fn double_oracle_equals_the_full_matrix_game() {
             assert!(full.value.abs() < 1e-7);
         }
         // The certificate's mixes (LP mixes or averages) prove their bounds in the matrix.
-        let n = sv.ids.len();
-        let at = |id: u32| sv.ids.binary_search(&id).unwrap();
-        let (bs, bn) = (sv.state.best_south.as_ref().unwrap(), sv.state.best_north.as_ref().unwrap());
-        for j in 0..n {
-            let g: f64 = bs.mix.iter().map(|&(id, w)| w * a[at(id) * n + j]).sum();
-            assert!(g >= bs.bound - 1e-9, "{race} {payoff} {family}: column {j} {g} < {}", bs.bound);
-            let c: f64 = bn.mix.iter().map(|&(id, w)| w * a[j * n + at(id)]).sum();
-            assert!(c <= bn.bound + 1e-9, "{race} {payoff} {family}: row {j} {c} > {}", bn.bound);
-        }
+        certificate_holds(&sv, &a, &format!("{race} {payoff} {family}"));
         if sv.average > 1 {
             let logged = sv.state.log.iter().filter(|r| r.average_lower.is_some() && r.average_upper.is_some());
             assert_eq!(logged.count(), sv.state.log.len() - 1, "{race} {payoff} {family}: all but the first");
@@ -112,6 +104,19 @@ fn double_oracle_equals_the_full_matrix_game() {
             assert!((s.iter().map(|p| p.1).sum::<f64>() - 1.0).abs() < 1e-9);
             assert!(s.iter().all(|p| p.1 > 0.0));
         }
+    }
+}
+
+/// The run's certified mixes prove their bounds in `a`, the family's whole matrix.
+fn certificate_holds(sv: &Solver, a: &[f64], case: &str) {
+    let n = sv.ids.len();
+    let at = |id: u32| sv.ids.binary_search(&id).unwrap();
+    let (bs, bn) = (sv.state.best_south.as_ref().unwrap(), sv.state.best_north.as_ref().unwrap());
+    for j in 0..n {
+        let g: f64 = bs.mix.iter().map(|&(id, w)| w * a[at(id) * n + j]).sum();
+        assert!(g >= bs.bound - 1e-9, "{case}: column {j} {g} < {}", bs.bound);
+        let c: f64 = bn.mix.iter().map(|&(id, w)| w * a[j * n + at(id)]).sum();
+        assert!(c <= bn.bound + 1e-9, "{case}: row {j} {c} > {}", bn.bound);
     }
 }
 

@@ -21,14 +21,7 @@ fn an_approximate_restricted_game_still_ends_exact() {
         let last = sv.state.log.last().unwrap();
         assert!(sv.exact() && !sv.state.stalled, "{race} {family}: {last:?}");
         assert!((sv.value() - full.value).abs() < 1e-6, "{race} {family}: {} vs {}", sv.value(), full.value);
-        let at = |id: u32| sv.ids.binary_search(&id).unwrap();
-        let (bs, bn) = (sv.state.best_south.as_ref().unwrap(), sv.state.best_north.as_ref().unwrap());
-        for j in 0..n {
-            let g: f64 = bs.mix.iter().map(|&(id, w)| w * a[at(id) * n + j]).sum();
-            assert!(g >= bs.bound - 1e-9, "{race} {family}: column {j} {g} < {}", bs.bound);
-            let c: f64 = bn.mix.iter().map(|&(id, w)| w * a[j * n + at(id)]).sum();
-            assert!(c <= bn.bound + 1e-9, "{race} {family}: row {j} {c} > {}", bn.bound);
-        }
+        certificate_holds(&sv, &a, &format!("{race} {family}"));
         if d.symmetric() {
             assert!(
                 sv.state.log.iter().any(|r| r.restricted_value < -1e-6),
