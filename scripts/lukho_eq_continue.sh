@@ -22,7 +22,7 @@
 # REPLIES (default 128 from iteration 624, 64 before) sets --replies and
 # --average-replies: the candidates added per iteration, all from the averaged mix's ranking.
 # RESTRICTED_GAP (default 0.01 from stop 40; 0 before: exact) sets --restricted-gap, the
-# duality gap in seeds each restricted game is solved to by regret matching⁺: 47 s against
+# duality gap in seeds each restricted game is solved to by regret matching⁺: 39 s against
 # ~850 s for the exact LP at 10,721 members.
 # The sitting runs at nice 19 under `setsid`, so it outlives this shell; `--time` keeps it
 # from starting iterations after SECONDS, and a kill loses only the iteration in progress.

@@ -150,7 +150,7 @@ pub struct Solver {
     /// regret matching⁺ to a duality gap of `G` instead of exactly by the simplex, except in
     /// an iteration after one that added no member (so a run still ends exact). The mixes
     /// are certified over the whole family either way; on the full `lockstep` run's 10,721
-    /// members the exact LP took ~850 s an iteration, `G` = 0.01 seeds 47 s.
+    /// members the exact LP took ~850 s an iteration, `G` = 0.01 seeds 39 s.
     pub restricted_gap: f64,
     /// Each player's last restricted LP's optimum (North's, South's), the next LP's start.
     pub(super) lp_warm: [Option<super::lp::Warm>; 2],

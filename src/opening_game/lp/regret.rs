@@ -11,8 +11,8 @@ use rayon::prelude::*;
 /// 10,721-member `lockstep` game), a guard against a gap too small for single precision.
 const MAX_STEPS: usize = 100_000;
 
-/// The maximiser's (rows of `a`, `rows × cols`, row-major) guarantee and mix, within `eps`
-/// (about; see [`regret_steps`]) of the game's value. Traced under `MANCALA_LP_TRACE`.
+/// The maximiser's (rows of `a`, `rows × cols`, row-major) guarantee and mix, within
+/// 1.5 `eps` of the game's value ([`regret_steps`]). Traced under `MANCALA_LP_TRACE`.
 pub fn maximiser_regret(a: &[f64], rows: usize, cols: usize, eps: f64) -> (f64, Vec<f64>) {
     let t = std::time::Instant::now();
     let (value, x, steps) = regret_steps(a, rows, cols, eps, MAX_STEPS);
@@ -25,8 +25,9 @@ pub fn maximiser_regret(a: &[f64], rows: usize, cols: usize, eps: f64) -> (f64, 
 }
 
 /// The maximiser's mix after regret matching⁺ ran until the averaged mixes' duality gap
-/// (computed in single precision) is at most `eps` or `max_steps` steps, the steps, and the
-/// value the mix guarantees (min over the columns, in f64: exact for the mix returned).
+/// (computed in single precision) is at most `eps` or `max_steps` steps, cut to its heaviest
+/// members at a loss of at most `eps / 2` ([`heaviest`]); the value the mix guarantees (min
+/// over the columns, in f64: exact for the mix returned), and the steps.
 /// Deterministic: the same matrix gives the same bits on any number of threads.
 pub(super) fn regret_steps(a: &[f64], rows: usize, cols: usize, eps: f64, max_steps: usize) -> (f64, Vec<f64>, usize) {
     let a32: Vec<f32> = a.iter().map(|&v| v as f32).collect();
@@ -53,25 +54,40 @@ pub(super) fn regret_steps(a: &[f64], rows: usize, cols: usize, eps: f64, max_st
     }
     let total: f64 = xs.iter().sum();
     xs.iter_mut().for_each(|s| *s /= total);
-    // Members with weights too small to matter cost a vector sweep each: the smallest are
-    // dropped while their mass times the payoffs' range stays within `eps`, so the mix
-    // concedes at most `eps` more on the restricted game (and its value below is exact).
-    let range = a.iter().fold(f64::NEG_INFINITY, |m, &v| m.max(v)) - a.iter().fold(f64::INFINITY, |m, &v| m.min(v));
-    let mut order: Vec<usize> = (0..rows).filter(|&i| xs[i] > 0.0).collect();
-    order.sort_by(|&i, &j| xs[i].total_cmp(&xs[j]).then(i.cmp(&j)));
-    let mut dropped = 0.0;
-    order.pop(); // the heaviest member stays, whatever the range
-    for i in order {
-        if (dropped + xs[i]) * range > eps {
-            break;
-        }
-        dropped += xs[i];
-        xs[i] = 0.0;
-    }
-    let total: f64 = xs.iter().sum();
-    xs.iter_mut().for_each(|s| *s /= total);
-    let value = col_values_f64(a, rows, cols, &xs).into_iter().fold(f64::INFINITY, f64::min);
+    let (value, xs) = heaviest(a, rows, cols, xs, eps / 2.0);
     (value, xs, steps)
+}
+
+/// The mix `x` cut to as few of its heaviest members (renormalised) as guarantee at most
+/// `loss` less than the whole mix, found by bisection on their number (each candidate's
+/// guarantee exact, in f64), and that guarantee. Each member of a mix costs a vector sweep
+/// over the family: on the full `lockstep` row's 10,721-member restricted game the whole
+/// averaged mix has 9,826 members; its heaviest 5,500 guarantee 0.0006 seeds less, the
+/// heaviest 5,000 0.013 less.
+fn heaviest(a: &[f64], rows: usize, cols: usize, x: Vec<f64>, loss: f64) -> (f64, Vec<f64>) {
+    let guarantee = |z: &[f64]| col_values_f64(a, rows, cols, z).into_iter().fold(f64::INFINITY, f64::min);
+    let mut order: Vec<usize> = (0..rows).filter(|&i| x[i] > 0.0).collect();
+    order.sort_by(|&i, &j| x[j].total_cmp(&x[i]).then(i.cmp(&j)));
+    let cut = |k: usize| {
+        let mut z = vec![0.0; rows];
+        order[..k].iter().for_each(|&i| z[i] = x[i]);
+        let total: f64 = z.iter().sum();
+        z.iter_mut().for_each(|w| *w /= total);
+        z
+    };
+    let floor = guarantee(&x) - loss;
+    // The whole mix passes; find the fewest members that still do.
+    let (mut lo, mut hi) = (1, order.len());
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        if guarantee(&cut(mid)) >= floor {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    let z = cut(hi);
+    (guarantee(&z), z)
 }
 
 fn normalise_into(r: &[f64], p: &mut [f64]) {
@@ -192,9 +208,9 @@ mod tests {
             let own =
                 (0..cols).map(|j| (0..rows).map(|i| x[i] * a[i * cols + j]).sum::<f64>()).fold(f64::INFINITY, f64::min);
             assert!((own - v).abs() < 1e-9, "case {case}: {own} vs {v}");
-            // The duality gap bounds the averaged mix's distance; the dropped weights add
-            // at most `eps` more.
-            assert!(v <= exact + 1e-9 && v >= exact - 2.0 * eps - 1e-3, "case {case}: {v} vs {exact}");
+            // The duality gap bounds the averaged mix's distance (in single precision);
+            // the cut to the heaviest members adds at most half of it.
+            assert!(v <= exact + 1e-9 && v >= exact - 1.5 * eps - 1e-4, "case {case}: {v} vs {exact}");
             assert!((x.iter().sum::<f64>() - 1.0).abs() < 1e-12 && x.iter().all(|&p| p >= 0.0), "case {case}");
             if skew {
                 assert!(exact.abs() < 1e-9, "case {case}");
