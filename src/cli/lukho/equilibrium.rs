@@ -68,10 +68,10 @@ pub struct EquilibriumArgs {
     /// for `margin`), by regret matching⁺, instead of exactly by the simplex (0, the
     /// default), then cuts the mix to its fewest heaviest members that lose at most G/2 more
     /// (each member costs a vector sweep). The mixes are certified over the whole family
-    /// either way, and an iteration
-    /// that adds no member is followed by an exact one, so a run still ends exact. On the
-    /// full `lockstep` game at 10,721 members: 39 s for 0.01 seeds against ~850 s for the
-    /// exact LP; on a 12,544-choice family the same certified gaps per iteration.
+    /// either way, and an iteration that adds no member is followed by an exact one, so a
+    /// run still ends exact. On the full `lockstep` game at 10,721 members: 39 s for 0.01
+    /// seeds against ~850 s for the exact LP; on a 12,544-choice family the same certified
+    /// gaps per iteration.
     /// May change between sittings.
     #[arg(long, default_value_t = 0.0, value_parser = gap)]
     restricted_gap: f64,
