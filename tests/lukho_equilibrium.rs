@@ -298,3 +298,23 @@ fn equilibrium_vector_budget_deletes_vectors_not_answers() {
     let files = |d: &std::path::Path| std::fs::read_dir(d.join("columns")).unwrap().count();
     assert!(files(&lean) < files(&all), "{} vs {}", files(&lean), files(&all));
 }
+
+/// A resume on a machine without the vectors sweeps its mixes' members again and says so in
+/// the log: at least one line per mix, the last "N of N", N the members it lacked. Here
+/// iteration 40's mixes have 23 members each, all swept again.
+#[test]
+fn equilibrium_resume_without_vectors_reports_the_mix_sweeps() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("eq");
+    let base =
+        ["lukho", "equilibrium", "--race", "south-first", "--payoff", "margin", "--family", "all:remove=000000**"];
+    let o = out.to_str().unwrap();
+    mancala().args(base).args(["--out", o, "--max-iterations", "40"]).assert().success();
+    std::fs::remove_dir_all(out.join("columns")).unwrap();
+    let run = mancala().args(base).args(["--out", o, "--max-iterations", "41"]).assert().success();
+    let stderr = String::from_utf8(run.get_output().stderr.clone()).unwrap();
+    for side in ["South", "North"] {
+        let line = format!("  {side}'s mix: 23 of 23 vectors swept, ");
+        assert!(stderr.contains(&line), "{line:?} not in\n{stderr}");
+    }
+}

@@ -17,6 +17,16 @@ pub(super) enum Kind {
     Row,
 }
 
+impl Kind {
+    /// Whose mix a vector of this kind belongs to: columns are North's choices, rows South's.
+    pub(super) fn side(self) -> &'static str {
+        match self {
+            Kind::Col => "North",
+            Kind::Row => "South",
+        }
+    }
+}
+
 pub(super) const CHUNK: usize = 4096;
 
 /// How wide a run's saved payoff entries are: `i8` when every sum over the outcomes fits
@@ -283,6 +293,20 @@ impl Solver {
         Ok(v)
     }
 
+    /// The state's CRC-32 of a stored vector (`kind` as [`Solver::stored`] maps it) whose
+    /// file is present: [`Solver::ensure`] opens it rather than sweeping.
+    fn saved_crc(&self, kind: Kind, id: u32) -> Option<u32> {
+        let name = self.file_name(kind, id);
+        let crc = *self.state.vectors.get(&name)?;
+        self.vector_path(&name).exists().then_some(crc)
+    }
+
+    /// Whether [`Solver::ensure`] would sweep the vector (neither in memory nor saved).
+    pub(super) fn needs_sweep(&self, kind: Kind, id: u32) -> bool {
+        let (kind, _) = self.stored(kind);
+        !self.cache.contains_key(&(kind, id)) && self.saved_crc(kind, id).is_none()
+    }
+
     /// Make the vector available: in memory, else from its file, else swept (and saved).
     /// Returns the games played.
     pub(super) fn ensure(&mut self, kind: Kind, id: u32, obs: &dyn Observer) -> Result<u64, EqError> {
@@ -292,12 +316,10 @@ impl Solver {
         }
         let name = self.file_name(kind, id);
         let path = self.vector_path(&name);
-        if let Some(&crc) = self.state.vectors.get(&name) {
-            if path.exists() {
-                let v = self.checked(&path, self.width, crc)?;
-                self.cache.insert((kind, id), v);
-                return Ok(0);
-            }
+        if let Some(crc) = self.saved_crc(kind, id) {
+            let v = self.checked(&path, self.width, crc)?;
+            self.cache.insert((kind, id), v);
+            return Ok(0);
         }
         let v = self.sweep_vector(kind, id, obs);
         let games = self.ids.len() as u64 * self.def.races() as u64;

@@ -103,6 +103,8 @@ pub(super) struct EqProgress {
     vector_bytes: u64,
     /// Without a terminal (a log file), sweeps report as lines, at most one per 30 s.
     lines: Mutex<Option<SweepLine>>,
+    /// A mix's vector sweeps: when its first ended, when the last line was printed.
+    mix: Mutex<Option<(std::time::Instant, std::time::Instant)>>,
 }
 
 /// A sweep reported as lines: label, games due and done, start, last line.
@@ -117,7 +119,7 @@ struct SweepLine {
 impl EqProgress {
     /// `quiet`: bars only, no iteration lines.
     pub(super) fn new(quiet: bool) -> EqProgress {
-        EqProgress { pb: Mutex::new(None), quiet, vector_bytes: 0, lines: Mutex::new(None) }
+        EqProgress { pb: Mutex::new(None), quiet, vector_bytes: 0, lines: Mutex::new(None), mix: Mutex::new(None) }
     }
 
     fn bar(&self) -> std::sync::MutexGuard<'_, Option<indicatif::ProgressBar>> {
@@ -172,6 +174,24 @@ impl Observer for EqProgress {
         }
         if let Some(b) = self.bar().take() {
             b.finish_and_clear();
+        }
+    }
+    fn mix_swept(&self, side: &str, done: usize, due: usize) {
+        let mut m = self.mix.lock().unwrap_or_else(|e| e.into_inner());
+        let now = std::time::Instant::now();
+        let (start, last) = m.get_or_insert((now, now));
+        if done == 1 {
+            // A new mix: its first sweep ends the interval the ETA is timed over from here.
+            (*start, *last) = (now, now);
+            return;
+        }
+        if done == due || last.elapsed().as_secs() >= 60 {
+            *last = now;
+            let per = start.elapsed().as_secs_f64() / (done - 1) as f64;
+            eprintln!(
+                "  {side}'s mix: {done} of {due} vectors swept, {per:.2} s each, ETA {:.0} s",
+                (due - done) as f64 * per
+            );
         }
     }
     fn iteration(&self, r: &IterRecord) {

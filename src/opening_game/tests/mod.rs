@@ -452,7 +452,9 @@ fn a_resume_sweeps_only_the_supports() {
         let (south, north) = (sv.state.south.clone(), sv.state.north.clone());
         drop(sv);
         fs::remove_dir_all(dir.path().join("columns")).unwrap();
-        let sv = solve(&d, dir.path(), StopAt { max_iterations: Some(41), seconds: None });
+        let mut sv = Solver::open(d.clone(), dir.path()).unwrap();
+        let swept = MixSweeps::default();
+        sv.run(StopAt { max_iterations: Some(41), seconds: None }, &swept).unwrap();
         let st = &sv.state;
         let mut want: Vec<String> = st.south_strategy.iter().map(|&(id, _)| sv.file_name(Kind::Row, id)).collect();
         if !d.symmetric() {
@@ -474,6 +476,26 @@ fn a_resume_sweeps_only_the_supports() {
         // The iteration's games: its sweeps (the LP's pairs are a cache, not counted).
         let sweeps = got.len() * sv.ids.len();
         assert_eq!(st.log.last().unwrap().games, (sweeps * d.races()) as u64, "{race}");
+        // Each mix's sweeps were counted out, 1 of N to N of N, N the vectors it lacked.
+        let calls = swept.0.into_inner().unwrap();
+        assert_eq!(calls.len(), got.len(), "{race}: {calls:?}");
+        let mut k = 0;
+        while k < calls.len() {
+            let (side, _, due) = calls[k].clone();
+            let mix: Vec<_> = (1..=due).map(|done| (side.clone(), done, due)).collect();
+            assert_eq!(calls[k..k + due], mix[..], "{race}");
+            k += due;
+        }
+    }
+}
+
+/// Records [`Observer::mix_swept`]'s calls.
+#[derive(Default)]
+struct MixSweeps(std::sync::Mutex<Vec<(String, usize, usize)>>);
+
+impl Observer for MixSweeps {
+    fn mix_swept(&self, side: &str, done: usize, due: usize) {
+        self.0.lock().unwrap().push((side.to_string(), done, due));
     }
 }
 
