@@ -293,18 +293,17 @@ impl Solver {
         Ok(v)
     }
 
-    /// The state's CRC-32 of a stored vector (`kind` as [`Solver::stored`] maps it) whose
-    /// file is present: [`Solver::ensure`] opens it rather than sweeping.
-    fn saved_crc(&self, kind: Kind, id: u32) -> Option<u32> {
-        let name = self.file_name(kind, id);
-        let crc = *self.state.vectors.get(&name)?;
-        self.vector_path(&name).exists().then_some(crc)
+    /// The state's CRC-32 of the vector file `name` ([`Solver::file_name`]), if the file is
+    /// present: [`Solver::ensure`] opens it rather than sweeping.
+    fn saved_crc(&self, name: &str) -> Option<u32> {
+        let crc = *self.state.vectors.get(name)?;
+        self.vector_path(name).exists().then_some(crc)
     }
 
     /// Whether [`Solver::ensure`] would sweep the vector (neither in memory nor saved).
     pub(super) fn needs_sweep(&self, kind: Kind, id: u32) -> bool {
         let (kind, _) = self.stored(kind);
-        !self.cache.contains_key(&(kind, id)) && self.saved_crc(kind, id).is_none()
+        !self.cache.contains_key(&(kind, id)) && self.saved_crc(&self.file_name(kind, id)).is_none()
     }
 
     /// Make the vector available: in memory, else from its file, else swept (and saved).
@@ -316,7 +315,7 @@ impl Solver {
         }
         let name = self.file_name(kind, id);
         let path = self.vector_path(&name);
-        if let Some(crc) = self.saved_crc(kind, id) {
+        if let Some(crc) = self.saved_crc(&name) {
             let v = self.checked(&path, self.width, crc)?;
             self.cache.insert((kind, id), v);
             return Ok(0);

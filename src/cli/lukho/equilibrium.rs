@@ -179,12 +179,12 @@ impl Observer for EqProgress {
     fn mix_swept(&self, side: &str, done: usize, due: usize) {
         let mut m = self.mix.lock().unwrap_or_else(|e| e.into_inner());
         let now = std::time::Instant::now();
-        let (start, last) = m.get_or_insert((now, now));
         if done == 1 {
             // A new mix: its first sweep ends the interval the ETA is timed over from here.
-            (*start, *last) = (now, now);
+            *m = Some((now, now));
             return;
         }
+        let Some((start, last)) = m.as_mut() else { return };
         if done == due || last.elapsed().as_secs() >= 60 {
             *last = now;
             let per = start.elapsed().as_secs_f64() / (done - 1) as f64;
