@@ -1,6 +1,8 @@
 #!/bin/bash
 # Continue the full-family `lukho equilibrium` run of issue 18 (`lockstep`/`margin`) from its
-# committed state, on this machine or a new one, and checkpoint it back.
+# committed state, on this machine or a new one, and checkpoint it back. The row is certified
+# (gap 0.025 at iteration 677, stop 42); a continuation moves it towards exact, and needs a
+# larger VECTOR_BUDGET: at 677 the 60G held exactly the LP mix's support (10,112 vectors).
 #
 #   scripts/lukho_eq_continue.sh run [SECONDS]   # one sitting in the background (default 3 h)
 #   scripts/lukho_eq_continue.sh checkpoint      # copy the state back into results/
