@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""What an optimal mix does: its weight by seeds removed, by drop count, by drop pit and by
-removals per own pit, from a run's equilibrium.json (README.md "Reading").
+"""What an optimal mix does: its weight by seeds removed, by drop count, by seeds sown (removed
+minus dropped), by drop pit and by removals per own pit, from a run's equilibrium.json (README.md "Reading").
 
     python3 results/lukho/equilibrium/reading.py DIR/equilibrium.json [south|north|certificate]
 
@@ -36,18 +36,21 @@ def reading(answer, side="south"):
         f"{side}'s mix {len(mix)} choices, heaviest {mix[0]['weight']:.4f} ({mix[0]['choice']}), "
         f"ten heaviest {top(10):.3f}, hundred heaviest {top(100):.3f}"
     ]
-    removed, count, pit, per_pit = defaultdict(float), defaultdict(float), defaultdict(float), [0.0] * 8
+    removed, count, sown, pit = defaultdict(float), defaultdict(float), defaultdict(float), defaultdict(float)
+    per_pit = [0.0] * 8
     for e in mix:
         r, c, p = parse(e["choice"])
         w = e["weight"]
         removed[sum(r)] += w
         count[c] += w
+        sown[sum(r) - c] += w
         pit[p if c > 0 else "none"] += w
         for k in range(8):
             per_pit[k] += w * r[k]
     fmt = lambda d: ", ".join(f"{k}: {v:.3f}" for k, v in sorted(d.items(), key=lambda kv: str(kv[0]).zfill(4)))
     lines.append(f"  seeds removed (weight): {fmt(removed)}")
     lines.append(f"  drop count (weight): {fmt(count)}")
+    lines.append(f"  seeds sown (weight): {fmt(sown)}")
     lines.append(f"  drop pit, drops of >= 1 seed (weight): {fmt(pit)}")
     lines.append("  mean seeds removed per own pit 0..7: " + " ".join(f"{x:.2f}" for x in per_pit))
     return "\n".join(lines)
