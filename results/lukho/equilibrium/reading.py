@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """What an optimal mix does: its weight by seeds removed, by drop count, by seeds sown (removed
-minus dropped), by drop pit and by removals per own pit, from a run's equilibrium.json (README.md "Reading").
+minus dropped), by drop pit and by removals per own pit, from a run's equilibrium.json
+(README.md, the reading under each full-game row).
 
     python3 results/lukho/equilibrium/reading.py DIR/equilibrium.json [south|north|certificate]
 
