@@ -394,3 +394,146 @@ fn merge_parts_are_regular_files() {
     }
     assert!(!out.exists());
 }
+
+/// A list flag whose value starts with `-` (`--pits -1,0,…`) was taken for an unknown flag
+/// `-1`: now the value is the flag's, and its parser names the flag.
+#[test]
+fn list_values_starting_with_a_minus_name_their_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("o");
+    let out = out.to_str().unwrap();
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["oware", "solve", "--pits", "-1,0,0,0,0,0,0,0,0,0,0,0"], "--pits"),
+        (vec!["oware", "replay", "--start", "-4,4,4,4,4,4,4,4,4,4,4,4"], "--start"),
+        (vec!["oware", "replay", "--moves", "-1,2"], "--moves"),
+        (
+            vec!["oware", "db", "export", "--dir", out, "--stones", "-1..=3", "--format", "csv", "--out", "x.csv"],
+            "--stones",
+        ),
+        (vec!["lukho", "opening", "--remove", "-1,0,0,0,0,0,0,0", "--drop", "0@0"], "--remove"),
+        (
+            vec![
+                "lukho",
+                "play",
+                "--south-remove",
+                "-1,0,0,0,0,0,0,0",
+                "--south-drop",
+                "0@0",
+                "--north-remove",
+                "0,0,0,0,0,0,0,0",
+                "--north-drop",
+                "0@0",
+                "--race",
+                "south-first",
+            ],
+            "--south-remove",
+        ),
+    ];
+    for (args, flag) in cases {
+        let line = usage_error(mancala().args(&args));
+        assert!(line.starts_with(&format!("error: {flag}")), "{args:?}: {line}");
+    }
+    assert!(!Path::new(out).exists());
+}
+
+/// An output directory that cannot be created (its parent on a virtual file system, here
+/// /proc) was a failed write, exit 1; it is a bad path: one line naming the flag, exit 2, and
+/// the same for every command that writes into a directory.
+#[test]
+fn an_output_directory_that_cannot_be_created_is_bad_input() {
+    let bad = "/proc/no-such-dir/out";
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["oware", "db", "build", "--max-stones", "2", "--dir", bad], "--dir"),
+        (vec!["kiothi", "db", "build", "--max-warriors", "1", "--dir", bad], "--dir"),
+        (vec!["lukho", "sweep", "--south", "0", "--north", "0", "--race", "sequential", "--out", bad], "--out"),
+        (vec!["lukho", "sample", "--pairs", "10", "--race", "sequential", "--out", bad], "--out"),
+        (
+            vec![
+                "lukho",
+                "equilibrium",
+                "--race",
+                "south-first",
+                "--payoff",
+                "margin",
+                "--family",
+                "0..3",
+                "--out",
+                bad,
+            ],
+            "--out",
+        ),
+        (vec!["lukho", "replies", "--south", "0", "--race", "sequential", "--family", "0..3", "--out", bad], "--out"),
+    ];
+    for (args, flag) in cases {
+        let line = usage_error(mancala().args(&args));
+        assert!(line.starts_with(&format!("error: {flag}: cannot create the directory {bad}")), "{args:?}: {line}");
+    }
+}
+
+/// `lukho sweep --games csv --out D` with a directory standing at `D/games.csv` replaced it,
+/// deleting the files inside, and exited 0. What the run would write over is checked before
+/// any game: only regular files (its own, from an earlier run) are replaced.
+#[test]
+fn a_sweep_does_not_replace_a_directory_at_its_file_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("D");
+    for name in ["games.csv", "summary.json"] {
+        std::fs::create_dir_all(out.join(name)).unwrap();
+        std::fs::write(out.join(name).join("inner.txt"), "keep").unwrap();
+        let line = usage_error(mancala().args(["lukho", "sweep", "--south", "0", "--north", "0..4"]).args([
+            "--race",
+            "sequential",
+            "--games",
+            "csv",
+            "--out",
+            out.to_str().unwrap(),
+        ]));
+        assert!(
+            line.starts_with("error: --out: ") && line.contains(name) && line.contains("not a regular file"),
+            "{line}"
+        );
+        assert_eq!(std::fs::read_to_string(out.join(name).join("inner.txt")).unwrap(), "keep");
+        assert_eq!(entries(&out), vec![name.to_string()], "nothing else written");
+        std::fs::remove_dir_all(out.join(name)).unwrap();
+    }
+    // A link at a file's name is not replaced either (it could lead anywhere).
+    std::os::unix::fs::symlink(dir.path().join("elsewhere"), out.join("summary.csv")).unwrap();
+    let line = usage_error(
+        mancala()
+            .args(["lukho", "sweep", "--south", "0", "--north", "0..4", "--race", "sequential", "--out"])
+            .arg(&out),
+    );
+    assert!(line.contains("summary.csv") && line.contains("not a regular file"), "{line}");
+    std::fs::remove_file(out.join("summary.csv")).unwrap();
+    // Its own files of an earlier run are replaced as before.
+    for _ in 0..2 {
+        mancala()
+            .args(["lukho", "sweep", "--south", "0", "--north", "0..4", "--race", "sequential", "--games", "csv"])
+            .arg("--out")
+            .arg(&out)
+            .assert()
+            .success();
+    }
+    assert!(entries(&out).contains(&"games.csv".to_string()));
+}
+
+/// `lukho sample --pairs 10^12` started a job of days silently, where `sweep` asks for
+/// `--yes` above 10^10 games: the sample asks the same, with its estimate, before any work.
+#[test]
+fn a_huge_sample_needs_yes() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("s");
+    for (pairs, race, games) in [
+        ("1000000000000", "sequential", "2000000000000 games"),
+        ("18446744073709551615", "sequential", "18446744073709551615 games"),
+        ("20000000000", "speeds", "at least 20000000000 games"),
+    ] {
+        let line =
+            usage_error(mancala().args(["lukho", "sample", "--pairs", pairs, "--race", race, "--out"]).arg(&out));
+        assert!(line.starts_with(&format!("error: --pairs: {pairs} pairs play {games}")), "{line}");
+        assert!(line.contains("core-hours") && line.contains("--yes"), "{line}");
+    }
+    assert!(!out.exists());
+    let help = common::stdout(&["lukho", "sample", "--help"]);
+    assert!(help.contains("--yes") && help.contains("cannot resume"), "{help}");
+}

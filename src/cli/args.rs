@@ -177,6 +177,15 @@ fn check_out_dir(p: &Path) -> Result<(), String> {
     }
 }
 
+/// Create the directory a command writes into (`--dir` of a build, `--out`), once its input
+/// is checked and before any work: a path that cannot be made a directory (a parent on a
+/// read-only or virtual file system, no permission) is the user's to fix: one line naming
+/// `flag`, exit 2.
+pub fn make_out_dir(flag: &str, dir: &Path) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| super::Usage(format!("{flag}: cannot create the directory {}: {e}", dir.display())).into())
+}
+
 /// The one field-to-flag table lives beside [`mancala::input::InputError`], so the Python
 /// bindings word their errors as the command line does.
 pub use mancala::input::flag;

@@ -2,8 +2,8 @@
 //! search's values, or the tables' where they cover it; the answer of `kiothi solve --json`.
 
 use super::http::{field, opt_seconds, opt_uint, ApiError};
-use super::oware::{DEFAULT_SECONDS, MAX_DEPTH};
-use super::Oracle;
+use super::oware::MAX_DEPTH;
+use super::{intact, Oracle};
 use crate::games::kiothi::{Position, Rules};
 use crate::search::Limits;
 use crate::solve::kiothi as ksolve;
@@ -11,7 +11,7 @@ use serde_json::Value as Json;
 
 /// `kiothi solve --json` under the default rules (the tables exist for those only): exact
 /// without limits where the tables cover the position, else the search under `depth`, `time`,
-/// `nodes` ([`DEFAULT_SECONDS`] when none is given).
+/// `nodes`, at most `--max-time` ([`super::DEFAULT_SECONDS`] when none is given).
 pub fn solve(o: &Oracle, body: &Json) -> Result<Json, ApiError> {
     let rules = Rules::default();
     let v = field(body, "position").ok_or_else(|| {
@@ -22,17 +22,18 @@ pub fn solve(o: &Oracle, body: &Json) -> Result<Json, ApiError> {
     ksolve::check(&p).map_err(|e| ApiError::bad(format!("position: {e}")))?;
     let depth = opt_uint(body, "depth", 1, MAX_DEPTH)?.map(|d| d as u32);
     let nodes = opt_uint(body, "nodes", 1, u64::MAX)?;
-    let mut seconds = opt_seconds(body, "time", o.max_seconds)?;
+    let seconds = opt_seconds(body, "time", o.max_seconds)?;
     let tables = o.kiothi.as_ref();
     let covered = tables.is_some_and(|t| p.warriors_on_board() as usize <= t.max_layer());
-    if !covered && depth.is_none() && nodes.is_none() && seconds.is_none() {
-        seconds = Some(DEFAULT_SECONDS.min(o.max_seconds));
-    }
+    // A position the tables cover, without limits, is solved through them (its children are
+    // probed), still within `--max-time`.
+    let limits = if covered && depth.is_none() && nodes.is_none() && seconds.is_none() {
+        Limits { seconds: Some(o.max_seconds), ..Limits::default() }
+    } else {
+        o.search_limits(depth, seconds, nodes)
+    };
     let _slot = o.search_slot()?;
-    let (s, sow) = ksolve::solve_with_tables(rules, tables, &p, Limits { depth, seconds, nodes })
+    let (s, sow) = intact(|| ksolve::solve_with_tables(rules, tables, &p, limits))?
         .map_err(|e| ApiError::bad(format!("position: {e}")))?;
-    if let Some(Err(e)) = tables.map(|t| t.damage()) {
-        return Err(ApiError::new(500, format!("db: {e}")));
-    }
     Ok(ksolve::answer_json(&rules, &p, &s, &sow))
 }

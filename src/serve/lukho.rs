@@ -99,7 +99,16 @@ fn results_dir(o: &Oracle) -> Result<&Path, ApiError> {
         .ok_or_else(|| ApiError::new(404, "results: the server has no results directory (--results)".into()))
 }
 
-/// Every table, summary and equilibrium answer under the results directory, by relative path.
+/// `path` with every link resolved, when it lies inside the resolved `root`: a link that leads
+/// out of the results directory (to `/etc/passwd`, to a directory elsewhere) is no results
+/// file.
+fn inside(root: &Path, path: &Path) -> Option<PathBuf> {
+    let (root, path) = (root.canonicalize().ok()?, path.canonicalize().ok()?);
+    path.starts_with(&root).then_some(path)
+}
+
+/// Every table, summary and equilibrium answer under the results directory, by relative path
+/// (only what [`results_file`] serves: links leading out of the directory are left out).
 pub fn results_list(o: &Oracle) -> Result<Json, ApiError> {
     let root = results_dir(o)?;
     let mut files = Vec::new();
@@ -113,6 +122,9 @@ pub fn results_list(o: &Oracle) -> Result<Json, ApiError> {
             }
             let Ok(meta) = e.metadata() else { continue };
             let r = rel.join(&name);
+            if inside(root, &e.path()).is_none() {
+                continue;
+            }
             if meta.is_dir() {
                 stack.push(r);
             } else if meta.is_file() && meta.len() <= MAX_FILE && kind(&r).is_some() {
@@ -136,7 +148,7 @@ pub fn results_file(o: &Oracle, rel: &str) -> Result<Reply, ApiError> {
         return Err(bad());
     }
     let ctype = kind(p).ok_or_else(bad)?;
-    let full = root.join(p);
+    let full = inside(root, &root.join(p)).ok_or_else(bad)?;
     match std::fs::metadata(&full) {
         Ok(m) if m.is_file() && m.len() <= MAX_FILE => {}
         _ => return Err(bad()),

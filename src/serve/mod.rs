@@ -32,7 +32,7 @@ pub struct Oracle {
     pub max_searches: usize,
     /// Longest search a request may ask for, in seconds.
     pub max_seconds: f64,
-    searches: AtomicUsize,
+    searches: Arc<AtomicUsize>,
 }
 
 impl Oracle {
@@ -41,25 +41,52 @@ impl Oracle {
         kiothi: Option<crate::retro::kiothi::Database>,
         results: Option<PathBuf>,
     ) -> Self {
-        Oracle { oware, kiothi, results, max_searches: 4, max_seconds: 60.0, searches: AtomicUsize::new(0) }
+        Oracle { oware, kiothi, results, max_searches: 4, max_seconds: 60.0, searches: Arc::new(AtomicUsize::new(0)) }
     }
 
-    /// A slot for one search, released when dropped; 503 when every slot is taken.
-    fn search_slot(&self) -> Result<SearchSlot<'_>, ApiError> {
+    /// A slot for one search, released when dropped (wherever the guard has been moved: into
+    /// a stream that never runs, too); 503 when every slot is taken.
+    fn search_slot(&self) -> Result<SearchSlot, ApiError> {
         let taken = self.searches.fetch_add(1, Ordering::SeqCst);
+        let slot = SearchSlot(self.searches.clone());
         if taken >= self.max_searches {
-            self.searches.fetch_sub(1, Ordering::SeqCst);
+            drop(slot);
             return Err(ApiError::new(503, format!("{taken} searches are running (the most at once); try again")));
         }
-        Ok(SearchSlot(&self.searches))
+        Ok(slot)
+    }
+
+    /// Searches running now.
+    pub fn searches_running(&self) -> usize {
+        self.searches.load(Ordering::SeqCst)
+    }
+
+    /// The limits of a request's search, the one place `--max-time` is enforced: whatever the
+    /// request names (a depth, a node count, a time), the search stops after at most
+    /// `max_seconds`; a request that names nothing gets [`DEFAULT_SECONDS`] (or less).
+    fn search_limits(&self, depth: Option<u32>, seconds: Option<f64>, nodes: Option<u64>) -> crate::search::Limits {
+        let named = if depth.is_some() || nodes.is_some() { self.max_seconds } else { DEFAULT_SECONDS };
+        let seconds = seconds.unwrap_or(named).min(self.max_seconds);
+        crate::search::Limits { depth, seconds: Some(seconds), nodes }
     }
 }
 
-struct SearchSlot<'a>(&'a AtomicUsize);
+/// A taken search slot; dropping it frees the slot.
+struct SearchSlot(Arc<AtomicUsize>);
 
-impl Drop for SearchSlot<'_> {
+impl Drop for SearchSlot {
     fn drop(&mut self) {
         self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// The search or database read `f`, refused (500) when it read a damaged block: such a value
+/// read as 0 and spoils the answer. Only the answers that read the block fail; the error names
+/// the layer and block, not the server's files.
+fn intact<R>(f: impl FnOnce() -> R) -> Result<R, ApiError> {
+    match crate::store::damage::reads(f) {
+        (r, None) => Ok(r),
+        (_, Some(d)) => Err(ApiError::new(500, format!("db: {d}; answers that need it are refused"))),
     }
 }
 
@@ -119,14 +146,14 @@ fn handle(o: &Arc<Oracle>, mut req: tiny_http::Request) {
             (Get | Head, "/") | (Get | Head, "/index.html") => Ok(Reply::Asset(INDEX_HTML, "text/html; charset=utf-8")),
             (Get | Head, "/app.js") => Ok(Reply::Asset(APP_JS, "text/javascript; charset=utf-8")),
             (Get | Head, "/style.css") => Ok(Reply::Asset(STYLE_CSS, "text/css; charset=utf-8")),
-            (Get, "/api/info") => Ok(Reply::Json(info(o))),
+            (Get | Head, "/api/info") => Ok(Reply::Json(info(o))),
             (Post, "/api/oware/game") => oware::game(&http::body(&mut req)?).map(Reply::Json),
             (Post, "/api/oware/solve") => oware::solve(o, &http::body(&mut req)?).map(Reply::Json),
             (Post, "/api/oware/analyse") => oware::analyse(o, &http::body(&mut req)?),
             (Post, "/api/lukho/play") => lukho::play(&http::body(&mut req)?).map(Reply::Json),
             (Post, "/api/lukho/opening") => lukho::opening(&http::body(&mut req)?).map(Reply::Json),
-            (Get, "/api/lukho/results") => lukho::results_list(o).map(Reply::Json),
-            (Get, p) if p.starts_with("/api/lukho/results/") => {
+            (Get | Head, "/api/lukho/results") => lukho::results_list(o).map(Reply::Json),
+            (Get | Head, p) if p.starts_with("/api/lukho/results/") => {
                 lukho::results_file(o, &p["/api/lukho/results/".len()..])
             }
             (Post, "/api/kiothi/solve") => kiothi::solve(o, &http::body(&mut req)?).map(Reply::Json),
@@ -181,4 +208,45 @@ fn info(o: &Oracle) -> serde_json::Value {
         },
         "limits": {"max_body_bytes": MAX_BODY, "max_seconds": o.max_seconds, "max_searches": o.max_searches},
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A stream that never runs (its client left before the response began) gives its search
+    /// slot back when it is dropped.
+    #[test]
+    fn an_unrun_stream_frees_its_slot() {
+        let o = Arc::new(Oracle::new(vec![], None, None));
+        let body = serde_json::json!({"pits": vec![4u8; 12], "time": 0.1});
+        let reply = oware::analyse(&o, &body).unwrap();
+        assert_eq!(o.searches_running(), 1);
+        drop(reply);
+        assert_eq!(o.searches_running(), 0);
+        // And a stream that runs frees it when it ends.
+        let Reply::Lines(stream) = oware::analyse(&o, &body).unwrap() else { panic!("a stream") };
+        let mut lines = 0;
+        stream(&mut |_| {
+            lines += 1;
+            true
+        });
+        assert!(lines >= 1);
+        assert_eq!(o.searches_running(), 0);
+    }
+
+    /// `--max-time` bounds every search, whatever the request names.
+    #[test]
+    fn search_limits_are_clamped_to_max_time() {
+        let mut o = Oracle::new(vec![], None, None);
+        o.max_seconds = 3.0;
+        let l = o.search_limits(Some(200), None, None);
+        assert_eq!((l.depth, l.seconds, l.nodes), (Some(200), Some(3.0), None));
+        let l = o.search_limits(None, None, Some(u64::MAX));
+        assert_eq!((l.seconds, l.nodes), (Some(3.0), Some(u64::MAX)));
+        assert_eq!(o.search_limits(None, None, None).seconds, Some(3.0));
+        assert_eq!(o.search_limits(None, Some(2.0), None).seconds, Some(2.0));
+        o.max_seconds = 60.0;
+        assert_eq!(o.search_limits(None, None, None).seconds, Some(DEFAULT_SECONDS));
+    }
 }

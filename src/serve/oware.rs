@@ -2,7 +2,7 @@
 //! limits), and stream the search's bounds depth by depth as they tighten.
 
 use super::http::{field, opt_seconds, opt_uint, variant, ApiError, Reply};
-use super::Oracle;
+use super::{intact, Oracle};
 use crate::games::oware::{self, Game, Position, Rules, View, PITS};
 use crate::retro::oware::Database;
 use crate::search::Limits;
@@ -148,30 +148,19 @@ fn query<'o>(o: &'o Oracle, body: &Json) -> Result<Query<'o>, ApiError> {
     Ok(Query { rules, pits, db, covered })
 }
 
-/// A damaged block read during the solve spoils the answer (it read as 0): none is given.
-fn intact(db: Option<&Database>) -> Result<(), ApiError> {
-    match db.map(Database::damage) {
-        Some(Err(e)) => Err(ApiError::new(500, format!("db: {e}"))),
-        _ => Ok(()),
-    }
-}
-
 /// `oware solve`: a database position exactly; elsewhere the search under the request's
 /// `depth` / `time` (or [`DEFAULT_SECONDS`] when it gives neither).
 pub fn solve(o: &Oracle, body: &Json) -> Result<Json, ApiError> {
     let q = query(o, body)?;
     let depth = opt_uint(body, "depth", 1, MAX_DEPTH)?.map(|d| d as u32);
-    let mut seconds = opt_seconds(body, "time", o.max_seconds)?;
-    let _slot = if q.covered && depth.is_none() && seconds.is_none() {
-        None
+    let seconds = opt_seconds(body, "time", o.max_seconds)?;
+    // A database position without limits is read off the database: no search, no slot.
+    let (limits, _slot) = if q.covered && depth.is_none() && seconds.is_none() {
+        (Limits::default(), None)
     } else {
-        if depth.is_none() && seconds.is_none() {
-            seconds = Some(DEFAULT_SECONDS.min(o.max_seconds));
-        }
-        Some(o.search_slot()?)
+        (o.search_limits(depth, seconds, None), Some(o.search_slot()?))
     };
-    let s = solve_view(q.rules, q.db, &q.pits, Limits { depth, seconds, nodes: None });
-    intact(q.db)?;
+    let s = intact(|| solve_view(q.rules, q.db, &q.pits, limits))?;
     Ok(answer_json(&q.rules, &q.pits, &s))
 }
 
@@ -185,8 +174,7 @@ pub fn analyse(o: &std::sync::Arc<Oracle>, body: &Json) -> Result<Reply, ApiErro
     let max_depth = opt_uint(body, "max_depth", 1, MAX_DEPTH)?.unwrap_or(MAX_DEPTH) as u32;
     let key = Key { rules: q.rules, pits: q.pits };
     if q.covered {
-        let s = solve_view(q.rules, q.db, &q.pits, Limits::default());
-        intact(q.db)?;
+        let s = intact(|| solve_view(q.rules, q.db, &q.pits, Limits::default()))?;
         let line = answer_json(&q.rules, &q.pits, &s);
         return Ok(Reply::Lines(Box::new(move |emit| {
             if emit(&line) {
@@ -195,11 +183,12 @@ pub fn analyse(o: &std::sync::Arc<Oracle>, body: &Json) -> Result<Reply, ApiErro
         })));
     }
     // The slot is taken before the stream starts, so a busy server answers 503 at once; the
-    // stream's own guard releases it.
-    std::mem::forget(o.search_slot()?);
+    // stream owns the guard, so the slot is freed when the stream ends or, if it never runs
+    // (the client left before the response began), when it is dropped.
+    let slot = o.search_slot()?;
     let o = o.clone();
     Ok(Reply::Lines(Box::new(move |emit| {
-        let _slot = super::SearchSlot(&o.searches);
+        let _slot = slot;
         let db = o.oware.iter().find(|d| *d.rules() == key.rules);
         let start = Instant::now();
         let mut reason = "depth";
@@ -209,11 +198,14 @@ pub fn analyse(o: &std::sync::Arc<Oracle>, body: &Json) -> Result<Reply, ApiErro
                 reason = "time";
                 break;
             }
-            let s = solve_view(key.rules, db, &key.pits, Limits { depth: Some(d), seconds: Some(left), nodes: None });
-            if let Err(e) = intact(db) {
-                emit(&json!({"error": e.reason}));
-                return;
-            }
+            let limits = Limits { depth: Some(d), seconds: Some(left), nodes: None };
+            let s = match intact(|| solve_view(key.rules, db, &key.pits, limits)) {
+                Ok(s) => s,
+                Err(e) => {
+                    emit(&json!({"error": e.reason}));
+                    return;
+                }
+            };
             let exact = s.bounds.is_exact();
             if !exact && s.depth < d {
                 // The time ran out inside this depth: its partial bounds are not an answer

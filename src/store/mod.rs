@@ -3,8 +3,9 @@
 //! belong together are published as one [`set`]; a directory has one writer at a time
 //! ([`lock`]); [`space`] says up front whether an output fits. Endgame databases keep one
 //! [`layer_file`] per layer, or a [`packed`] one (compressed blocks); a [`layer::Layer`] is
-//! either. [`resident`] keeps a reader of mapped files within a memory budget.
+//! either, and a read of a damaged block is noted for its thread ([`damage`]). [`resident`] keeps a reader of mapped files within a memory budget.
 pub mod atomic;
+pub mod damage;
 pub mod layer;
 pub mod layer_file;
 pub mod lock;

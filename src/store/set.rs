@@ -83,7 +83,20 @@ impl OutputSet {
             let name = e.file_name();
             let name_str = name.to_string_lossy();
             let (from, to) = (e.path(), self.stage.join(&name));
-            if name_str == MOVED || to.symlink_metadata().is_ok() {
+            if name_str == MOVED {
+                continue;
+            }
+            if let Ok(new) = to.symlink_metadata() {
+                // The set's file replaces the old one of its name; a directory (or anything
+                // but a file) standing there is not the set's to replace.
+                let old = e.file_type()?;
+                let replaceable = old.is_file() || (old.is_dir() && new.is_dir());
+                if !replaceable {
+                    return Err(io::Error::new(
+                        io::ErrorKind::AlreadyExists,
+                        format!("{} is not a regular file; the output set does not replace it", from.display()),
+                    ));
+                }
                 continue;
             }
             if e.file_type()?.is_dir() {

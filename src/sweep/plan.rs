@@ -253,6 +253,15 @@ impl Plan {
     /// (refused while another run writes there) and checks the disk holds the output.
     pub fn start(&self, out: &Path, games: Option<Format>) -> Result<Start, RunError> {
         crate::input::check_out_dir(out)?;
+        // A run replaces its own files (those of an earlier run of it); anything else standing
+        // at one of their names (a directory, a link, a device) is refused, not replaced.
+        for name in self.outputs(games) {
+            let p = out.join(&name);
+            if p.symlink_metadata().is_ok_and(|m| !m.is_file()) {
+                let what = "is not a regular file; the sweep writes a file of that name and does not replace it (move it away or use another --out)";
+                return Err(InputError::new("out", format!("{} {what}", p.display())).into());
+            }
+        }
         let lock = match self.shard {
             // Shards write side by side (one part each); a merge or an unsharded run alone.
             Some(s) => Locks {
@@ -276,6 +285,25 @@ impl Plan {
             return Err(InputError::new("out", short).into());
         }
         Ok(Start::Fresh(lock))
+    }
+
+    /// The names of the files the run writes in its output directory: a shard's part (and
+    /// games table), else the summaries (and games table), each CSV with its metadata.
+    pub fn outputs(&self, games: Option<Format>) -> Vec<String> {
+        let (mut names, stem) = match self.shard {
+            Some(s) => (vec![part_name(s)], format!("games-{:05}-of-{:05}", s.k, s.n)),
+            None => (
+                ["summary.csv", "summary.meta.json", "summary.jsonl", "summary.json"].map(String::from).to_vec(),
+                "games".to_string(),
+            ),
+        };
+        match games {
+            Some(Format::Csv) => names.extend([format!("{stem}.csv"), format!("{stem}.meta.json")]),
+            Some(Format::Jsonl) => names.push(format!("{stem}.jsonl")),
+            Some(Format::Parquet) => names.push(format!("{stem}.parquet")),
+            None => {}
+        }
+        names
     }
 
     /// Bytes the run's files take at most: a summary row in each of three formats (or a part

@@ -68,7 +68,7 @@ enum DbCmd {
         #[arg(long)]
         dir: PathBuf,
         /// Warrior counts, `A..=B`, `A..B` or `N`.
-        #[arg(long)]
+        #[arg(long, allow_hyphen_values = true)]
         warriors: String,
         #[arg(long, value_parser = crate::cli::args::format())]
         format: Format,

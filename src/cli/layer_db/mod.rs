@@ -255,6 +255,7 @@ fn build<G: TableGame>(
         }
     }
     super::args::set_threads(threads)?;
+    super::args::make_out_dir("--dir", dir)?;
     // One writer per directory, then the layers already built are checked (a damaged one is
     // an error before anything is built on it), then the disk must hold the rest.
     let _lock = mancala::store::DirLock::acquire(dir, "db-build").map_err(|e| super::args::lock_error("--dir", e))?;

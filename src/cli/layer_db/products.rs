@@ -104,6 +104,7 @@ pub(super) fn pack<G: TableGame>(
     use mancala::store::packed;
     crate::cli::args::set_threads(threads)?;
     let d = open(spec, dir, rules, "--dir", None)?;
+    crate::cli::args::make_out_dir("--out", out)?;
     if let Some(l) = d.layers().iter().find(|l| l.is_packed()) {
         return usage(format!("--dir: {} is packed already; `db pack` reads raw layers", l.path().display()));
     }

@@ -124,16 +124,16 @@ use super::args::input;
 #[derive(Args, Clone)]
 struct Pair {
     /// South's removal r0,…,r7 (his own indices, each 0..3).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     south_remove: String,
     /// South's drop COUNT@PIT (PIT = North's index 0..7; no drop is 0@0).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     south_drop: String,
     /// North's removal r0,…,r7 (his own indices).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     north_remove: String,
     /// North's drop COUNT@PIT (PIT = South's index 0..7).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     north_drop: String,
 }
 

@@ -13,10 +13,10 @@ pub struct OpeningArgs {
     #[arg(long, conflicts_with_all = ["remove", "drop"])]
     id: Option<u64>,
     /// r0,…,r7 (own indices).
-    #[arg(long, requires = "drop")]
+    #[arg(long, allow_hyphen_values = true, requires = "drop")]
     remove: Option<String>,
     /// COUNT@PIT (PIT = the opponent's index).
-    #[arg(long, requires = "remove")]
+    #[arg(long, allow_hyphen_values = true, requires = "remove")]
     drop: Option<String>,
     #[arg(long)]
     json: bool,

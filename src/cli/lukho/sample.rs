@@ -6,6 +6,7 @@ use crate::cli::progress::bar;
 use anyhow::{Context, Result};
 use clap::Args;
 use mancala::games::lukho::Races;
+use mancala::sweep::plan::UNSHARDED_GAMES;
 use mancala::sweep::sample::{check_out, sample as play_sample, summary, write_files};
 use mancala::sweep::InputError;
 use std::path::PathBuf;
@@ -21,6 +22,10 @@ pub struct SampleArgs {
     /// sequential | lockstep | speeds, or one outcome.
     #[arg(long)]
     race: Races,
+    /// Run a sample of more than 10^10 games (about a core-hour) anyway: a sample cannot
+    /// resume, so a stop loses all of it; without --yes it is refused with its estimate.
+    #[arg(long)]
+    yes: bool,
     #[arg(long, value_parser = crate::cli::args::out_dir())]
     out: PathBuf,
     #[arg(long)]
@@ -34,7 +39,18 @@ pub fn sample(a: SampleArgs) -> Result<()> {
     if a.pairs == 0 {
         return Err(input(InputError::new("pairs", "0; expected at least 1")));
     }
+    // Games per pair: one per race outcome (under speeds at least one, so a lower bound).
+    let games = a.pairs.saturating_mul(a.race.outcomes().map_or(1, |o| o.len() as u64));
+    if games > UNSHARDED_GAMES && !a.yes {
+        return crate::cli::usage(format!(
+            "--pairs: {} pairs play {}{games} games (more than {UNSHARDED_GAMES}, about {:.0} core-hours at 10^10 games a core-hour), and a stopped sample cannot resume; give --yes to run it",
+            a.pairs,
+            if a.race.outcomes().is_some() { "" } else { "at least " },
+            games as f64 / 1e10
+        ));
+    }
     check_out(&a.out).map_err(input)?;
+    crate::cli::args::make_out_dir("--out", &a.out)?;
     let pb = bar(a.pairs, "pairs");
     let start = Instant::now();
     let st = play_sample(rules, a.race, a.seed, 0, a.pairs, &|k| pb.inc(k));

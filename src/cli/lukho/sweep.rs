@@ -111,6 +111,7 @@ pub fn sweep(a: SweepArgs) -> Result<()> {
         ));
     }
     let out = a.out.expect("clap requires --out without --dry-run");
+    crate::cli::args::make_out_dir("--out", &out)?;
     // The run holds the directory's lock until its files are written.
     let _locks = match plan.start(&out, a.games).map_err(run_error)? {
         Start::Fresh(locks) => locks,
@@ -192,6 +193,7 @@ pub struct MergeArgs {
 }
 
 pub fn merge(a: MergeArgs) -> Result<()> {
+    crate::cli::args::make_out_dir("--out", &a.out)?;
     let m = merge_parts(&a.out, &a.parts).map_err(run_error)?;
     if a.json {
         println!("{}", json!({"out": a.out, "parts": a.parts.len(), "summary": m.summary}));

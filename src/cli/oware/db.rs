@@ -79,7 +79,7 @@ enum DbCmd {
         #[arg(long)]
         dir: PathBuf,
         /// Seed counts, `A..=B` or `N`.
-        #[arg(long)]
+        #[arg(long, allow_hyphen_values = true)]
         stones: String,
         #[arg(long, value_parser = crate::cli::args::format())]
         format: Format,
@@ -117,6 +117,7 @@ pub fn run(a: DbArgs) -> Result<()> {
             let game = OwareLayers::with_index(rules, kind);
             let mut spec = spec(&rules);
             spec.build_tag = format!("{}, {} index", spec.build_tag, kind.name());
+            crate::cli::args::make_out_dir("--dir", &dir)?;
             return distributed(&spec, &game, max_stones, &dir, threads);
         }
         DbCmd::Build { max_stones, dir, threads, index: kind, memory, distributed: false, rules } => {

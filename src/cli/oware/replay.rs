@@ -14,7 +14,7 @@ pub struct ReplayArgs {
     #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
     moves: Vec<String>,
     /// Start position: 12 counts, South's row then North's (absolute); default 4 each.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     start: Option<String>,
     /// Who moves first from --start.
     #[arg(long, default_value = "south")]

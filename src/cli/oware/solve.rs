@@ -10,7 +10,7 @@ use std::path::PathBuf;
 #[derive(Args)]
 pub struct SolveArgs {
     /// 12 seed counts, the mover's row first (his indices 0..5), then the opponent's.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pits: String,
     /// Database directory (built with `db build`).
     #[arg(long)]

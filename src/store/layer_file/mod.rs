@@ -306,6 +306,7 @@ impl LayerFile {
         let found = checksum(block);
         if found != self.crcs[b] {
             let _ = self.damage.set((b, found));
+            crate::store::damage::note(self.header.layer, b as u64);
             return false;
         }
         self.checked[b / 64].fetch_or(1 << (b % 64), Ordering::Relaxed);

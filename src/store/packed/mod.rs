@@ -332,6 +332,7 @@ impl PackedFile {
             Err(f) => {
                 slot.key = 0;
                 let _ = self.damage.set((b, f));
+                crate::store::damage::note(self.header.layer, b as u64);
                 false
             }
         }
