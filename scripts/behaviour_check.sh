@@ -232,7 +232,7 @@ ct oware_db_export_jsonl_1 oware db export --dir ow14 --stones 1 --format jsonl 
 # name:pits (mover's row first)
 OWARE_POS=(
   p6:0,0,0,1,2,1,0,0,1,0,0,1 # tests/oware_cli.rs, 6 seeds
-  p7:0,0,0,0,1,2,1,0,0,0,0,3 # README, 7 seeds
+  p7:0,0,0,0,1,2,1,0,0,0,0,3 # README and docs/cli.md, 7 seeds
   p14:4,0,0,1,1,0,3,0,2,0,1,2 # 14 seeds: a db lookup
   p16a:0,1,2,0,1,3,2,0,1,1,2,3 # 16 seeds: search with probes
   p16b:1,0,2,1,0,3,0,1,0,2,1,5 # 16 seeds: search with probes, budget then component

@@ -4,7 +4,7 @@
 //! (ranking of seed distributions), [`search`] (alpha-beta over a game trait), [`retro`]
 //! (retrograde layer builder and databases), [`solve`] (search meets databases), [`store`]
 //! (files), [`sweep`] and [`opening_game`] (Lukho openings), [`export`] (dataset writers).
-//! The README's "Layout" section is the map. Bad input the library finds is an
+//! docs/layout.md is the map. Bad input the library finds is an
 //! [`input::InputError`] naming its field; the command line names the flag.
 #![deny(unsafe_op_in_unsafe_fn)]
 pub mod export;

@@ -1,4 +1,4 @@
-//! Lukho equilibria on the command line (README.md, `mancala lukho equilibrium|replies`): small
+//! Lukho equilibria on the command line (docs/equilibrium.md, `mancala lukho equilibrium|replies`): small
 //! families against their certificates and direct games, resumption and bad input.
 
 use mancala::games::lukho::{play_game, Choice, ProvenCycles, Race};
@@ -8,7 +8,7 @@ use serde_json::Value;
 mod common;
 use common::{json_out, mancala, LUKHO_RULES as R};
 
-/// `lukho equilibrium` on a small family: the JSON answer (README.md fields), the value
+/// `lukho equilibrium` on a small family: the JSON answer (docs/equilibrium.md fields), the value
 /// inside the certificate's bounds, weights summing to 1, and the file in DIR; a rerun of a
 /// finished run plays no game; --max-iterations then a resume gives the same sets.
 /// The certificate's bounds are the best of the log's, and converged.

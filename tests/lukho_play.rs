@@ -1,4 +1,4 @@
-//! The Lukho command line for single games (README.md, `mancala lukho play|opening|races`):
+//! The Lukho command line for single games (docs/cli.md, `mancala lukho play|opening|races`):
 //! a hand-checked opening against the library, variant flags, opening ids and the speeds races.
 
 use mancala::games::lukho::{play_after, play_game, speed_races, Choice, ProvenCycles, Race};

@@ -1,4 +1,4 @@
-//! The Lukho sweeps on the command line (README.md, `mancala lukho sweep|merge|sample`): the
+//! The Lukho sweeps on the command line (docs/cli.md, `mancala lukho sweep|merge|sample`): the
 //! summary against a direct loop, shards and their merge, dry runs, samples and bad input.
 
 use assert_cmd::Command;

@@ -1,4 +1,4 @@
-//! The command-line contract (README.md): traces, errors, database commands.
+//! The command-line contract (docs/cli.md): traces, errors, database commands.
 
 use predicates::prelude::*;
 use serde_json::Value;

@@ -61,7 +61,7 @@ pub struct ExploitReport {
     pub south_reply: Named,
 }
 
-/// The answer of a run (README.md, `lukho equilibrium`): value, certified bounds, both mixes (heaviest first),
+/// The answer of a run (docs/equilibrium.md, `lukho equilibrium`): value, certified bounds, both mixes (heaviest first),
 /// counts, time, exploited choices, and the iteration log.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Answer {

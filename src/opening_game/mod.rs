@@ -1,5 +1,5 @@
 //! The Lukho opening as a simultaneous zero-sum game, solved by DOUBLE ORACLE with an
-//! exploitability certificate (README.md, `mancala lukho equilibrium`).
+//! exploitability certificate (docs/equilibrium.md, `mancala lukho equilibrium`).
 //!
 //! Each player picks one choice of the family (all 6,356,992 by default); the payoff to South
 //! is the mean over the race outcomes of the model (equal weights; one outcome when it is

@@ -1,4 +1,4 @@
-//! Lukho opening sweeps (README.md, `mancala lukho sweep|merge`), built on the rules in
+//! Lukho opening sweeps (docs/cli.md, `mancala lukho sweep|merge`), built on the rules in
 //! [`crate::games::lukho`]:
 //!
 //! - [`spec`]: the SPEC language naming sets of opening choices (`all:drop=0`, `0..65536:pit=3`);

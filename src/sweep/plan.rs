@@ -91,7 +91,7 @@ impl SweepDef {
 pub const MAX_GAME_ROWS: u64 = 2_000_000;
 
 /// Most games an unsharded run plays unconfirmed: about one core-hour (2.5–2.9 M games per
-/// core-second, README "Speed"). An unsharded run cannot resume, so a stop loses all of it;
+/// core-second, docs/cli.md "Speed"). An unsharded run cannot resume, so a stop loses all of it;
 /// above this the command line asks for a confirmation, or for shards.
 pub const UNSHARDED_GAMES: u64 = 10_000_000_000;
 

@@ -1,4 +1,4 @@
-//! The SPEC language naming a set of opening choices (README.md, `lukho sweep`):
+//! The SPEC language naming a set of opening choices (docs/cli.md, `lukho sweep`):
 //!
 //! ```text
 //! SPEC   := BASE (':' FILTER)*
