@@ -430,13 +430,13 @@ fn solve_with_tables_equals_minimax_on_random_positions() {
     let mut rng = Rng(7);
     for _ in 0..30 {
         let p = random_position(&mut rng, 6);
-        let (s, _) = solve_with_tables(Rules::default(), Some(&tables), &p, Limits::default()).unwrap();
+        let (s, _) = solve_with_tables(Rules::default(), Some(&tables), &p, Limits::default(), None).unwrap();
         assert_eq!(s.bounds.lo, minimax_root(&p, &Rules::default()), "{p}");
         assert!(s.bounds.is_exact(), "{p}");
         if p.warriors_on_board() <= 3 {
             assert_eq!(s.method, Method::Db, "{p}");
         }
-        let (plain, _) = solve_with_tables(Rules::default(), None, &p, Limits::default()).unwrap();
+        let (plain, _) = solve_with_tables(Rules::default(), None, &p, Limits::default(), None).unwrap();
         assert_eq!(plain.bounds, s.bounds, "{p}");
     }
     tables.damage().unwrap();

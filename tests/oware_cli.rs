@@ -330,3 +330,21 @@ fn an_export_to_a_file_another_run_is_writing_is_refused() {
         .success();
     assert!(!tmp.exists());
 }
+
+/// A limited solve whose bounds do not separate the moves says so, instead of calling every
+/// move best (the opening position at depth 2: every move's interval overlaps the others').
+#[test]
+fn an_inexact_solve_names_no_move_best_unless_proven() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_mancala"))
+        .args(["oware", "solve", "--pits", "4,4,4,4,4,4,4,4,4,4,4,4", "--depth", "2"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("best moves: no move is proven best (the bounds overlap); candidates: 0, 1, 2, 3, 4, 5"),
+        "{text}"
+    );
+    // Not a terminal: no progress line on stderr.
+    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+}

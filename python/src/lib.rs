@@ -603,7 +603,7 @@ fn kiothi_solve(
         }
     };
     let answer = py.allow_threads(|| {
-        ksolve::solve_with_tables(rules, tables.as_ref(), &p, Limits { depth, seconds: time, nodes })
+        ksolve::solve_with_tables(rules, tables.as_ref(), &p, Limits { depth, seconds: time, nodes }, None)
     });
     let (s, sow) = answer.map_err(|e| err(format!("{}: {e}", flag("position"))))?;
     if let Some(t) = &tables {

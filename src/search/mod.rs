@@ -60,6 +60,31 @@ impl Bounds {
     }
 }
 
+/// Where a long solve is, for a caller that shows progress: what it is doing, the root's
+/// interval so far, the deepest iteration done, the nodes and the time spent.
+#[derive(Clone, Copy, Debug)]
+pub struct Report {
+    pub phase: Phase,
+    pub bounds: Bounds,
+    pub depth: u32,
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+/// The part of a solve a [`Report`] comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// An iteration of the root search finished (at [`Report::depth`]).
+    Depth,
+    /// The search is inside an iteration (a report about once a second).
+    Searching,
+    /// The component retrograde is solving the root's moves exactly.
+    Component,
+}
+
+/// A caller's progress display: called from the solving thread.
+pub type Observer<'a> = &'a dyn Fn(&Report);
+
 /// Limits of a search run.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Limits {
@@ -121,6 +146,10 @@ pub struct Searcher<'g, G: SearchGame> {
     deadline: Option<Instant>,
     node_budget: Option<u64>,
     aborted: bool,
+    observer: Option<Observer<'g>>,
+    /// The running analysis: its start, deepest finished iteration, root interval and the
+    /// last report's time (for the once-a-second reports).
+    progress: (Instant, u32, Bounds, Instant),
 }
 
 /// A search that ran out of time before it finished.
@@ -136,6 +165,22 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
             deadline: None,
             node_budget: None,
             aborted: false,
+            observer: None,
+            progress: (Instant::now(), 0, Bounds::exact(0), Instant::now()),
+        }
+    }
+
+    /// Report progress to `observer`: each finished iteration, and about once a second
+    /// inside one.
+    pub fn observe(&mut self, observer: Option<Observer<'g>>) {
+        self.observer = observer;
+    }
+
+    fn report(&mut self, phase: Phase) {
+        if let Some(f) = self.observer {
+            let (start, depth, bounds, _) = self.progress;
+            self.progress.3 = Instant::now();
+            f(&Report { phase, bounds, depth, nodes: self.nodes, seconds: start.elapsed().as_secs_f64() });
         }
     }
 
@@ -163,6 +208,7 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
             .iter()
             .map(|c| MoveBounds { mv: c.mv, bounds: Bounds { lo: c.gain - b, hi: c.gain + b } })
             .collect();
+        self.progress = (start, 0, Bounds { lo: -b, hi: b }, start);
         let mut depth_done = 0;
         let mut depth = 1;
         loop {
@@ -202,6 +248,13 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
             }
             moves = next;
             depth_done = depth;
+            let root = Bounds {
+                lo: moves.iter().map(|m| m.bounds.lo).max().unwrap(),
+                hi: moves.iter().map(|m| m.bounds.hi).max().unwrap(),
+            };
+            self.progress.1 = depth;
+            self.progress.2 = root;
+            self.report(Phase::Depth);
             if settled(&moves) {
                 break;
             }
@@ -253,6 +306,9 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
                 if Instant::now() >= d {
                     self.aborted = true;
                 }
+            }
+            if self.observer.is_some() && self.progress.3.elapsed().as_secs_f64() >= 1.0 {
+                self.report(Phase::Searching);
             }
         }
         if self.node_budget.is_some_and(|b| self.nodes > b) {

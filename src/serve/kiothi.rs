@@ -33,7 +33,7 @@ pub fn solve(o: &Oracle, body: &Json) -> Result<Json, ApiError> {
         o.search_limits(depth, seconds, nodes)
     };
     let _slot = o.search_slot()?;
-    let (s, sow) = intact(|| ksolve::solve_with_tables(rules, tables, &p, limits))?
+    let (s, sow) = intact(|| ksolve::solve_with_tables(rules, tables, &p, limits, None))?
         .map_err(|e| ApiError::bad(format!("position: {e}")))?;
     Ok(ksolve::answer_json(&rules, &p, &s, &sow))
 }

@@ -15,7 +15,7 @@ pub use super::pipeline::Method;
 use super::pipeline::{self, Plan, Solvable};
 use crate::games::kiothi::{self, Illegal, Position, Rules, SowMove, SowingCache, ROW};
 use crate::retro::kiothi::Database;
-use crate::search::{Child, Limits, SearchGame};
+use crate::search::{Child, Limits, Observer, SearchGame};
 use crate::side::Side;
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
@@ -266,6 +266,18 @@ pub fn solve(
     root: &Position,
     limits: Limits,
 ) -> Result<Solution, SolveError> {
+    solve_observed(rules, sowing, probe, root, limits, None)
+}
+
+/// [`solve`], its progress shown to `observer` (the command line's progress line).
+pub fn solve_observed(
+    rules: Rules,
+    sowing: &SowingCache,
+    probe: Option<Probe<'_>>,
+    root: &Position,
+    limits: Limits,
+    observer: Option<Observer<'_>>,
+) -> Result<Solution, SolveError> {
     check(root)?;
     let game = KiothiSearch::new(rules, sowing, probe);
     let plan = Plan {
@@ -277,13 +289,13 @@ pub fn solve(
         sort_moves: true,
         promising_by_upper: true,
     };
-    let s = pipeline::solve(&game, root, limits, &plan);
+    let s = pipeline::solve(&game, root, limits, &plan, observer);
     Ok(s.with_game_stats(game.stats()))
 }
 
 /// [`solve`] with endgame tables probed wherever they cover the warriors on the board: the one
 /// way the CLI, the web oracle and the Python bindings run a Kiothi solve, so that they cannot
-/// differ in what they probe. Returns the sowing cache's figures beside the answer (the JSON
+/// differ in what they probe (`observer`: the CLI's progress line). Returns the sowing cache's figures beside the answer (the JSON
 /// answer reports them). The caller checks `db.damage()` afterwards: a value read from a
 /// damaged block reads as 0 and spoils the answer, and each caller reports that its own way.
 pub fn solve_with_tables(
@@ -291,10 +303,11 @@ pub fn solve_with_tables(
     db: Option<&Database>,
     root: &Position,
     limits: Limits,
+    observer: Option<Observer<'_>>,
 ) -> Result<(Solution, kiothi::SowingStats), SolveError> {
     let probe = |q: &Position| db.and_then(|t| t.probe_position(q));
     let sowing = SowingCache::new();
-    let s = solve(rules, &sowing, db.is_some().then_some(&probe as Probe<'_>), root, limits)?;
+    let s = solve_observed(rules, &sowing, db.is_some().then_some(&probe as Probe<'_>), root, limits, observer)?;
     Ok((s, sowing.stats()))
 }
 

@@ -9,7 +9,7 @@ use crate::games::oware::{self, Cycle, Node, Rules, View, PITS};
 use crate::index::Compositions;
 use crate::input::InputError;
 use crate::retro::oware::{Database, MAX_STONES};
-use crate::search::{Child, Limits, SearchGame};
+use crate::search::{Child, Limits, Observer, SearchGame};
 
 /// Oware as a search game, with an optional database.
 pub struct OwareSearch<'d> {
@@ -133,5 +133,40 @@ pub fn answer_json(rules: &Rules, pits: &View, s: &Solution) -> serde_json::Valu
 /// Solve a mover's view (repetitions `split`: see [`check_rules`]). With a depth or time limit only alpha-beta runs and the answer may
 /// be bounds; without limits the answer is exact (unless the component is too big).
 pub fn solve(rules: Rules, db: Option<&Database>, root: &View, limits: Limits) -> Solution {
-    pipeline::solve(&OwareSearch::new(rules, db), root, limits, &PLAN)
+    solve_observed(rules, db, root, limits, None)
+}
+
+/// [`solve`], its progress shown to `observer` (the command line's progress line).
+pub fn solve_observed(
+    rules: Rules,
+    db: Option<&Database>,
+    root: &View,
+    limits: Limits,
+    observer: Option<Observer<'_>>,
+) -> Solution {
+    pipeline::solve(&OwareSearch::new(rules, db), root, limits, &PLAN, observer)
+}
+
+#[cfg(test)]
+mod progress_tests {
+    use super::*;
+    use crate::search::{Phase, Report};
+    use std::cell::RefCell;
+
+    /// The observer sees every finished iteration in order, the last one being the answer's.
+    #[test]
+    fn the_observer_sees_each_depth_and_the_answer() {
+        let seen = RefCell::new(Vec::<Report>::new());
+        let observe = |r: &Report| seen.borrow_mut().push(*r);
+        let limits = Limits { depth: Some(5), ..Limits::default() };
+        let s = solve_observed(Rules::default(), None, &[4; 12], limits, Some(&observe));
+        let depths: Vec<u32> = seen.borrow().iter().filter(|r| r.phase == Phase::Depth).map(|r| r.depth).collect();
+        assert_eq!(depths, vec![1, 2, 3, 4, 5]);
+        let last = *seen.borrow().last().unwrap();
+        assert_eq!((last.depth, last.bounds), (s.depth, s.bounds));
+        assert!(seen.borrow().windows(2).all(|w| w[0].nodes <= w[1].nodes));
+        // Without an observer the answer is the same.
+        let plain = solve(Rules::default(), None, &[4; 12], limits);
+        assert_eq!((plain.bounds, plain.moves, plain.nodes), (s.bounds, s.moves, s.nodes));
+    }
 }

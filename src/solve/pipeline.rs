@@ -5,7 +5,7 @@
 //! repetition key ([`Solvable`]); what differs between games is data ([`Plan`]).
 
 use crate::search::component::{ComponentSolver, TooBig};
-use crate::search::{settled, Bounds, Limits, SearchGame, Searcher};
+use crate::search::{settled, Bounds, Limits, Observer, Phase, Report, SearchGame, Searcher};
 use std::time::Instant;
 
 /// What the pipeline needs beyond the search: moves in their written order and repetitions.
@@ -91,9 +91,17 @@ impl<M> Solution<M> {
 /// Solve `root`. With a depth, time or node limit only alpha-beta runs and the answer may be
 /// bounds; without limits alpha-beta runs with a budget, then the component retrograde (and,
 /// per the plan, alpha-beta without limit when the component is too big).
-pub fn solve<G: Solvable>(game: &G, root: &G::Pos, limits: Limits, plan: &Plan) -> Solution<G::Move> {
+/// `observer`, when given, sees the search's progress (a terminal's progress line).
+pub fn solve<'g, G: Solvable>(
+    game: &'g G,
+    root: &G::Pos,
+    limits: Limits,
+    plan: &Plan,
+    observer: Option<Observer<'g>>,
+) -> Solution<G::Move> {
     let start = Instant::now();
     let mut s = Searcher::new(game, plan.table_bits);
+    s.observe(observer);
     let limited = limits.depth.is_some() || limits.seconds.is_some() || limits.nodes.is_some();
     let covered = game.probe(root).is_some();
     let first = if limited || covered { limits } else { Limits { nodes: Some(plan.search_budget), ..limits } };
@@ -103,6 +111,10 @@ pub fn solve<G: Solvable>(game: &G, root: &G::Pos, limits: Limits, plan: &Plan) 
     let mut bounds = a.bounds;
     let mut comp = ComponentSolver::new(game, plan.max_component);
     if !limited && !settled(&a.moves) {
+        if let Some(f) = observer {
+            let seconds = start.elapsed().as_secs_f64();
+            f(&Report { phase: Phase::Component, bounds: a.bounds, depth: a.depth, nodes: s.nodes, seconds });
+        }
         match exact_moves(game, &mut comp, root) {
             Ok(exact) => {
                 method = if covered && plan.covered_stays_db { Method::Db } else { Method::Component };

@@ -46,13 +46,12 @@ pub fn solve(a: SolveArgs) -> Result<()> {
         a.db.as_deref()
             .map(|dir| super::db::open_tables(dir, rules, "--db", p.warriors_on_board() as usize))
             .transpose()?;
-    let (s, sow) = ksolve::solve_with_tables(
-        rules,
-        tables.as_ref(),
-        &p,
-        Limits { depth: a.depth, seconds: a.time, nodes: a.nodes },
-    )
-    .or_else(|e| usage(format!("--position: {e}")))?;
+    let line = crate::cli::progress::SolveLine::new();
+    let observe = |r: &mancala::search::Report| line.observe(r);
+    let limits = Limits { depth: a.depth, seconds: a.time, nodes: a.nodes };
+    let solved = ksolve::solve_with_tables(rules, tables.as_ref(), &p, limits, Some(&observe));
+    line.finish();
+    let (s, sow) = solved.or_else(|e| usage(format!("--position: {e}")))?;
     // A value read from a damaged block (it read as 0) spoils the answer: none is printed.
     if let Some(t) = &tables {
         t.damage().map_err(|e| crate::cli::layer_db::db_error("--db", e))?;
@@ -83,7 +82,7 @@ pub fn solve(a: SolveArgs) -> Result<()> {
                 s.bounds.lo, s.bounds.hi, s.depth
             );
         }
-        println!("best moves: {}", names(&s.best_moves).join(" "));
+        println!("{}", crate::cli::progress::best_moves_line(exact, &s.best_moves, &s.moves, |m| m.to_string()));
         println!("pv: {}", names(&s.pv).join(" "));
         for (m, b) in &s.moves {
             if b.is_exact() {

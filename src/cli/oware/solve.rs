@@ -4,7 +4,7 @@ use super::{parse_pits, RuleFlags};
 use anyhow::Result;
 use clap::Args;
 use mancala::search::Limits;
-use mancala::solve::oware::{answer_json, check_rules, method_name, solve as solve_view};
+use mancala::solve::oware::{answer_json, check_rules, method_name, solve_observed};
 use std::path::PathBuf;
 
 #[derive(Args)]
@@ -34,7 +34,11 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     // Seeds never return to the board: the layers up to the position's are all a solve reads.
     let seeds = v.iter().map(|&x| x as usize).sum();
     let database = a.db.as_deref().map(|dir| super::db::open_db(dir, rules, "--db", seeds)).transpose()?;
-    let s = solve_view(rules, database.as_ref(), &v, Limits { depth: a.depth, seconds: a.time, nodes: None });
+    let line = crate::cli::progress::SolveLine::new();
+    let observe = |r: &mancala::search::Report| line.observe(r);
+    let limits = Limits { depth: a.depth, seconds: a.time, nodes: None };
+    let s = solve_observed(rules, database.as_ref(), &v, limits, Some(&observe));
+    line.finish();
     // A value read from a damaged block (it read as 0) spoils the answer: none is printed.
     if let Some(d) = &database {
         d.damage().map_err(|e| crate::cli::layer_db::db_error("--db", e))?;
@@ -54,7 +58,7 @@ pub fn solve(a: SolveArgs) -> Result<()> {
                 s.bounds.lo, s.bounds.hi, s.depth
             );
         }
-        println!("best moves: {:?}", s.best_moves);
+        println!("{}", crate::cli::progress::best_moves_line(exact, &s.best_moves, &s.moves, |m| m.to_string()));
         println!("pv: {:?}", s.pv);
         for (m, b) in &s.moves {
             if b.lo == b.hi {
