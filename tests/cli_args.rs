@@ -54,3 +54,96 @@ fn threads_must_be_between_one_and_the_cap() {
     }
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "a refused command wrote something");
 }
+
+/// The subcommands of `mancala`, found from the help itself (`Commands:` sections).
+fn commands(prefix: &[&str]) -> Vec<Vec<String>> {
+    let help = common::stdout(&[prefix, &["--help"]].concat());
+    let names: Vec<String> = help
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        // A name is indented two spaces; a wrapped description deeper.
+        .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
+        .filter_map(|l| l.split_whitespace().next().map(String::from))
+        .filter(|n| n != "help")
+        .collect();
+    if names.is_empty() {
+        return vec![prefix.iter().map(|s| s.to_string()).collect()];
+    }
+    names
+        .iter()
+        .flat_map(|n| {
+            let mut p: Vec<&str> = prefix.to_vec();
+            p.push(n);
+            commands(&p)
+        })
+        .collect()
+}
+
+/// `--help` teaches: every option and argument of every command has a description (an
+/// option listed bare told the reader nothing), and shows only what this build can do.
+#[test]
+fn every_option_is_described_and_only_what_the_build_has() {
+    let all = commands(&[]);
+    assert!(all.len() >= 25, "{all:?}");
+    let mut bare = Vec::new();
+    for cmd in &all {
+        let args: Vec<&str> = cmd.iter().map(String::as_str).collect();
+        let help = common::stdout(&[&args[..], &["--help"]].concat());
+        let lines: Vec<&str> = help.lines().collect();
+        for (i, l) in lines.iter().enumerate() {
+            let t = l.trim_start();
+            let indent = l.len() - t.len();
+            let item = (2..=6).contains(&indent) && (t.starts_with('-') || t.starts_with('<'));
+            if item && !l.contains("--help") && !l.contains("--version") {
+                // Short help puts the description on the item's line, long help below it.
+                let inline = t.split_once("  ").is_some_and(|(_, d)| !d.trim().is_empty());
+                let next = lines.get(i + 1).copied().unwrap_or("");
+                if !inline && (next.trim().is_empty() || next.len() - next.trim_start().len() <= indent) {
+                    bare.push(format!("{}: {}", args.join(" "), t));
+                }
+            }
+        }
+        if !cfg!(feature = "parquet") {
+            assert!(!help.contains("parquet]") && !help.contains(", parquet"), "{args:?} lists parquet: {help}");
+        }
+        if !cfg!(feature = "mpi") {
+            assert!(!help.contains("--distributed"), "{args:?} lists --distributed: {help}");
+        }
+    }
+    assert!(bare.is_empty(), "options without a description:\n{}", bare.join("\n"));
+}
+
+/// Kiothi rule flags were accepted both on `kiothi db` and on its subcommands, the second
+/// silently winning: they belong to the subcommand, once.
+#[test]
+fn kiothi_rule_flags_are_given_once_on_the_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().join("kt");
+    let d = d.to_str().unwrap();
+    let line =
+        usage_error(mancala().args(["kiothi", "db", "--setup", "5x5", "build", "--max-warriors", "1", "--dir", d]));
+    assert!(line.contains("--setup"), "{line}");
+    let line = usage_error(mancala().args(["kiothi", "db", "build", "--setup", "5x5", "--setup", "6x5"]).args([
+        "--max-warriors",
+        "1",
+        "--dir",
+        d,
+    ]));
+    assert!(line.contains("--setup") && line.contains("more than once") || line.contains("multiple times"), "{line}");
+    assert!(!std::path::Path::new(d).exists());
+}
+
+/// Each Lukho command's `--help` explains the race names it accepts.
+#[test]
+fn race_names_are_explained() {
+    for cmd in ["play", "sweep", "sample", "equilibrium", "replies"] {
+        let help = common::stdout(&["lukho", cmd, "--help"]);
+        for name in ["south-first", "north-first", "lockstep-south", "lockstep-north", "rule book L8"] {
+            assert!(help.contains(name), "lukho {cmd}: {name}");
+        }
+        let speeds = help.contains("  speeds  ") || help.contains("  speeds:K  ");
+        assert_eq!(speeds, matches!(cmd, "play" | "sweep" | "sample"), "lukho {cmd}");
+    }
+}

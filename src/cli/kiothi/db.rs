@@ -14,8 +14,6 @@ use std::path::{Path, PathBuf};
 pub struct DbArgs {
     #[command(subcommand)]
     cmd: DbCmd,
-    #[command(flatten)]
-    rules: RuleFlags,
 }
 
 #[derive(Subcommand)]
@@ -36,16 +34,23 @@ enum DbCmd {
         /// Worker threads (default: all cores).
         #[arg(long, value_parser = crate::cli::args::threads)]
         threads: Option<crate::cli::args::Threads>,
+        #[command(flatten)]
+        rules: RuleFlags,
     },
     /// Check every layer: checksums, and each entry against its moves (Bellman).
     Verify {
+        /// Directory of the tables (`kiothi db build --dir`).
         #[arg(long)]
         dir: PathBuf,
+        #[command(flatten)]
+        rules: RuleFlags,
     },
     /// Per layer: positions, wins / draws / losses for the mover, value histogram.
     Stats {
+        /// Directory of the tables (`kiothi db build --dir`).
         #[arg(long)]
         dir: PathBuf,
+        /// Print the statistics as one JSON document instead of a table.
         #[arg(long)]
         json: bool,
         /// Also write an SVG chart of the W/D/L share per layer.
@@ -57,6 +62,8 @@ enum DbCmd {
         /// Also write the value histograms as CSV (warriors, value, positions).
         #[arg(long, value_parser = crate::cli::args::out_file())]
         histogram_csv: Option<PathBuf>,
+        #[command(flatten)]
+        rules: RuleFlags,
     },
     /// Write table entries as a dataset: warriors, p0..p19 (mover's row first), nki0..nki19
     /// (0/1, same boma order), value, best_move (`B:K`, the first best in own-index then lift
@@ -65,19 +72,25 @@ enum DbCmd {
         after_help = "Example: mancala kiothi db export --dir /tmp/kt --warriors 0..=3 --format csv --out t.csv"
     )]
     Export {
+        /// Directory of the tables (`kiothi db build --dir`).
         #[arg(long)]
         dir: PathBuf,
         /// Warrior counts, `A..=B`, `A..B` or `N`.
         #[arg(long, allow_hyphen_values = true)]
         warriors: String,
+        /// Table format (CSV files get a `.meta.json` data dictionary beside them).
         #[arg(long, value_parser = crate::cli::args::format())]
         format: Format,
+        /// File to write (its directory must exist; replaced atomically when the export is complete).
         #[arg(long, value_parser = crate::cli::args::out_file())]
         out: PathBuf,
+        #[command(flatten)]
+        rules: RuleFlags,
     },
     /// Write a packed (compressed) copy of every layer of DIR into OUT, which `solve`, `db
     /// verify`, `db stats` and `db export` read like the raw layers (resumable).
     Pack {
+        /// Directory of the raw tables to pack (`kiothi db build --dir`).
         #[arg(long)]
         dir: PathBuf,
         /// Directory of the packed layer files (created if missing).
@@ -86,20 +99,26 @@ enum DbCmd {
         /// Worker threads (default: all cores).
         #[arg(long, value_parser = crate::cli::args::threads)]
         threads: Option<crate::cli::args::Threads>,
+        #[command(flatten)]
+        rules: RuleFlags,
     },
 }
 
 pub fn run(a: DbArgs) -> Result<()> {
-    let rules = a.rules.rules();
-    let req = match a.cmd {
-        DbCmd::Build { max_warriors, dir, threads } => {
-            DbRequest::Build { max: max_warriors, dir, threads, memory: None }
+    let (req, rules) = match a.cmd {
+        DbCmd::Build { max_warriors, dir, threads, rules } => {
+            (DbRequest::Build { max: max_warriors, dir, threads, memory: None }, rules)
         }
-        DbCmd::Verify { dir } => DbRequest::Verify { dir },
-        DbCmd::Stats { dir, json, svg, csv, histogram_csv } => DbRequest::Stats { dir, json, svg, csv, histogram_csv },
-        DbCmd::Export { dir, warriors, format, out } => DbRequest::Export { dir, layers: warriors, format, out },
-        DbCmd::Pack { dir, out, threads } => DbRequest::Pack { dir, out, threads },
+        DbCmd::Verify { dir, rules } => (DbRequest::Verify { dir }, rules),
+        DbCmd::Stats { dir, json, svg, csv, histogram_csv, rules } => {
+            (DbRequest::Stats { dir, json, svg, csv, histogram_csv }, rules)
+        }
+        DbCmd::Export { dir, warriors, format, out, rules } => {
+            (DbRequest::Export { dir, layers: warriors, format, out }, rules)
+        }
+        DbCmd::Pack { dir, out, threads, rules } => (DbRequest::Pack { dir, out, threads }, rules),
     };
+    let rules = rules.rules();
     layer_db::run(req, &spec(&rules), rules)
 }
 

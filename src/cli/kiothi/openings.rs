@@ -38,6 +38,7 @@ pub struct OpeningsArgs {
     /// State JSON file (`-` = stdin); default: the setup's start.
     #[arg(long)]
     position: Option<String>,
+    /// Print the result as one JSON document.
     #[arg(long)]
     json: bool,
     #[command(flatten)]

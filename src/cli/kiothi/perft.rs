@@ -14,8 +14,10 @@ pub struct PerftArgs {
     /// Plies to count (at most 100).
     #[arg(long, value_parser = clap::value_parser!(u32).range(..=kiothi::PERFT_MAX_DEPTH as i64))]
     depth: u32,
+    /// Also count the nodes under each legal move of the root (one line per move).
     #[arg(long)]
     divide: bool,
+    /// Print the counts as one JSON document.
     #[arg(long)]
     json: bool,
     #[command(flatten)]

@@ -12,8 +12,10 @@ pub struct ReplayArgs {
     /// State JSON file (`-` = stdin); default: the setup's start.
     #[arg(long)]
     position: Option<String>,
+    /// Moves in the notation `kiothi solve` prints (`PIT:LIFT`), comma-separated; empty: the position itself.
     #[arg(long, default_value = "")]
     moves: String,
+    /// Print one JSON state per ply (JSON lines) instead of boards.
     #[arg(long)]
     jsonl: bool,
     #[command(flatten)]

@@ -27,6 +27,7 @@ pub struct SolveArgs {
     /// Endgame tables (`kiothi db build`) probed wherever they cover the warriors on the board.
     #[arg(long)]
     db: Option<PathBuf>,
+    /// Print the answer as one JSON document (the fields `mancala serve` answers with).
     #[arg(long)]
     json: bool,
     #[command(flatten)]

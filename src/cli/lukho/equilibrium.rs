@@ -1,5 +1,6 @@
 //! `lukho equilibrium`: the opening as a matrix game, by double oracle; its progress on stderr.
 
+use super::race_help;
 use super::{input, RuleFlags};
 use crate::cli::args::{seconds, set_threads, threads, Threads};
 use crate::cli::progress::bar;
@@ -15,7 +16,7 @@ use std::sync::Mutex;
 pub struct EquilibriumArgs {
     /// sequential | lockstep (outcomes as chance, equal weights), or one outcome fixed:
     /// south-first, north-first, lockstep-south, lockstep-north.
-    #[arg(long)]
+    #[arg(long, long_help = concat!(race_help!(models), "\nHere a model's outcomes are chance at equal weights (speeds is not accepted: its outcomes depend on the pair)."))]
     race: Races,
     /// margin (South − North seeds) | result (+1/0/−1) | points (first-game match points, South − North).
     #[arg(long)]
@@ -23,6 +24,7 @@ pub struct EquilibriumArgs {
     /// Both players' choices: a SPEC (default all 6,356,992).
     #[arg(long, default_value = "all")]
     family: Spec,
+    /// Run directory: the state, the payoff vectors and equilibrium.json (created if missing; rerun the same command to resume).
     #[arg(long, value_parser = crate::cli::args::out_dir())]
     out: PathBuf,
     /// Stop (resumably) once this many iterations are done in all.
@@ -79,6 +81,7 @@ pub struct EquilibriumArgs {
     /// FILE (another run's equilibrium.json; choices outside the family are skipped).
     #[arg(long)]
     seed: Option<PathBuf>,
+    /// Print the run's report as JSON.
     #[arg(long)]
     json: bool,
     /// Worker threads (default: all cores).

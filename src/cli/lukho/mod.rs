@@ -15,6 +15,43 @@ use anyhow::Result;
 use clap::{Args, Subcommand};
 use mancala::games::lukho::{Chain, Choice, ChoiceError, Rules};
 
+/// The race names every Lukho command explains in its `--help`: each command accepts the
+/// ones its work can use (a game one outcome; sweeps and samples a model too; the opening
+/// game a model whose outcomes do not depend on the pair).
+macro_rules! race_help {
+    (outcomes) => {
+        "How the two opening sowings race (rule book L8): both players sow at once and the first to \
+         finish moves first; a player who sows nothing finishes at once, so he moves first.\n\n\
+         One outcome:\n  \
+         south-first     South's whole sowing, then North's\n  \
+         north-first     North's whole sowing, then South's\n  \
+         lockstep-south  one seed each per tick, South's first in every tick\n  \
+         lockstep-north  one seed each per tick, North's first in every tick\n"
+    };
+    (models) => {
+        concat!(
+            race_help!(outcomes),
+            "\nA model (its outcomes are played as separate games of each pair):\n  \
+             sequential      south-first and north-first\n  \
+             lockstep        lockstep-south and lockstep-north\n"
+        )
+    };
+    (speeds) => {
+        concat!(
+            race_help!(models),
+            "  speeds          every interleaving of constant sowing speeds (`lukho races` lists a pair's; \
+             how many depends on the pair)\n"
+        )
+    };
+    (label) => {
+        concat!(
+            race_help!(outcomes),
+            "  speeds:K        the K-th outcome of constant sowing speeds for this pair (`lukho races` lists them)\n"
+        )
+    };
+}
+pub(crate) use race_help;
+
 #[derive(Args)]
 pub struct LukhoArgs {
     #[command(subcommand)]
@@ -104,10 +141,10 @@ pub fn run(a: LukhoArgs) -> Result<()> {
 #[derive(Args, Clone)]
 struct RuleFlags {
     /// What follows a capture (docs/rules/lukho.md L4).
-    #[arg(long, value_parser = super::args::variant(&Chain::ALL, Chain::name, Chain::description), default_value = "it", global = true)]
+    #[arg(long, value_parser = super::args::variant(&Chain::ALL, Chain::name, Chain::description), default_value = "it")]
     chain: Chain,
     /// The opening drop must leave at least one seed to sow.
-    #[arg(long, global = true)]
+    #[arg(long)]
     keep_one: bool,
 }
 

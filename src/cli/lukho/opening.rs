@@ -10,6 +10,7 @@ use mancala::games::lukho::{Board, Choice, ChoiceError};
 
 #[derive(Args)]
 pub struct OpeningArgs {
+    /// A choice id, 0..=6356991 with the default rules (`--keep-one` and `--chain` change the count); printed with its removal and drop.
     #[arg(long, conflicts_with_all = ["remove", "drop"])]
     id: Option<u64>,
     /// r0,…,r7 (own indices).
@@ -18,6 +19,7 @@ pub struct OpeningArgs {
     /// COUNT@PIT (PIT = the opponent's index).
     #[arg(long, allow_hyphen_values = true, requires = "remove")]
     drop: Option<String>,
+    /// Print the choice as one JSON document.
     #[arg(long)]
     json: bool,
     #[command(flatten)]

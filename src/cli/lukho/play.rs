@@ -1,9 +1,11 @@
 //! `lukho play` (one game, optionally turn by turn) and `lukho races` (the speeds outcomes).
 
+use super::race_help;
 use super::{input, Pair, RuleFlags};
 use anyhow::Result;
 use clap::Args;
 use mancala::games::lukho::race::setup;
+use mancala::games::lukho::race::Race;
 use mancala::games::lukho::RaceLabel;
 use mancala::sweep::trace::{choice_json, outcome_json, play_head, speeds_rows, trace, trace_lines};
 use mancala::sweep::InputError;
@@ -14,13 +16,15 @@ pub struct PlayArgs {
     #[command(flatten)]
     pair: Pair,
     /// south-first | north-first | lockstep-south | lockstep-north | speeds:K.
-    #[arg(long)]
+    #[arg(long, long_help = race_help!(label))]
     race: RaceLabel,
     /// Print the board at the start of every turn (with --jsonl: one state object each).
     #[arg(long)]
     trace: bool,
+    /// Print the game's result as one JSON document.
     #[arg(long)]
     json: bool,
+    /// With --trace: print the board at the start of every turn as JSON lines.
     #[arg(long, conflicts_with = "json")]
     jsonl: bool,
     #[command(flatten)]
@@ -62,8 +66,19 @@ pub fn play(a: PlayArgs) -> Result<()> {
         }
     }
     let r = outcome_json(o);
+    // The race names who sows first (or steps first in a tick); the first to finish moves
+    // first, so a player who sows nothing moves first whatever the race (rule book L8).
+    let first = o.first_player.name();
+    let why = match race {
+        RaceLabel::Named(r) if r.leader() == o.first_player => String::new(),
+        RaceLabel::Named(Race::SouthFirst | Race::NorthFirst) => {
+            format!(" ({first} had nothing to sow, so he finished first: rule L8)")
+        }
+        RaceLabel::Named(_) => format!(" ({first} finished sowing first: rule L8)"),
+        RaceLabel::Speeds(_) => String::new(),
+    };
     println!(
-        "\nfirst player {}, final totals South {} North {}, winner {}, margin {}, class {}, {} turns, points {} (first game) / {} (later game)",
+        "\nfirst player {}{why}, final totals South {} North {}, winner {}, margin {}, class {}, {} turns, points {} (first game) / {} (later game)",
         o.first_player.name(),
         r["stores"][0],
         r["stores"][1],
@@ -81,8 +96,10 @@ pub fn play(a: PlayArgs) -> Result<()> {
 pub struct RacesArgs {
     #[command(flatten)]
     pair: Pair,
+    /// Print the outcomes as one JSON document.
     #[arg(long)]
     json: bool,
+    /// Print one JSON line per race outcome.
     #[arg(long, conflicts_with = "json")]
     jsonl: bool,
     #[command(flatten)]

@@ -1,6 +1,7 @@
 //! `lukho replies`: North's best replies to a set of South choices, and the most common one.
 
 use super::equilibrium::{eq_error, EqProgress};
+use super::race_help;
 use super::{input, RuleFlags};
 use crate::cli::args::{set_threads, threads, Threads};
 use anyhow::Result;
@@ -18,7 +19,7 @@ pub struct RepliesArgs {
     #[arg(long)]
     south: Spec,
     /// sequential | lockstep (outcomes at equal weights), or one outcome.
-    #[arg(long)]
+    #[arg(long, long_help = concat!(race_help!(models), "\nHere a model's outcomes count at equal weights (speeds is not accepted: its outcomes depend on the pair)."))]
     race: Races,
     /// margin | result | points (as in `equilibrium`).
     #[arg(long, default_value = "margin")]
@@ -26,11 +27,13 @@ pub struct RepliesArgs {
     /// North's choices searched for replies: a SPEC (default all 6,356,992).
     #[arg(long, default_value = "all")]
     family: Spec,
+    /// Run directory (created if missing; rerun the same command to resume).
     #[arg(long, value_parser = crate::cli::args::out_dir())]
     out: PathBuf,
     /// How many of the most common replies to list.
     #[arg(long, default_value_t = 20)]
     top: usize,
+    /// Print the run's report as JSON.
     #[arg(long)]
     json: bool,
     /// Worker threads (default: all cores).

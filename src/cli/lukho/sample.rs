@@ -1,5 +1,6 @@
 //! `lukho sample`: a uniform random sample of opening pairs.
 
+use super::race_help;
 use super::{input, RuleFlags};
 use crate::cli::args::flag;
 use crate::cli::progress::bar;
@@ -17,17 +18,20 @@ pub struct SampleArgs {
     /// Number of opening pairs to draw.
     #[arg(long)]
     pairs: u64,
+    /// Seed of the pseudo-random draw: the same seed, pairs and race give the same sample.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// sequential | lockstep | speeds, or one outcome.
-    #[arg(long)]
+    #[arg(long, long_help = race_help!(speeds))]
     race: Races,
     /// Run a sample of more than 10^10 games (about a core-hour) anyway: a sample cannot
     /// resume, so a stop loses all of it; without --yes it is refused with its estimate.
     #[arg(long)]
     yes: bool,
+    /// Output directory (created if missing): summary and per-choice tables.
     #[arg(long, value_parser = crate::cli::args::out_dir())]
     out: PathBuf,
+    /// Print the summary as one JSON line (default: pretty-printed).
     #[arg(long)]
     json: bool,
     #[command(flatten)]

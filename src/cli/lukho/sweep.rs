@@ -1,5 +1,6 @@
 //! `lukho sweep` (with `--dry-run`) and `lukho merge`.
 
+use super::race_help;
 use super::{input, RuleFlags};
 use crate::cli::args::{flag, out_dir, seconds_at_most, set_threads, threads, Threads};
 use crate::cli::progress::bar;
@@ -27,7 +28,7 @@ pub struct SweepArgs {
     symmetric: bool,
     /// sequential | lockstep | speeds, or one outcome: south-first, north-first,
     /// lockstep-south, lockstep-north.
-    #[arg(long)]
+    #[arg(long, long_help = race_help!(speeds))]
     race: Races,
     /// K/N: this run does the K-th of N South ranges (0-based) and writes a part file.
     /// Default: SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT or JOB_COMPLETION_INDEX/JOB_COMPLETIONS.
@@ -57,7 +58,7 @@ pub struct SweepArgs {
     #[arg(long, required_unless_present = "dry_run", value_parser = out_dir())]
     out: Option<PathBuf>,
     /// Also write one row per game (small products only).
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = crate::cli::args::format())]
     games: Option<Format>,
     /// Print the run's report as JSON.
     #[arg(long)]
@@ -184,10 +185,13 @@ fn dry_run(plan: &Plan, seconds: f64, json: bool) -> Result<()> {
 
 #[derive(Args)]
 pub struct MergeArgs {
+    /// Output directory of the merged summaries (created if missing).
     #[arg(long, value_parser = out_dir())]
     out: PathBuf,
+    /// The part files of the shards (`lukho sweep --shard K/N` writes `part-K-of-N.lukho`): all N of one sweep.
     #[arg(required = true, value_parser = crate::cli::args::in_file())]
     parts: Vec<PathBuf>,
+    /// Print the merge's report as JSON.
     #[arg(long)]
     json: bool,
 }

@@ -41,14 +41,16 @@ enum DbCmd {
         memory: Option<u64>,
         /// Build each layer with every process of an MPI job (`mpirun -np K mancala oware db
         /// build --distributed …`): each owns a share of the layer's positions; needs a binary
-        /// built with `--features mpi`.
-        #[arg(long)]
+        /// built with `--features mpi` (hidden from the help of other builds, which refuse it
+        /// saying so).
+        #[arg(long, hide = !cfg!(feature = "mpi"))]
         distributed: bool,
         #[command(flatten)]
         rules: RuleFlags,
     },
     /// Check every layer: checksums, and each entry against its moves (Bellman).
     Verify {
+        /// Database directory (`oware db build --dir`).
         #[arg(long)]
         dir: PathBuf,
         #[command(flatten)]
@@ -56,8 +58,10 @@ enum DbCmd {
     },
     /// Per layer: positions, wins / draws / losses for the mover, value histogram.
     Stats {
+        /// Database directory (`oware db build --dir`).
         #[arg(long)]
         dir: PathBuf,
+        /// Print the statistics as one JSON document instead of a table.
         #[arg(long)]
         json: bool,
         /// Also write an SVG chart of the W/D/L share per layer.
@@ -76,13 +80,16 @@ enum DbCmd {
     /// best_move (lowest best own index; empty when the position has ended).
     #[command(after_help = "Example: mancala oware db export --dir /tmp/db --stones 0..=6 --format csv --out t.csv")]
     Export {
+        /// Database directory (`oware db build --dir`).
         #[arg(long)]
         dir: PathBuf,
         /// Seed counts, `A..=B` or `N`.
         #[arg(long, allow_hyphen_values = true)]
         stones: String,
+        /// Table format (CSV files get a `.meta.json` data dictionary beside them).
         #[arg(long, value_parser = crate::cli::args::format())]
         format: Format,
+        /// File to write (its directory must exist; replaced atomically when the export is complete).
         #[arg(long, value_parser = crate::cli::args::out_file())]
         out: PathBuf,
         #[command(flatten)]
@@ -92,6 +99,7 @@ enum DbCmd {
     /// `db verify`, `db stats` and `db export` read like the raw layers (resumable).
     #[command(after_help = "Example: mancala oware db pack --dir /tmp/db --out /tmp/db-packed")]
     Pack {
+        /// Directory of the raw layers to pack (`oware db build --dir`).
         #[arg(long)]
         dir: PathBuf,
         /// Directory of the packed layer files (created if missing).

@@ -21,6 +21,7 @@ pub struct SolveArgs {
     /// Time budget in seconds; without limits the search runs until exact.
     #[arg(long, value_parser = crate::cli::args::seconds)]
     time: Option<f64>,
+    /// Print the answer as one JSON document (the fields `mancala serve` answers with).
     #[arg(long)]
     json: bool,
     #[command(flatten)]
