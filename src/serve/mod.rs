@@ -135,30 +135,84 @@ const INDEX_HTML: &str = include_str!("../../web/index.html");
 const APP_JS: &str = include_str!("../../web/app.js");
 const STYLE_CSS: &str = include_str!("../../web/style.css");
 
+/// What a path is: each the server answers, and the method it answers it to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Route {
+    Page,
+    Script,
+    Style,
+    Info,
+    OwareGame,
+    OwareSolve,
+    OwareAnalyse,
+    LukhoPlay,
+    LukhoOpening,
+    LukhoResults,
+    /// `/api/lukho/results/PATH`: one file of the results directory.
+    LukhoResultFile,
+    KiothiSolve,
+}
+
+/// The method a route answers to; `Get` routes answer `HEAD` too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Verb {
+    Get,
+    Post,
+}
+
+/// Every path the server answers: the one table (a path in it asked with another method is
+/// 405, any other path 404).
+const ROUTES: [(&str, Verb, Route); 12] = [
+    ("/", Verb::Get, Route::Page),
+    ("/index.html", Verb::Get, Route::Page),
+    ("/app.js", Verb::Get, Route::Script),
+    ("/style.css", Verb::Get, Route::Style),
+    ("/api/info", Verb::Get, Route::Info),
+    ("/api/oware/game", Verb::Post, Route::OwareGame),
+    ("/api/oware/solve", Verb::Post, Route::OwareSolve),
+    ("/api/oware/analyse", Verb::Post, Route::OwareAnalyse),
+    ("/api/lukho/play", Verb::Post, Route::LukhoPlay),
+    ("/api/lukho/opening", Verb::Post, Route::LukhoOpening),
+    ("/api/lukho/results", Verb::Get, Route::LukhoResults),
+    ("/api/kiothi/solve", Verb::Post, Route::KiothiSolve),
+];
+const RESULT_FILES: &str = "/api/lukho/results/";
+
+fn route(path: &str) -> Option<(Verb, Route)> {
+    if path.starts_with(RESULT_FILES) {
+        return Some((Verb::Get, Route::LukhoResultFile));
+    }
+    ROUTES.iter().find(|(p, _, _)| *p == path).map(|&(_, v, r)| (v, r))
+}
+
 fn handle(o: &Arc<Oracle>, mut req: tiny_http::Request) {
     let url = req.url().to_string();
     let path = url.split_once('?').map_or(url.as_str(), |(p, _)| p).to_string();
     let method = req.method().clone();
-    use tiny_http::Method::{Get, Head, Post};
+    use tiny_http::Method;
     // A panic in a handler is a bug; the worker stays alive and the client gets a 500.
     let reply = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| -> Result<Reply, ApiError> {
-        match (&method, path.as_str()) {
-            (Get | Head, "/") | (Get | Head, "/index.html") => Ok(Reply::Asset(INDEX_HTML, "text/html; charset=utf-8")),
-            (Get | Head, "/app.js") => Ok(Reply::Asset(APP_JS, "text/javascript; charset=utf-8")),
-            (Get | Head, "/style.css") => Ok(Reply::Asset(STYLE_CSS, "text/css; charset=utf-8")),
-            (Get | Head, "/api/info") => Ok(Reply::Json(info(o))),
-            (Post, "/api/oware/game") => oware::game(&http::body(&mut req)?).map(Reply::Json),
-            (Post, "/api/oware/solve") => oware::solve(o, &http::body(&mut req)?).map(Reply::Json),
-            (Post, "/api/oware/analyse") => oware::analyse(o, &http::body(&mut req)?),
-            (Post, "/api/lukho/play") => lukho::play(&http::body(&mut req)?).map(Reply::Json),
-            (Post, "/api/lukho/opening") => lukho::opening(&http::body(&mut req)?).map(Reply::Json),
-            (Get | Head, "/api/lukho/results") => lukho::results_list(o).map(Reply::Json),
-            (Get | Head, p) if p.starts_with("/api/lukho/results/") => {
-                lukho::results_file(o, &p["/api/lukho/results/".len()..])
-            }
-            (Post, "/api/kiothi/solve") => kiothi::solve(o, &http::body(&mut req)?).map(Reply::Json),
-            (_, p) if is_route(p) => Err(ApiError::new(405, format!("{p}: method {method} not allowed"))),
-            (_, p) => Err(ApiError::new(404, format!("{p}: no such page or API"))),
+        let (verb, r) = route(&path).ok_or_else(|| ApiError::new(404, format!("{path}: no such page or API")))?;
+        let allowed = match verb {
+            Verb::Get => matches!(method, Method::Get | Method::Head),
+            Verb::Post => method == Method::Post,
+        };
+        if !allowed {
+            return Err(ApiError::new(405, format!("{path}: method {method} not allowed")));
+        }
+        match r {
+            Route::Page => Ok(Reply::Asset(INDEX_HTML, "text/html; charset=utf-8")),
+            Route::Script => Ok(Reply::Asset(APP_JS, "text/javascript; charset=utf-8")),
+            Route::Style => Ok(Reply::Asset(STYLE_CSS, "text/css; charset=utf-8")),
+            Route::Info => Ok(Reply::Json(info(o))),
+            Route::OwareGame => oware::game(&http::body(&mut req)?).map(Reply::Json),
+            Route::OwareSolve => oware::solve(o, &http::body(&mut req)?).map(Reply::Json),
+            Route::OwareAnalyse => oware::analyse(o, &http::body(&mut req)?),
+            Route::LukhoPlay => lukho::play(&http::body(&mut req)?).map(Reply::Json),
+            Route::LukhoOpening => lukho::opening(&http::body(&mut req)?).map(Reply::Json),
+            Route::LukhoResults => lukho::results_list(o).map(Reply::Json),
+            Route::LukhoResultFile => lukho::results_file(o, &path[RESULT_FILES.len()..]),
+            Route::KiothiSolve => kiothi::solve(o, &http::body(&mut req)?).map(Reply::Json),
         }
     }));
     let reply = match reply {
@@ -166,23 +220,6 @@ fn handle(o: &Arc<Oracle>, mut req: tiny_http::Request) {
         Err(_) => Err(ApiError::new(500, "internal error (a bug: please report the request)".into())),
     };
     http::send(req, reply);
-}
-
-fn is_route(p: &str) -> bool {
-    matches!(
-        p,
-        "/" | "/index.html"
-            | "/app.js"
-            | "/style.css"
-            | "/api/info"
-            | "/api/oware/game"
-            | "/api/oware/solve"
-            | "/api/oware/analyse"
-            | "/api/lukho/play"
-            | "/api/lukho/opening"
-            | "/api/lukho/results"
-            | "/api/kiothi/solve"
-    )
 }
 
 /// What the page needs to build its controls: variant names (the CLI's), databases, limits.
