@@ -473,6 +473,7 @@ $("oware-empty").addEventListener("click", () => {
     owareGo();
   } else {
     oware.edit = [...oware.game.pits];
+    $("oware-start-side").value = oware.game.to_move;
     $("oware-empty").textContent = "Done editing";
     if (oware.abort) oware.abort.abort();
     clearAnalysis();
@@ -540,7 +541,7 @@ async function lukhoRoute(p) {
       // A choice id: its text forms from the server.
       try {
         const o = await api("/api/lukho/opening", { rules: { chain: lukho.chain, keep_one: lukho.keepOne }, id: Number(v) });
-        c = parseChoice(`${o.remove} ${o.drop}`);
+        c = parseChoice(`${o.text.remove} ${o.text.drop}`);
       } catch (e) { showError(e.message); }
     }
     if (c) lukho[side] = c;
@@ -1035,10 +1036,10 @@ async function resultsFile(path) {
     if (si >= 0 && di >= 0) {
       const race = /lockstep/.test(path) ? "lockstep" : "sequential";
       const sym = /(^|\/)symmetric-/.test(path);
-      head.push("");
+      head.unshift("");
       body.forEach((row, k) => {
         const south = `${rows[k + 1][si]} ${rows[k + 1][di]}`;
-        row.push(el("a", { href: playHref(south, sym ? south : "0,0,0,0,0,0,0,0 0@0", race) }, "play"));
+        row.unshift(el("a", { href: playHref(south, sym ? south : "0,0,0,0,0,0,0,0 0@0", race), title: `play ${south} against ${sym ? "itself" : "North keeping every seed"}` }, "play"));
       });
     }
     box.append(el("p", { class: "muted" }, `${rows.length - 1} rows${rows.length > 201 ? " (the first 200 shown)" : ""}; numbers rounded to 4 significant digits`));

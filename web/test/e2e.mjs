@@ -194,12 +194,25 @@ try {
   await act(() => page.click("#oware-pv li:nth-child(3) button"));
   const line = [m1, m2, ...pv.slice(0, 3)];
   assert.equal(await param("moves"), line.join(","));
-  await checkOware(dbPits, "south", line, "three plies down the perfect-play line")();
+  ({ last } = await checkOware(dbPits, "south", line, "three plies down the perfect-play line")());
   log(`perfect play: clicking ply 3 played ${pv.slice(0, 3).join(" ")}, equal to the CLI's`);
 
-  // 7. A position only the search can bound (12 seeds; the database has 8): said plainly, and
-  // the bounds of the deepest depth shown are `oware solve --depth D`'s.
+  // 7. The board edited by clicking: a seed added to South's pit 0 makes a new start (8 seeds,
+  // still in the database) in the URL.
   await page.click("#oware details.advanced summary");
+  await page.click("#oware-empty");
+  await page.click('#oware-board .pit[data-pit="0"]');
+  await page.click('#oware-board .pit[data-pit="1"]');
+  await page.click('#oware-board .pit[data-pit="1"]', { button: "right" });
+  const edited = last.pits.map((n, i) => n + (i === 0 ? 1 : 0));
+  await act(() => page.click("#oware-empty"));
+  assert.equal(await param("start"), edited.join(","));
+  assert.equal(await param("to"), last.to_move);
+  ({ last } = await checkOware(edited.join(","), last.to_move, [], "the edited board")());
+  log(`edited board: start ${edited.join(",")} in the URL, its values equal the CLI's`);
+
+  // 8. A position only the search can bound (12 seeds; the database has 8): said plainly, and
+  // the bounds of the deepest depth shown are `oware solve --depth D`'s.
   await page.fill("#oware-time", "2");
   const searchPits = "1,2,0,3,1,0,1,2,0,1,1,0";
   await act(async () => {
@@ -218,7 +231,7 @@ try {
   await page.screenshot({ path: join(out, "oware-search.png") });
   log(`search position: "${s.scope.slice(0, 40)}…"; ${s.lines} depths streamed; at depth ${s.depth} the bounds ${s.value} equal oware solve --depth ${s.depth}`);
 
-  // 8. A phone-sized screen: no view scrolls sideways.
+  // 9. A phone-sized screen: no view scrolls sideways.
   await page.setViewportSize({ width: 375, height: 740 });
   await open(`${addr}#oware?gs=no-capture&start=${dbPits}&to=south`);
   const fits = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
@@ -229,7 +242,7 @@ try {
   assert.ok(await fits(), "Lukho: no horizontal scrolling at 375 px");
   await page.setViewportSize({ width: 1100, height: 820 });
 
-  // 9. Lukho: both choices made by clicking pits, compared with `lukho play --json` and its
+  // 10. Lukho: both choices made by clicking pits, compared with `lukho play --json` and its
   // trace turn by turn; the URL holds the game.
   const lukhoShown = () => page.evaluate(() => Object.fromEntries(["winner", "stores", "margin", "turns", "first", "class", "points"]
     .map((k) => [k, document.getElementById(`lukho-${k}`).dataset.value])));
@@ -279,14 +292,16 @@ try {
   const summary = await page.textContent("#lukho-summary .headline");
   assert.match(summary, lc.winner === "draw" ? /draw/ : new RegExp(`${lc.winner[0].toUpperCase()}${lc.winner.slice(1)} wins .* by ${Math.abs(lc.margin)} seed`));
   log(`Lukho by clicking: "${summary}", ${lc.turns} turns, ${trace.length} boards with knives and stores equal lukho play's`);
-  // The same game from its URL, at turn 4.
-  await open(`${addr}#lukho?south=${south.join("+")}&north=${north.join("+")}&race=north-first&turn=4`, "lukho");
+  // The same game from its URL, at turn 4, North's choice given by its id.
+  const northId = cliJson("lukho", "opening", "--remove", north[0], "--drop", north[1], "--json").id;
+  await open(`${addr}#lukho?south=${south.join("+")}&north=${northId}&race=north-first&turn=4`, "lukho");
   await lukhoSame(pair, "Lukho game from its URL");
+  assert.equal(await param("north"), north.join(" "), "the id shown as its choice");
   assert.equal(await page.getAttribute("#lukho-turn", "data-turn"), "4");
   for (const [i, n] of await lukhoBoard()) assert.equal(n, trace[4].pits[i], `Lukho URL turn 4, pit ${i}`);
-  log("Lukho URL round trip: the same result and turn 4's board");
+  log(`Lukho URL round trip (North as id ${northId}): the same result and turn 4's board`);
 
-  // 10. Results: a markdown file rendered (headings, tables, code; nothing raw).
+  // 11. Results: a markdown file rendered (headings, tables, code; nothing raw).
   const resultsOpen = async (file) => {
     await page.evaluate(() => { document.body.dataset.results = "stale"; });
     await page.goto(`${addr}#results?file=${file}`);
@@ -314,7 +329,7 @@ try {
   await page.screenshot({ path: join(out, "results.png") });
   log(`markdown rendered: ${headings.length} headings, ${mdTables.length} tables, ${shownMd.code} code blocks; file list in ${shownMd.groups.length} groups`);
 
-  // 11. The committed equilibrium mixes: tables and charts as committed, "play this choice".
+  // 12. The committed equilibrium mixes: tables and charts as committed, "play this choice".
   const eqPath = "equilibrium/last2-sequential-margin/equilibrium.json";
   await resultsOpen(eqPath);
   const eq = JSON.parse(readFileSync(join("results/lukho", eqPath), "utf8"));
@@ -334,7 +349,7 @@ try {
   await lukhoSame(["--south-remove", hr, "--south-drop", hd, "--north-remove", nr, "--north-drop", nd, "--race", "south-first"], "play this choice");
   log(`equilibrium: ${rows.join(" + ")} choices and 3 charts as committed; "play this choice" played ${heavy.choice} as lukho play does`);
 
-  // 12. Kiothi on a board: a position from its URL, its values equal `kiothi solve --depth D`
+  // 13. Kiothi on a board: a position from its URL, its values equal `kiothi solve --depth D`
   // at the depth the page searched to.
   const kpos = JSON.parse(readFileSync("tests/data/kiothi/endgame.json", "utf8"));
   const nki = kpos.nki.map((x, i) => (x ? i : -1)).filter((i) => i >= 0);
