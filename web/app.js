@@ -676,7 +676,10 @@ function lukhoSummary(g) {
   let first = `${cap(g.first_player)} moved first`;
   if (ss === 0 && ns > 0 && g.first_player === "south") first += " (South sowed nothing, so he finished the opening at once: L8)";
   else if (ns === 0 && ss > 0 && g.first_player === "north") first += " (North sowed nothing, so he finished the opening at once: L8)";
-  else first += ` (he finished his opening sowing first under the race ${g.race})`;
+  else {
+    const opt = [...$("lukho-race").options].find((o) => o.value === g.race);
+    first += ` (he finished his opening sowing first; race: ${opt ? opt.textContent : g.race})`;
+  }
   const pts = g.winner === "draw" ? "no points (a draw)"
     : `${cap(g.winner)} scores ${g.points_later_game} point${g.points_later_game === 1 ? "" : "s"}${g.points_first_game !== g.points_later_game ? ` (${g.points_first_game} if it is the first game of a series: a "bull")` : ""}`;
   const dl = el("dl", { class: "facts" });
@@ -1234,6 +1237,18 @@ function link(text, href, dir) {
   if (dirHit) return el("a", { href: `#results?file=${dirHit.path}` }, ...kids);
   return el("span", { class: "dead-link", title: `${href} (not in the results served here)` }, ...kids);
 }
+
+// The link to the view in sight (it is the address: this only copies it).
+$("copy-link").addEventListener("click", async () => {
+  const b = $("copy-link");
+  try {
+    await navigator.clipboard.writeText(location.href);
+    b.textContent = "Copied";
+  } catch (e) {
+    window.prompt("The link to this view:", location.href);
+  }
+  setTimeout(() => { b.textContent = "Copy link"; }, 1500);
+});
 
 // ---------------------------------------------------------------- start
 (async () => {

@@ -163,7 +163,7 @@ try {
   const m1 = first.best_moves[0];
   await open(`${addr}#oware?gs=no-capture&start=${dbPits}&to=south&moves=${m1}`);
   let { c, last } = await checkOware(dbPits, "south", [m1], "the linked position")();
-  await page.screenshot({ path: join(out, "oware.png") });
+  await page.screenshot({ path: join(out, "oware.png"), clip: { x: 0, y: 0, width: 1100, height: 560 } });
   log(`URL round trip: board, stores, ${c.moves.length} moves in ${(await shown()).groups.length} outcome groups equal oware replay / solve`);
 
   // 3. A move clicked on the board (the best one): the URL and the board follow.
@@ -286,7 +286,10 @@ try {
     }
     assert.equal(await page.getAttribute("#lukho-turn", "data-turn"), `${t}`);
     assert.deepEqual([Number(await page.getAttribute("#lukho-store-south", "data-store")), Number(await page.getAttribute("#lukho-store-north", "data-store"))], trace[t].stores, `Lukho turn ${t}: stores`);
-    if (t === 6) await page.screenshot({ path: join(out, "lukho.png") });
+    if (t === 6) {
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: join(out, "lukho.png") });
+    }
     if (t + 1 < trace.length) await page.click("#lukho-next");
   }
   const summary = await page.textContent("#lukho-summary .headline");
@@ -341,7 +344,7 @@ try {
   for (const m of eq.south) { const h = m.choice.split(" ")[0].split(",").map(Number).reduce((a, b) => a + b, 0); lifted[h] = (lifted[h] || 0) + m.weight; }
   for (const [label, w] of bars[0]) assert.ok(Math.abs(w - (lifted[label] || 0)) < 1e-9, `weight of ${label} seeds lifted`);
   for (const b of bars) assert.ok(Math.abs(b.reduce((a, [, w]) => a + w, 0) - 1) < 1e-6, "each chart sums the whole mix");
-  await page.screenshot({ path: join(out, "equilibrium.png") });
+  await page.screenshot({ path: join(out, "equilibrium.png"), clip: { x: 0, y: 0, width: 1100, height: 620 } });
   const heavy = [...eq.south].sort((a, b) => b.weight - a.weight)[0];
   await lukhoDone(() => page.click("#results-file table.mix.south tbody tr:first-child a"));
   assert.equal(await param("south"), heavy.choice);
