@@ -18,6 +18,7 @@ pub mod rng;
 pub mod search;
 pub mod serve;
 pub mod side;
+pub mod signature;
 pub mod solve;
 pub mod store;
 pub mod sweep;

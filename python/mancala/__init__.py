@@ -10,8 +10,8 @@ the CLI prints for the same input (the same library functions build both). Three
 - :mod:`mancala.kiothi`: ``Position`` from JSON, moves, ``perft``, ``solve``.
 
 Bad input raises :class:`MancalaError` (a ``ValueError``) with the CLI's one-line message.
-Long calls release the GIL; ``progress=`` takes a callable (called with the games or nodes done)
-or ``True`` (a line on stderr).
+Long calls release the GIL; ``progress=`` takes a callable, called as ``progress(done, total)``
+(``total`` is None when the size is not known in advance), or ``True`` (a line on stderr).
 """
 
 from ._native import MancalaError, __version__

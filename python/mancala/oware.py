@@ -57,6 +57,11 @@ def play(pits: Pits, move: int, *, grand_slam: str = "no-capture", cycle: str = 
 class Game(_native.OwareGame):
     """A game from a position (default: the start), played move by move as ``oware replay``."""
 
+    def __repr__(self) -> str:
+        st = self.state()
+        return (f"oware.Game(pits={st['pits']}, stores={st['stores']}, to_move={st['to_move']!r}"
+                f"{', ended' if st.get('terminal') else ''})")
+
     def state(self) -> Dict[str, Any]:
         """``{"game", "pits", "stores", "to_move", "terminal"}`` (pits: South's row first)."""
         return json.loads(self.state_json())
@@ -99,8 +104,16 @@ class Database:
         """The largest number of seeds on the board covered."""
         return self._db.max_layer()
 
+    def __repr__(self) -> str:
+        return f"oware.Database({self.path!r}, layers 0..={self.max_layer}, grand_slam={self.rules['grand_slam']!r})"
+
     def probe(self, pits: Pits) -> Optional[int]:
-        """The exact value of a mover's view; None when its layer is not in the database."""
+        """The exact value of a mover's view (12 counts, the mover's row first, as ``oware solve
+        --pits``): the net number of the seeds on the board that the mover captures under
+        perfect play, an ``int`` in ``-seeds..=seeds`` (positive: the mover wins those seeds,
+        0: a draw of the board). ``None`` when the position has more seeds than the database
+        holds (use :func:`solve`, which searches above it). Raises :class:`MancalaError` on a
+        view that is no position, or when the value would come from a damaged block."""
         return self._db.probe(list(pits))
 
     def stats(self) -> pa.Table:

@@ -38,17 +38,19 @@ where
     s.parse::<T>().map_err(|e| err(format!("{}: {e}", flag(field))))
 }
 
-/// A progress callback called with the running total, at most every 0.2 s, from whichever
-/// thread finishes work (it takes the GIL for the call).
+/// A progress callback called with `(done, total)` (`total`: the work's size when known, else
+/// `None`), at most every 0.2 s, from whichever thread finishes work (it takes the GIL for the
+/// call).
 struct Progress {
     callback: Option<PyObject>,
+    total: Option<u64>,
     done: AtomicU64,
     last: Mutex<Instant>,
 }
 
 impl Progress {
-    fn new(callback: Option<PyObject>) -> Progress {
-        Progress { callback, done: AtomicU64::new(0), last: Mutex::new(Instant::now()) }
+    fn new(callback: Option<PyObject>, total: Option<u64>) -> Progress {
+        Progress { callback, total, done: AtomicU64::new(0), last: Mutex::new(Instant::now()) }
     }
 
     fn add(&self, n: u64) {
@@ -59,7 +61,7 @@ impl Progress {
                 *last = Instant::now();
                 // A failing callback must not stop the computation: its error is printed.
                 Python::with_gil(|py| {
-                    if let Err(e) = cb.call1(py, (total,)) {
+                    if let Err(e) = cb.call1(py, (total, self.total)) {
                         e.print(py);
                     }
                 });
@@ -69,7 +71,7 @@ impl Progress {
 
     fn finish(&self, py: Python<'_>) -> PyResult<()> {
         if let Some(cb) = &self.callback {
-            cb.call1(py, (self.done.load(Ordering::Relaxed),))?;
+            cb.call1(py, (self.done.load(Ordering::Relaxed), self.total))?;
         }
         Ok(())
     }
@@ -391,7 +393,7 @@ fn lukho_sweep<'py>(
             mancala::sweep::plan::UNSHARDED_GAMES
         )));
     }
-    let bar = Progress::new(progress);
+    let bar = Progress::new(progress, plan.games());
     let rows = py.allow_threads(|| plan.aggregate(&|n| bar.add(n)));
     bar.finish(py)?;
     let table: Vec<Vec<Value>> = rows.iter().map(|(id, a)| summary_row(*id, &rules, a)).collect();
@@ -483,7 +485,7 @@ fn lukho_equilibrium(
         }
         fn iteration(&self, _r: &IterRecord) {}
     }
-    let bar = Progress::new(progress);
+    let bar = Progress::new(progress, None);
     let answer = py.allow_threads(|| -> Result<Json, EqError> {
         let mut solver = Solver::open(def, &out)?;
         solver.replies = replies as usize;

@@ -106,8 +106,10 @@ def test_sweep_table_is_zero_copy(cli):
 
 def test_sweep_progress_and_errors(cli):
     seen = []
-    t = lukho.sweep("0..3", "0..4000", "sequential", progress=seen.append)
-    assert seen and seen[-1] == int(pa.compute.sum(t.column("games")).as_py()) == 3 * 4000 * 2
+    t = lukho.sweep("0..3", "0..4000", "sequential", progress=lambda done, total: seen.append((done, total)))
+    games = int(pa.compute.sum(t.column("games")).as_py())
+    assert seen and seen[-1] == (games, games) and games == 3 * 4000 * 2
+    assert all(total == games for _, total in seen)
     # Library-found bad input has the CLI's line (clap's own parse errors are worded by clap).
     args = ["--south", "0..10", "--north", "0..5", "--race", "south-first", "--symmetric"]
     want = usage_error("lukho", "sweep", *args, "--out", "/nonexistent/x")

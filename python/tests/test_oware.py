@@ -56,6 +56,11 @@ def test_database_solve_probe_and_stats_equal_cli(cli, oware_db, tmp_path):
     assert (s["crc32"] == shipped.loc[: db.max_layer, "crc32"].astype(str)).all()
     assert (s["wins"] + s["draws"] + s["losses"] == s["positions"]).all()
     assert db.rules == oware.rules() == {"game": "oware", "grand_slam": "no-capture", "cycle": "split"}
+    # Readable reprs: what a notebook shows.
+    assert repr(db) == f"oware.Database({str(oware_db)!r}, layers 0..=8, grand_slam='no-capture')"
+    g = oware.Game()
+    g.play(5)
+    assert repr(g) == f"oware.Game(pits={g.state()['pits']}, stores=[0, 0], to_move='north')"
 
 
 def test_moves_and_play_equal_replay(cli):

@@ -3,6 +3,7 @@
 //! Exit codes: 0 success, 2 bad input (one line on stderr naming the field), 1 other failures.
 
 mod args;
+mod bench;
 #[cfg(feature = "mpi")]
 mod distributed;
 #[cfg(test)]
@@ -42,6 +43,11 @@ enum Game {
     /// browse the opening results and solve Kiothi positions, with its JSON API (docs/api.md).
     #[command(after_help = "Example: mancala serve --db /tmp/db --port 8080   (then open http://127.0.0.1:8080/)")]
     Serve(serve::ServeArgs),
+    /// The signature run: a fixed small workload of each engine (a database build, a search, a
+    /// perft, a sweep, an equilibrium), one number each that changes when what the engine
+    /// computes changes, and one for the whole run (tests/signature.rs holds this build's).
+    #[command(after_help = "Example: mancala bench")]
+    Bench(bench::BenchArgs),
 }
 
 /// An error the user caused: printed as one line, exit status 2.
@@ -78,6 +84,7 @@ pub fn run() -> i32 {
         Game::Kiothi(a) => kiothi::run(a),
         Game::Lukho(a) => lukho::run(a),
         Game::Serve(a) => serve::serve(a),
+        Game::Bench(a) => bench::bench(a),
     };
     match r {
         Ok(()) => 0,

@@ -139,8 +139,16 @@ impl TableWriter {
         Ok(TableWriter { schema, format, sink, meta })
     }
 
+    /// Write one row. A row of another length than the schema is refused (in every build: a
+    /// short row would shift every later column of a CSV); a float that is not finite is
+    /// written as a missing value (JSON has no NaN or infinity; CSV readers agree on empty).
     pub fn row(&mut self, row: &[Value]) -> io::Result<()> {
-        debug_assert_eq!(row.len(), self.schema.len());
+        if row.len() != self.schema.len() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("a row of {} values for {} columns", row.len(), self.schema.len()),
+            ));
+        }
         match &mut self.sink {
             Sink::Text(w) => {
                 if self.format == Format::Csv {
@@ -150,9 +158,9 @@ impl TableWriter {
                         }
                         match v {
                             Value::Int(x) => write!(w, "{x}")?,
-                            Value::Float(x) => write!(w, "{x}")?,
+                            Value::Float(x) if x.is_finite() => write!(w, "{x}")?,
                             Value::Str(s) => write!(w, "{}", csv_field(s))?,
-                            Value::Null => {}
+                            Value::Float(_) | Value::Null => {}
                         }
                     }
                     w.write_all(b"\n")
@@ -165,9 +173,9 @@ impl TableWriter {
                         write!(w, "\"{}\":", c.name())?;
                         match v {
                             Value::Int(x) => write!(w, "{x}")?,
-                            Value::Float(x) => write!(w, "{x}")?,
+                            Value::Float(x) if x.is_finite() => write!(w, "{x}")?,
                             Value::Str(s) => write!(w, "{}", serde_json::Value::String(s.clone()))?,
-                            Value::Null => w.write_all(b"null")?,
+                            Value::Float(_) | Value::Null => w.write_all(b"null")?,
                         }
                     }
                     w.write_all(b"}\n")
@@ -569,5 +577,39 @@ mod csv_tests {
         names.sort();
         assert_eq!(names, ["t.csv", "t.meta.json"]);
         assert_eq!(meta_path(Path::new("a/b.tsv")), Path::new("a/b.tsv.meta.json"));
+    }
+}
+
+#[cfg(test)]
+mod value_tests {
+    use super::{Column, Format, TableWriter, Value};
+
+    /// A NaN was written as `NaN` into JSON lines (no JSON reader accepts it), and a row of the
+    /// wrong length was checked only in debug builds.
+    #[test]
+    fn non_finite_floats_are_missing_values_and_rows_have_the_schemas_length() {
+        let dir = tempfile::tempdir().unwrap();
+        let rules = serde_json::json!({"game": "test"});
+        let schema = || vec![Column::Int("n"), Column::Float("x")];
+        for (format, name) in [(Format::Jsonl, "t.jsonl"), (Format::Csv, "t.csv")] {
+            let out = dir.path().join(name);
+            let mut w = TableWriter::create(&out, format, schema(), &rules).unwrap();
+            for x in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 1.5] {
+                w.row(&[Value::Int(1), Value::Float(x)]).unwrap();
+            }
+            let e = w.row(&[Value::Int(1)]).unwrap_err();
+            assert_eq!(e.kind(), std::io::ErrorKind::InvalidInput);
+            assert!(e.to_string().contains("1 values for 2 columns"), "{e}");
+            w.finish().unwrap();
+            let text = std::fs::read_to_string(&out).unwrap();
+            if format == Format::Jsonl {
+                let rows: Vec<serde_json::Value> =
+                    text.lines().skip(1).map(|l| serde_json::from_str(l).unwrap()).collect();
+                let xs: Vec<serde_json::Value> = rows.iter().map(|r| r["x"].clone()).collect();
+                assert_eq!(xs, [serde_json::Value::Null, serde_json::Value::Null, serde_json::Value::Null, 1.5.into()]);
+            } else {
+                assert_eq!(text, "n,x\n1,\n1,\n1,\n1,1.5\n");
+            }
+        }
     }
 }
