@@ -51,7 +51,8 @@ impl Serve {
         let text = String::from_utf8(raw).unwrap();
         let (head, rest) = text.split_once("\r\n\r\n").unwrap_or_else(|| panic!("no HTTP answer: {text:?}"));
         let status = head[9..12].parse().unwrap();
-        let chunked = head.to_ascii_lowercase().contains("transfer-encoding: chunked");
+        // A HEAD answer has the headers of the GET one (perhaps chunked) and no body.
+        let chunked = method != "HEAD" && head.to_ascii_lowercase().contains("transfer-encoding: chunked");
         (status, if chunked { dechunk(rest) } else { rest.to_string() })
     }
 

@@ -262,9 +262,6 @@ pub fn equilibrium(a: EquilibriumArgs) -> Result<()> {
     };
     let def = OpeningGame { rules, model: a.race, payoff: a.payoff, family: a.family };
     let mut solver = Solver::open(def, &a.out).map_err(eq_error)?;
-    // The solver creates the directory when it first writes; created here, once the input is
-    // checked, a path that cannot be a directory is refused before any sweep.
-    crate::cli::args::make_out_dir("--out", &a.out)?;
     solver.cuts = a.cuts;
     solver.replies = a.replies as usize;
     solver.average = a.average as usize;

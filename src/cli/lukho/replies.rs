@@ -53,9 +53,6 @@ pub fn replies(a: RepliesArgs) -> Result<()> {
     }
     let def = OpeningGame { rules, model: a.race, payoff: a.payoff, family: a.family };
     let mut solver = Solver::open(def, &a.out).map_err(eq_error)?;
-    // The solver creates the directory when it first writes; created here, once the input is
-    // checked, a path that cannot be a directory is refused before any sweep.
-    crate::cli::args::make_out_dir("--out", &a.out)?;
     let obs = EqProgress::new(true);
     let start = Instant::now();
     // The library checks South's choices against the family before it writes anything.

@@ -197,7 +197,6 @@ pub struct MergeArgs {
 }
 
 pub fn merge(a: MergeArgs) -> Result<()> {
-    crate::cli::args::make_out_dir("--out", &a.out)?;
     let m = merge_parts(&a.out, &a.parts).map_err(run_error)?;
     if a.json {
         println!("{}", json!({"out": a.out, "parts": a.parts.len(), "summary": m.summary}));

@@ -12,7 +12,7 @@ pub use combine::Weights;
 
 use super::state::{read_state, write_state, Certified, State, STATE_FILE};
 use super::vectors::{Kind, Width};
-use super::{io_err, EqError, OpeningGame};
+use super::{EqError, OpeningGame};
 use crate::games::lukho::{Choice, ProvenCycles};
 use crate::sweep::InputError;
 use rustc_hash::FxHashMap;
@@ -344,7 +344,10 @@ impl Solver {
         if self.lock.is_some() {
             return Ok(());
         }
-        fs::create_dir_all(&self.dir).map_err(io_err(&self.dir))?;
+        // A directory that cannot be created (a parent on a read-only or virtual file system, no
+        // permission) is the caller's path to fix, not a failed write.
+        fs::create_dir_all(&self.dir)
+            .map_err(|e| InputError::new("out", format!("cannot create the directory {}: {e}", self.dir.display())))?;
         self.lock = Some(crate::store::DirLock::acquire(&self.dir, LOCK)?);
         self.load_state().map(drop)
     }
