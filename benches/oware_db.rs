@@ -34,7 +34,7 @@ fn bench_layer(bencher: divan::Bencher, index: IndexKind, n: usize, out_of_core:
     let work = dir.path().join("work");
     bencher.counter(divan::counter::ItemsCount::new(game.layer_size(n))).bench(|| {
         let layer = if out_of_core {
-            std::fs::read(build_layer_parts(&game, lower.as_slice(), n, 16, &work, &Silent).unwrap()).unwrap()
+            std::fs::read(build_layer_parts(&game, lower.as_slice(), None, n, 16, &work, &Silent).unwrap()).unwrap()
         } else {
             as_bytes(&build_layer(&game, lower.as_slice(), n, &Silent)).to_vec()
         };

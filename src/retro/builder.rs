@@ -5,12 +5,12 @@ use rayon::prelude::*;
 use std::sync::atomic::{AtomicI8, AtomicU8, Ordering::Relaxed};
 
 /// Marks a position with no value yet.
-const UNDECIDED: i8 = i8::MIN;
+pub(crate) const UNDECIDED: i8 = i8::MIN;
 /// "No exit move" in the best-exit array: below every real payoff.
-const NO_EXIT: i8 = i8::MIN;
+pub(crate) const NO_EXIT: i8 = i8::MIN;
 
 /// Positions handled per parallel task in scans.
-const CHUNK: u64 = 1 << 14;
+pub(crate) const CHUNK: u64 = 1 << 14;
 
 /// Working memory per position of the layer being built: value, open-move counter, best exit.
 pub const WORK_BYTES_PER_POSITION: u64 = 3;
@@ -112,6 +112,13 @@ impl Part {
             best_exit: Raw { ptr: best_exit.as_ptr(), len },
             _owner: Owner::Vecs(value, open, best_exit),
         }
+    }
+
+    /// A part whose forward pass was made elsewhere ([`super::stream`]): the open-move
+    /// counters and best exits of the ranks `base..base + len`, nothing settled yet.
+    pub(crate) fn from_forward(base: u64, open: Vec<AtomicU8>, best_exit: Vec<i8>) -> Part {
+        let value = (0..best_exit.len()).map(|_| AtomicI8::new(UNDECIDED)).collect();
+        Part::from_vecs(base, value, open, best_exit)
     }
 
     /// The state kept in `map` ([`Part::to_bytes`]'s layout), used in place: a visit touches

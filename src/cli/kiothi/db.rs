@@ -93,7 +93,7 @@ pub fn run(a: DbArgs) -> Result<()> {
     let rules = a.rules.rules();
     let req = match a.cmd {
         DbCmd::Build { max_warriors, dir, threads } => {
-            DbRequest::Build { max: max_warriors, dir, threads, memory: None }
+            DbRequest::Build { max: max_warriors, dir, threads, memory: None, lookups: None }
         }
         DbCmd::Verify { dir } => DbRequest::Verify { dir },
         DbCmd::Stats { dir, json, svg, csv, histogram_csv } => DbRequest::Stats { dir, json, svg, csv, histogram_csv },

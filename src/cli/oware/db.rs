@@ -9,6 +9,7 @@ use clap::{Args, Subcommand};
 use mancala::export::{Column, Format, Value};
 use mancala::games::oware::{Rules, PITS};
 use mancala::retro::database::TableGame;
+use mancala::retro::outcore::Lookups;
 use mancala::retro::oware::{Database, IndexKind, OwareLayers};
 use std::path::{Path, PathBuf};
 
@@ -39,6 +40,11 @@ enum DbCmd {
         /// fit is built in partitions kept on disk; refused when no split fits.
         #[arg(long, value_parser = crate::cli::args::bytes)]
         memory: Option<u64>,
+        /// How a layer's forward pass reads the values of its captures' children in the lower
+        /// layers (default: mapped while the budget holds them, else streamed; streamed builds
+        /// every layer out of core).
+        #[arg(long, value_parser = crate::cli::args::variant(&Lookups::ALL, Lookups::name, Lookups::description))]
+        lookups: Option<Lookups>,
         /// Build each layer with every process of an MPI job (`mpirun -np K mancala oware db
         /// build --distributed …`): each owns a share of the layer's positions; needs a binary
         /// built with `--features mpi`.
@@ -108,9 +114,12 @@ enum DbCmd {
 pub fn run(a: DbArgs) -> Result<()> {
     let mut index = IndexKind::Full;
     let (req, rules) = match a.cmd {
-        DbCmd::Build { max_stones, dir, threads, index: kind, memory, distributed: true, rules } => {
+        DbCmd::Build { max_stones, dir, threads, index: kind, memory, lookups, distributed: true, rules } => {
             if memory.is_some() {
                 return usage("--memory: not with --distributed (each process holds its share of a layer in memory)");
+            }
+            if lookups.is_some() {
+                return usage("--lookups: not with --distributed (its processes map the lower layers)");
             }
             let rules = rules.rules();
             OwareLayers::with_rules(rules).map_err(crate::cli::args::input)?;
@@ -119,9 +128,9 @@ pub fn run(a: DbArgs) -> Result<()> {
             spec.build_tag = format!("{}, {} index", spec.build_tag, kind.name());
             return distributed(&spec, &game, max_stones, &dir, threads);
         }
-        DbCmd::Build { max_stones, dir, threads, index: kind, memory, distributed: false, rules } => {
+        DbCmd::Build { max_stones, dir, threads, index: kind, memory, lookups, distributed: false, rules } => {
             index = kind;
-            (DbRequest::Build { max: max_stones, dir, threads, memory }, rules)
+            (DbRequest::Build { max: max_stones, dir, threads, memory, lookups }, rules)
         }
         DbCmd::Verify { dir, rules } => (DbRequest::Verify { dir }, rules),
         DbCmd::Stats { dir, json, svg, csv, histogram_csv, rules } => {

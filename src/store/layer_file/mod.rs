@@ -225,6 +225,8 @@ pub struct LayerFile {
     pub header: Header,
     pub path: PathBuf,
     map: memmap2::Mmap,
+    /// The open file, for reads that bypass the map ([`LayerFile::read_at`]).
+    file: File,
     offset: usize,
     /// The CRC of every block (version 2; empty for version 1, checked whole on open).
     crcs: Vec<u32>,
@@ -280,7 +282,7 @@ impl LayerFile {
         #[cfg(unix)]
         let _ = map.advise(memmap2::Advice::Random);
         let checked = (0..blocks.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
-        let f = LayerFile { header, path: p(), map, offset, crcs, checked, damage: OnceLock::new() };
+        let f = LayerFile { header, path: p(), map, file, offset, crcs, checked, damage: OnceLock::new() };
         if f.crcs.is_empty() {
             f.verify()?;
         }
@@ -338,6 +340,37 @@ impl LayerFile {
             }
         }
         self.damage()
+    }
+
+    /// Read the values `start..start + out.len()` from the file itself, not through its map,
+    /// checking every block read against its CRC: the streamed forward pass reads the lower
+    /// layers in rank order this way, so none of their pages stays in the process whatever
+    /// their size. `start` is a multiple of [`BLOCK`] and the range ends on a block boundary or
+    /// at the end of the layer, so every block is read whole and checked.
+    pub fn read_at(&self, start: u64, out: &mut [i8]) -> Result<(), DbError> {
+        use std::os::unix::fs::FileExt;
+        let end = start + out.len() as u64;
+        assert!(
+            start.is_multiple_of(BLOCK as u64) && (end.is_multiple_of(BLOCK as u64) || end == self.header.entries),
+            "read_at({start}, {} bytes) of {} entries: not whole blocks",
+            out.len(),
+            self.header.entries
+        );
+        // SAFETY: i8 and u8 have the same size and alignment.
+        let bytes = unsafe { std::slice::from_raw_parts_mut(out.as_mut_ptr() as *mut u8, out.len()) };
+        self.file.read_exact_at(bytes, self.offset as u64 + start).map_err(io_err(&self.path))?;
+        if self.crcs.is_empty() {
+            // Version 1: the whole payload was checked on open.
+            return Ok(());
+        }
+        let first = (start / BLOCK as u64) as usize;
+        for (k, block) in bytes.chunks(BLOCK).enumerate() {
+            let (b, found) = (first + k, checksum(block));
+            if found != self.crcs[b] {
+                return Err(DbError::Block { path: self.path.clone(), block: b, found, expected: self.crcs[b] });
+            }
+        }
+        Ok(())
     }
 
     /// Every value, after checking every block: `Err` for a damaged file.
@@ -480,6 +513,34 @@ mod tests {
         assert!(e.contains("damaged: checksum mismatch in block 1"), "{e}");
         let e = open(&path, n as u64).unwrap().verify().unwrap_err().to_string();
         assert!(e.contains("block 1"), "{e}");
+    }
+
+    /// Reads from the file return the values of whole blocks, the last one short, and a
+    /// damaged block is an error naming it (a streamed build stops there).
+    #[test]
+    fn reads_at_return_whole_checked_blocks() {
+        let d = tempfile::tempdir().unwrap();
+        let path = d.path().join("l.db");
+        let n = 3 * BLOCK + 100;
+        let values: Vec<i8> = (0..n).map(|i| (i % 11) as i8 - 5).collect();
+        write_layer(&path, header(FORMAT_VERSION), &values).unwrap();
+        let f = open(&path, n as u64).unwrap();
+        let mut out = vec![0i8; 2 * BLOCK];
+        f.read_at(BLOCK as u64, &mut out).unwrap();
+        assert!(out == values[BLOCK..3 * BLOCK]);
+        let mut tail = vec![0i8; BLOCK + 100];
+        f.read_at(2 * BLOCK as u64, &mut tail).unwrap();
+        assert!(tail == values[2 * BLOCK..]);
+
+        let mut bytes = std::fs::read(&path).unwrap();
+        let at = bytes.len() - n + 2 * BLOCK + 9;
+        bytes[at] ^= 0x01;
+        std::fs::write(&path, &bytes).unwrap();
+        let f = open(&path, n as u64).unwrap();
+        f.read_at(0, &mut out).unwrap();
+        let e = f.read_at(BLOCK as u64, &mut out).unwrap_err();
+        assert!(matches!(e, DbError::Block { block: 2, .. }), "{e}");
+        assert!(!e.is_io());
     }
 
     /// A version 1 file (no block table) is read, and checked whole when it is opened.
