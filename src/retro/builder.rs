@@ -185,6 +185,24 @@ impl Part {
         Part::from_vecs(base, value, open, best_exit)
     }
 
+    /// Write the state ([`Part::to_bytes`]'s layout) a slice at a time: a partition saved
+    /// between its visits is not copied whole beside itself.
+    pub fn write_to(&self, w: &mut impl std::io::Write) -> std::io::Result<()> {
+        const SLICE: usize = 1 << 20;
+        let mut buf = Vec::with_capacity(SLICE);
+        for value in self.value.chunks(SLICE) {
+            buf.clear();
+            buf.extend(value.iter().map(|v| v.load(Relaxed) as u8));
+            w.write_all(&buf)?;
+        }
+        for open in self.open.chunks(SLICE) {
+            buf.clear();
+            buf.extend(open.iter().map(|v| v.load(Relaxed)));
+            w.write_all(&buf)?;
+        }
+        w.write_all(crate::store::layer_file::as_bytes(&self.best_exit))
+    }
+
     /// The state as bytes: values, open-move counters, best exits (what a partition keeps on
     /// disk between its visits).
     pub fn to_bytes(&self) -> Vec<u8> {

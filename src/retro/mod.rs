@@ -215,24 +215,9 @@ pub fn build_files<G: LayeredGame>(
                 let work = file.with_file_name(format!(".{name}.work"));
                 let io = |(path, source)| layer_file::DbError::Io { path, source };
                 let streamed = (lookups == outcore::Lookups::Streamed).then_some(&layers as &dyn stream::LowerBlocks);
-                let built = (|| {
-                    let values =
-                        outcore::build_layer_parts(game, layers.as_slice(), streamed, n, k, &work, p.as_ref())?;
-                    let map = std::fs::File::open(&values)
-                        // SAFETY: the file is this build's own, in its own work directory, and
-                        // nothing writes it while it is mapped.
-                        .and_then(|f| unsafe { memmap2::Mmap::map(&f) })
-                        .map_err(|e| io((values.clone(), e)))?;
-                    // SAFETY: i8 and u8 have the same size and alignment.
-                    let values: &[i8] = unsafe { std::slice::from_raw_parts(map.as_ptr() as *const i8, map.len()) };
-                    // SAFETY: a read-only file map, removed from the watcher before it is dropped.
-                    let key = watcher.as_mut().map(|w| unsafe { w.add(&map) });
-                    let written = family.write(n, values);
-                    if let (Some(w), Some(k)) = (watcher.as_mut(), key) {
-                        w.remove(k);
-                    }
-                    written
-                })();
+                // The values are copied from their file a slice at a time, never mapped whole.
+                let built = outcore::build_layer_parts(game, layers.as_slice(), streamed, n, k, &work, p.as_ref())
+                    .and_then(|values| family.write_from(n, &values));
                 // Finished or failed (a full disk), nothing of the partitions stays behind.
                 let cleaned = std::fs::remove_dir_all(&work).map_err(|e| io((work.clone(), e)));
                 let header = built?;
@@ -241,11 +226,16 @@ pub fn build_files<G: LayeredGame>(
             }
         };
         on_layer(n, &header);
-        // Read back and checked: the next layer is built on it (registered first: the check
-        // reads every page).
+        // Read back and checked: the next layer is built on it. Under a budget the check drops
+        // what it read as it goes rather than wait for the watcher, which a loaded machine may
+        // not run in time.
         layers.push(family.open(n, size)?);
         register(&mut watcher, &layers[n]);
-        layers[n].verify()?;
+        if memory.is_some() {
+            layers[n].verify_dropping()?;
+        } else {
+            layers[n].verify()?;
+        }
     }
     drop(watcher);
     Ok(layers)

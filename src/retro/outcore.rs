@@ -40,6 +40,9 @@ pub const FIXED_BYTES: u64 = 48 << 20;
 pub const MAX_PARTS: u64 = 4096;
 pub const MIN_PART: u64 = 1 << 12;
 
+/// Updates read from an inbox decoded and applied at a time.
+const UPDATES_AT_ONCE: usize = 1 << 16;
+
 /// Bytes of each message buffer for partitions of `len` positions.
 fn message_bytes(len: u64) -> u64 {
     len.clamp(*MESSAGE_BYTES.start(), *MESSAGE_BYTES.end()) & !7
@@ -131,7 +134,9 @@ pub fn plan_layer(size: u64, lower: u64, budget: Option<u64>, lookups: Option<Lo
         }
         (Some(b), Some(Lookups::Mapped)) => parts_within(size, lower, b).map(|p| plan(p, Lookups::Mapped)),
         (Some(b), Some(Lookups::Streamed)) => streamed(b),
-        (Some(b), None) => parts_with_lower(size, lower, b).map(|p| plan(p, Lookups::Mapped)).or_else(|_| streamed(b)),
+        (Some(b), None) => parts_with_lower(size, lower, b)
+            .map(|p| plan(p, Lookups::Mapped))
+            .or_else(|mapped| streamed(b).map_err(|least| least.min(mapped))),
     }
 }
 
@@ -218,9 +223,10 @@ impl<'a> Outbox<'a> {
             }
             let path = inbox(work, q as u64);
             let mut f = OpenOptions::new().create(true).append(true).open(&path).map_err(io_at(&path))?;
-            let bytes: Vec<u8> = b.iter().flat_map(|x| x.to_le_bytes()).collect();
+            // Taken, not cleared: a box kept at its capacity after every flush would let the
+            // boxes together hold a cap each, past the budget.
+            let bytes: Vec<u8> = std::mem::take(b).iter().flat_map(|x| x.to_le_bytes()).collect();
             f.write_all(&bytes).map_err(io_at(&path))?;
-            b.clear();
         }
         Ok(())
     }
@@ -265,7 +271,8 @@ fn load(work: &Path, p: u64, base: u64) -> Result<Part, (PathBuf, io::Error)> {
 
 fn save(work: &Path, p: u64, part: &Part) -> Result<(), (PathBuf, io::Error)> {
     let path = state(work, p);
-    fs::write(&path, part.to_bytes()).map_err(io_at(&path))
+    let mut f = io::BufWriter::new(File::create(&path).map_err(io_at(&path))?);
+    part.write_to(&mut f).and_then(|()| f.flush()).map_err(io_at(&path))
 }
 
 /// Build layer `n` in `parts` partitions with their files in `work` (created, and emptied of
@@ -346,11 +353,15 @@ fn build_parts<G: LayeredGame, L: Layers + ?Sized>(
                         if got == 0 {
                             break;
                         }
-                        let updates: Vec<(u64, bool)> = buf[..got]
-                            .chunks_exact(8)
-                            .map(|c| decode(u64::from_le_bytes(c.try_into().unwrap())))
-                            .collect();
-                        frontier.extend(part.receive(t, &updates));
+                        // Decoded a slice at a time: the updates as tuples take twice the bytes
+                        // the buffer holds.
+                        for slice in buf[..got].chunks(UPDATES_AT_ONCE * 8) {
+                            let updates: Vec<(u64, bool)> = slice
+                                .chunks_exact(8)
+                                .map(|c| decode(u64::from_le_bytes(c.try_into().unwrap())))
+                                .collect();
+                            frontier.extend(part.receive(t, &updates));
+                        }
                     }
                     fs::remove_file(&path).map_err(io_at(&path))?;
                 }

@@ -322,8 +322,11 @@ mod tests {
                     for p in 0..parts {
                         let r = (p * len).min(size)..((p + 1) * len).min(size);
                         let mapped = Part::forward(&game, &layers[..n], n, r.clone(), &Silent).to_bytes();
-                        let streamed = forward(&game, &lower, n, r, work.path(), &Silent).unwrap().to_bytes();
-                        assert!(mapped == streamed, "{kind:?} layer {n} part {p} of {parts}");
+                        let part = forward(&game, &lower, n, r, work.path(), &Silent).unwrap();
+                        let mut written = Vec::new();
+                        part.write_to(&mut written).unwrap();
+                        assert!(mapped == part.to_bytes(), "{kind:?} layer {n} part {p} of {parts}");
+                        assert!(written == mapped, "{kind:?} layer {n} part {p} of {parts}: as saved");
                     }
                 }
             }
