@@ -3,7 +3,8 @@
 //!
 //! A random lookup into a lower layer is a page fault when the layer is not resident, and a
 //! disk seek when it is not cached either; the mapped forward pass therefore needs every lower
-//! layer in memory (their bytes grow faster than the layer being built). Here, as Lincke &
+//! layer in memory (at 36 Oware seeds they hold three times the positions of the layer being
+//! built). Here, as Lincke &
 //! Marzetta built Awari on a small machine, the pass over a partition runs in two steps:
 //!
 //! 1. **Requests.** Every position is expanded once: an ended position gets its value, any
@@ -26,7 +27,7 @@ use super::LayeredGame;
 use crate::store::layer_file::{DbError, LayerFile, BLOCK};
 use rayon::prelude::*;
 use std::fs::{self, File, OpenOptions};
-use std::io::{Read, Write};
+use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicI8, AtomicU8, Ordering::Relaxed};
 use std::sync::Mutex;
@@ -137,12 +138,17 @@ impl Buckets<'_> {
         for (b, v) in buckets.iter_mut().enumerate().filter(|(_, v)| !v.is_empty()) {
             let path = bucket_path(self.work, b);
             let io = |source| DbError::Io { path: path.clone(), source };
-            let bytes: Vec<u8> = std::mem::take(v).iter().flat_map(|x| x.to_le_bytes()).collect();
+            // Through a small buffer: a copy of the bucket as bytes would add its size again.
+            let requests = std::mem::take(v);
             OpenOptions::new()
                 .create(true)
                 .append(true)
                 .open(&path)
-                .and_then(|mut f| f.write_all(&bytes))
+                .map(BufWriter::new)
+                .and_then(|mut f| {
+                    requests.iter().try_for_each(|x| f.write_all(&x.to_le_bytes()))?;
+                    f.flush()
+                })
                 .map_err(io)?;
         }
         Ok(())

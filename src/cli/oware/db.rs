@@ -37,7 +37,8 @@ enum DbCmd {
         #[arg(long, value_parser = crate::cli::args::variant(&IndexKind::ALL, IndexKind::name, IndexKind::description), default_value = "full")]
         index: IndexKind,
         /// Memory budget (`512M`, `4G`, `1.5GiB`, bytes): a layer whose working arrays do not
-        /// fit is built in partitions kept on disk; refused when no split fits.
+        /// fit is built in partitions kept on disk, and one whose lower layers do not fit
+        /// streams them (see `--lookups`); refused when no split fits.
         #[arg(long, value_parser = crate::cli::args::bytes)]
         memory: Option<u64>,
         /// How a layer's forward pass reads the values of its captures' children in the lower
