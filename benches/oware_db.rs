@@ -5,6 +5,7 @@ use mancala::games::oware::Rules;
 use mancala::retro::builder::{build_layer, Silent};
 use mancala::retro::outcore::build_layer_parts;
 use mancala::retro::oware::{tables_in_memory_with, IndexKind, OwareLayers};
+use mancala::retro::stream::{InMemory, LowerBlocks};
 use mancala::retro::LayeredGame;
 use mancala::store::layer_file::{as_bytes, checksum};
 
@@ -15,10 +16,20 @@ fn main() {
     divan::main();
 }
 
+/// How a benchmarked layer is built.
+#[derive(Clone, Copy, PartialEq)]
+enum Build {
+    InMemory,
+    /// 16 partitions kept in files (retro::outcore), lower layers looked up at random.
+    OutOfCore,
+    /// The same partitions with the lower layers streamed in rank order (retro::stream).
+    Streamed,
+}
+
 /// One layer `n` built over the lower layers in memory, under `index`, in memory or out of
-/// core (16 partitions kept in files, retro::outcore); every run asserts the recorded crc32
-/// (tests/data/oware/layers*.csv say how each was produced and checked).
-fn bench_layer(bencher: divan::Bencher, index: IndexKind, n: usize, out_of_core: bool) {
+/// core; every run asserts the recorded crc32 (tests/data/oware/layers*.csv say how each was
+/// produced and checked).
+fn bench_layer(bencher: divan::Bencher, index: IndexKind, n: usize, build: Build) {
     let rules = Rules::default();
     let lower = tables_in_memory_with(rules, index, n - 1);
     let game = OwareLayers::with_index(rules, index);
@@ -33,10 +44,13 @@ fn bench_layer(bencher: divan::Bencher, index: IndexKind, n: usize, out_of_core:
     let dir = tempfile::tempdir().unwrap();
     let work = dir.path().join("work");
     bencher.counter(divan::counter::ItemsCount::new(game.layer_size(n))).bench(|| {
-        let layer = if out_of_core {
-            std::fs::read(build_layer_parts(&game, lower.as_slice(), n, 16, &work, &Silent).unwrap()).unwrap()
-        } else {
-            as_bytes(&build_layer(&game, lower.as_slice(), n, &Silent)).to_vec()
+        let streamed = InMemory(lower.as_slice());
+        let layer = match build {
+            Build::InMemory => as_bytes(&build_layer(&game, lower.as_slice(), n, &Silent)).to_vec(),
+            Build::OutOfCore | Build::Streamed => {
+                let s = (build == Build::Streamed).then_some(&streamed as &dyn LowerBlocks);
+                std::fs::read(build_layer_parts(&game, lower.as_slice(), s, n, 16, &work, &Silent).unwrap()).unwrap()
+            }
         };
         assert_eq!(checksum(&layer), want, "layer {n} checksum");
         layer
@@ -45,25 +59,32 @@ fn bench_layer(bencher: divan::Bencher, index: IndexKind, n: usize, out_of_core:
 
 #[divan::bench(args = [10, 11, 12, 13], sample_count = 5)]
 fn build_one_layer(bencher: divan::Bencher, n: usize) {
-    bench_layer(bencher, IndexKind::Full, n, false);
+    bench_layer(bencher, IndexKind::Full, n, Build::InMemory);
 }
 
 /// The same layers under the reachable index (positions whose player not to move has an empty
 /// pit): fewer positions, same values (tests/oware_reachable.rs).
 #[divan::bench(args = [10, 11, 12, 13], sample_count = 5)]
 fn build_one_layer_reachable(bencher: divan::Bencher, n: usize) {
-    bench_layer(bencher, IndexKind::Reachable, n, false);
+    bench_layer(bencher, IndexKind::Reachable, n, Build::InMemory);
 }
 
 /// The full-index layers out of core.
 #[divan::bench(args = [10, 11, 12, 13], sample_count = 5)]
 fn build_one_layer_out_of_core(bencher: divan::Bencher, n: usize) {
-    bench_layer(bencher, IndexKind::Full, n, true);
+    bench_layer(bencher, IndexKind::Full, n, Build::OutOfCore);
 }
 
 /// The reachable-index layers out of core, the counterpart of `build_one_layer_reachable` in
 /// the same run.
 #[divan::bench(args = [10, 11, 12, 13], sample_count = 5)]
 fn build_one_layer_reachable_out_of_core(bencher: divan::Bencher, n: usize) {
-    bench_layer(bencher, IndexKind::Reachable, n, true);
+    bench_layer(bencher, IndexKind::Reachable, n, Build::OutOfCore);
+}
+
+/// The reachable-index layers out of core with the lower layers streamed, the counterpart of
+/// `build_one_layer_reachable_out_of_core` in the same run.
+#[divan::bench(args = [10, 11, 12, 13], sample_count = 5)]
+fn build_one_layer_reachable_streamed(bencher: divan::Bencher, n: usize) {
+    bench_layer(bencher, IndexKind::Reachable, n, Build::Streamed);
 }

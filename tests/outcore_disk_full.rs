@@ -1,4 +1,5 @@
-//! A disk that fills while an out-of-core layer spills its partitions or inboxes: one line
+//! A disk that fills while an out-of-core layer spills its partitions, inboxes or streamed
+//! lookup requests (`--lookups streamed`): one line
 //! naming the problem and the database directory, exit 2, no work directory and no file of the
 //! layer left behind; the same command with space then finishes with the checksums of the
 //! in-memory build.
@@ -19,7 +20,7 @@ use std::time::{Duration, Instant};
 /// the partitions of layer 11 about 3.5 MB more, within 8 MiB).
 const MAX: usize = 11;
 
-fn build_args(dir: &Path, memory: Option<u64>) -> Vec<String> {
+fn build_args(dir: &Path, memory: Option<u64>, extra: &[&str]) -> Vec<String> {
     let mut a: Vec<String> = ["oware", "db", "build", "--threads", "2", "--max-stones", &MAX.to_string(), "--dir"]
         .iter()
         .map(|s| s.to_string())
@@ -28,6 +29,7 @@ fn build_args(dir: &Path, memory: Option<u64>) -> Vec<String> {
     if let Some(m) = memory {
         a.extend(["--memory".to_string(), m.to_string()]);
     }
+    a.extend(extra.iter().map(|s| s.to_string()));
     a
 }
 
@@ -43,6 +45,8 @@ fn reached(work: &Path, trigger: &str) -> bool {
             let n = e.file_name().to_string_lossy().into_owned();
             if trigger == ".in" {
                 n.ends_with(".in")
+            } else if trigger == "lookups-" {
+                n.starts_with("lookups-")
             } else {
                 n == trigger
             }
@@ -54,7 +58,8 @@ fn reached(work: &Path, trigger: &str) -> bool {
 fn a_disk_filling_during_the_spill_fails_with_exit_2_and_a_rerun_gives_the_same_checksums() {
     let test = "outcore_disk_full";
     let reference = tempfile::tempdir().unwrap();
-    let status = Command::new(env!("CARGO_BIN_EXE_mancala")).args(build_args(reference.path(), None)).output().unwrap();
+    let status =
+        Command::new(env!("CARGO_BIN_EXE_mancala")).args(build_args(reference.path(), None, &[])).output().unwrap();
     assert!(status.status.success(), "{status:?}");
     let want = crcs(reference.path());
     assert_eq!(want.len(), MAX + 1);
@@ -71,11 +76,13 @@ fn a_disk_filling_during_the_spill_fails_with_exit_2_and_a_rerun_gives_the_same_
     let work = db.join(format!(".oware-gs-no-capture-{MAX}.db.work"));
     let top = db.join(format!("oware-gs-no-capture-{MAX}.db"));
     let mut happened = 0;
-    // The disk fills as the partitions are first written, then once the first inbox exists.
-    for trigger in ["part-1.state", ".in"] {
+    // The disk fills as the partitions are first written, then once the first inbox exists,
+    // then once a streamed forward pass spills its first requests.
+    for (trigger, extra) in [("part-1.state", &[][..]), (".in", &[][..]), ("lookups-", &["--lookups", "streamed"][..])]
+    {
         for attempt in 0..4 {
             let mut child = Command::new(env!("CARGO_BIN_EXE_mancala"))
-                .args(build_args(&db, Some(budget)))
+                .args(build_args(&db, Some(budget), extra))
                 .stdout(Stdio::null())
                 .stderr(Stdio::piped())
                 .spawn()
@@ -113,8 +120,10 @@ fn a_disk_filling_during_the_spill_fails_with_exit_2_and_a_rerun_gives_the_same_
                 .collect();
             assert!(left.is_empty(), "{test}: {trigger}: temporaries {left:?}");
             std::fs::remove_file(&filler).unwrap();
-            let again =
-                Command::new(env!("CARGO_BIN_EXE_mancala")).args(build_args(&db, Some(budget))).output().unwrap();
+            let again = Command::new(env!("CARGO_BIN_EXE_mancala"))
+                .args(build_args(&db, Some(budget), extra))
+                .output()
+                .unwrap();
             assert!(again.status.success(), "{test}: {trigger}: the rerun failed: {again:?}");
             assert_eq!(crcs(&db), want, "{test}: {trigger}: checksums after the rerun");
             std::fs::remove_dir_all(&db).unwrap();
@@ -123,5 +132,5 @@ fn a_disk_filling_during_the_spill_fails_with_exit_2_and_a_rerun_gives_the_same_
         }
     }
     assert!(happened >= 1, "{test}: the disk never filled during a spill");
-    eprintln!("{test}: {happened} of 2 disk-full cases ran, each resumed with the in-memory checksums");
+    eprintln!("{test}: {happened} of 3 disk-full cases ran, each resumed with the in-memory checksums");
 }

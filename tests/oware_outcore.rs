@@ -75,7 +75,20 @@ fn a_small_budget_builds_out_of_core_with_the_in_memory_checksums() {
 fn a_budget_too_small_for_any_split_names_the_smallest_that_works() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path().to_str().unwrap();
-    let err = usage_error(mancala().args(["oware", "db", "build", "--max-stones", "30", "--dir", d, "--memory", "1G"]));
+    // Mapped lookups need the lower layers resident (a quarter of them at least).
+    let err = usage_error(mancala().args([
+        "oware",
+        "db",
+        "build",
+        "--max-stones",
+        "30",
+        "--dir",
+        d,
+        "--memory",
+        "1G",
+        "--lookups",
+        "mapped",
+    ]));
     assert!(err.starts_with("error: --memory: 1.0 GiB is too small to build layer "), "{err}");
     let least: u64 = err.trim_end().rsplit("works is ").next().unwrap().trim_end_matches(" MiB").parse().unwrap();
     assert!(least > 1024, "{err}");
@@ -83,6 +96,12 @@ fn a_budget_too_small_for_any_split_names_the_smallest_that_works() {
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     let err = usage_error(mancala().args(["oware", "db", "build", "--max-stones", "4", "--dir", d, "--memory", "12Q"]));
     assert!(err.contains("--memory"), "{err}");
+    // Streamed lookups (the plan's choice where mapped ones do not fit) need the process
+    // itself at least.
+    let err =
+        usage_error(mancala().args(["oware", "db", "build", "--max-stones", "30", "--dir", d, "--memory", "40M"]));
+    assert!(err.starts_with("error: --memory: 40.0 MiB is too small to build layer 0 "), "{err}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     // The smallest budget named is enough.
     let err = usage_error(mancala().args(["oware", "db", "build", "--max-stones", "9", "--dir", d, "--memory", "40M"]));
     let least: u64 = err.trim_end().rsplit("works is ").next().unwrap().trim_end_matches(" MiB").parse().unwrap();

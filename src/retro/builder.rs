@@ -5,12 +5,12 @@ use rayon::prelude::*;
 use std::sync::atomic::{AtomicI8, AtomicU8, Ordering::Relaxed};
 
 /// Marks a position with no value yet.
-const UNDECIDED: i8 = i8::MIN;
+pub(crate) const UNDECIDED: i8 = i8::MIN;
 /// "No exit move" in the best-exit array: below every real payoff.
-const NO_EXIT: i8 = i8::MIN;
+pub(crate) const NO_EXIT: i8 = i8::MIN;
 
 /// Positions handled per parallel task in scans.
-const CHUNK: u64 = 1 << 14;
+pub(crate) const CHUNK: u64 = 1 << 14;
 
 /// Working memory per position of the layer being built: value, open-move counter, best exit.
 pub const WORK_BYTES_PER_POSITION: u64 = 3;
@@ -114,6 +114,13 @@ impl Part {
         }
     }
 
+    /// A part whose forward pass was made elsewhere ([`super::stream`]): the open-move
+    /// counters and best exits of the ranks `base..base + len`, nothing settled yet.
+    pub(crate) fn from_forward(base: u64, open: Vec<AtomicU8>, best_exit: Vec<i8>) -> Part {
+        let value = (0..best_exit.len()).map(|_| AtomicI8::new(UNDECIDED)).collect();
+        Part::from_vecs(base, value, open, best_exit)
+    }
+
     /// The state kept in `map` ([`Part::to_bytes`]'s layout), used in place: a visit touches
     /// only the pages it needs, and the kernel writes back only the pages it changed.
     pub fn mapped(base: u64, mut map: memmap2::MmapMut) -> Part {
@@ -176,6 +183,24 @@ impl Part {
             },
         );
         Part::from_vecs(base, value, open, best_exit)
+    }
+
+    /// Write the state ([`Part::to_bytes`]'s layout) a slice at a time: a partition saved
+    /// between its visits is not copied whole beside itself.
+    pub fn write_to(&self, w: &mut impl std::io::Write) -> std::io::Result<()> {
+        const SLICE: usize = 1 << 20;
+        let mut buf = Vec::with_capacity(SLICE);
+        for value in self.value.chunks(SLICE) {
+            buf.clear();
+            buf.extend(value.iter().map(|v| v.load(Relaxed) as u8));
+            w.write_all(&buf)?;
+        }
+        for open in self.open.chunks(SLICE) {
+            buf.clear();
+            buf.extend(open.iter().map(|v| v.load(Relaxed)));
+            w.write_all(&buf)?;
+        }
+        w.write_all(crate::store::layer_file::as_bytes(&self.best_exit))
     }
 
     /// The state as bytes: values, open-move counters, best exits (what a partition keeps on

@@ -3,6 +3,7 @@
 //! position and reads its byte.
 
 use super::builder::{self, Progress, WORK_BYTES_PER_POSITION};
+use super::outcore::Lookups;
 use super::stats::LayerStats;
 use super::verify::{verify_layer, Mismatch};
 use super::{LayeredGame, Layers};
@@ -143,9 +144,23 @@ impl Resume {
         progress: &dyn Fn(usize, u64) -> Box<dyn Progress>,
         on_layer: &mut dyn FnMut(usize, &Header),
     ) -> Result<(), DbError> {
+        self.build_planned(game, &|n| (parts(n), Lookups::Mapped), memory, progress, on_layer)
+    }
+
+    /// [`Resume::build_within`] with layer `n` in `plan(n)` partitions and lookups
+    /// ([`super::outcore::plan_layer`]): streamed lookups read the lower layers in rank order
+    /// ([`super::stream`]), so they need not fit the memory.
+    pub fn build_planned<G: TableGame>(
+        self,
+        game: &G,
+        plan: &dyn Fn(usize) -> (u64, Lookups),
+        memory: Option<u64>,
+        progress: &dyn Fn(usize, u64) -> Box<dyn Progress>,
+        on_layer: &mut dyn FnMut(usize, &Header),
+    ) -> Result<(), DbError> {
         let Resume { dir, max, layers } = self;
         with_family(game, &dir, |family| {
-            super::build_files(family, game, layers, max, parts, memory, progress, on_layer)
+            super::build_files(family, game, layers, max, plan, memory, progress, on_layer)
         })
         .map(drop)
     }

@@ -28,6 +28,7 @@ pub mod kiothi;
 pub mod outcore;
 pub mod oware;
 pub mod stats;
+pub mod stream;
 pub mod verify;
 
 use crate::store::layer_file;
@@ -92,6 +93,33 @@ pub trait LayeredGame: Sync {
         Ok((best, same))
     }
 
+    /// What the streamed forward pass ([`stream`]) needs of a position: `Err(v)` for an ended
+    /// position of value `v`, else `Ok(same)`, the number of moves that stay in the layer, with
+    /// `(gain, layer, rank)` of the child of every move that leaves it in `out`. The values of
+    /// those children are looked up later, in rank order. The default reads it off
+    /// [`LayeredGame::expand`].
+    fn exit_children(
+        &self,
+        pos: &Self::Pos,
+        buf: &mut Vec<Edge<Self::Pos>>,
+        out: &mut Vec<(i32, usize, u64)>,
+    ) -> Result<u8, i32> {
+        out.clear();
+        if let Some(v) = self.expand(pos, buf) {
+            return Err(v);
+        }
+        let mut same = 0u8;
+        for e in buf.iter() {
+            if e.same_layer {
+                same += 1;
+            } else {
+                let (layer, r) = self.locate(&e.child);
+                out.push((e.gain, layer, r));
+            }
+        }
+        Ok(same)
+    }
+
     /// The ranks (in layer `n`) of [`LayeredGame::unmoves`] of the position of rank `rank` in
     /// layer `n`, one per move: what the builder's backward pass needs. The default unranks,
     /// calls `unmoves` and locates each; a game may compute ranks more directly.
@@ -141,19 +169,21 @@ pub fn bellman<G: LayeredGame, L: Layers + ?Sized>(
 }
 
 /// Build the layers `layers.len()..=max` of a table family into `dir` on top of the finished
-/// (and checked) `layers` below them, and return them all, mapped. `parts(n)` is the number of
-/// partitions layer `n` is built in (1: in memory; more: out of core, [`outcore`], in a work
-/// directory beside its file). `on_layer(n, header)` is called after each layer is written.
-/// Under a `memory` budget the pages of the mapped lower layers are dropped from the process
-/// whenever its RSS nears the budget ([`crate::store::resident`]): they are read at random and
-/// would otherwise stay resident, all of them, whatever the partitions.
+/// (and checked) `layers` below them, and return them all, mapped. `plan(n)` is the number of
+/// partitions layer `n` is built in and how its lower layers are read (1 and mapped: in
+/// memory; more, or streamed: out of core, [`outcore`], in a work directory beside its file).
+/// `on_layer(n, header)` is called after each layer is written. Under a `memory` budget the
+/// pages of the mapped lower layers are dropped from the process whenever its RSS nears the
+/// budget ([`crate::store::resident`]): mapped lookups read them at random and would otherwise
+/// keep them resident, all of them, whatever the partitions (streamed lookups read the files,
+/// not the maps, and only the check of each new layer touches its map).
 #[allow(clippy::too_many_arguments)]
 pub fn build_files<G: LayeredGame>(
     family: &layer_file::Family,
     game: &G,
     mut layers: Vec<layer_file::LayerFile>,
     max: usize,
-    parts: &dyn Fn(usize) -> u64,
+    plan: &dyn Fn(usize) -> (u64, outcore::Lookups),
     memory: Option<u64>,
     progress: &dyn Fn(usize, u64) -> Box<dyn builder::Progress>,
     on_layer: &mut dyn FnMut(usize, &layer_file::Header),
@@ -173,32 +203,21 @@ pub fn build_files<G: LayeredGame>(
     for n in layers.len()..=max {
         let size = game.layer_size(n);
         let p = progress(n, size);
+        let (parts, lookups) = plan(n);
         // A layer of more positions than one part holds (u32 indices) is never built in one.
-        let header = match parts(n).max(outcore::least_parts(size)) {
-            0 | 1 => family.write(n, &builder::build_layer(game, layers.as_slice(), n, p.as_ref()))?,
+        let header = match parts.max(outcore::least_parts(size)) {
+            0 | 1 if lookups == outcore::Lookups::Mapped => {
+                family.write(n, &builder::build_layer(game, layers.as_slice(), n, p.as_ref()))?
+            }
             k => {
                 let file = (family.path)(n);
                 let name = file.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
                 let work = file.with_file_name(format!(".{name}.work"));
                 let io = |(path, source)| layer_file::DbError::Io { path, source };
-                let built = (|| {
-                    let values =
-                        outcore::build_layer_parts(game, layers.as_slice(), n, k, &work, p.as_ref()).map_err(io)?;
-                    let map = std::fs::File::open(&values)
-                        // SAFETY: the file is this build's own, in its own work directory, and
-                        // nothing writes it while it is mapped.
-                        .and_then(|f| unsafe { memmap2::Mmap::map(&f) })
-                        .map_err(|e| io((values.clone(), e)))?;
-                    // SAFETY: i8 and u8 have the same size and alignment.
-                    let values: &[i8] = unsafe { std::slice::from_raw_parts(map.as_ptr() as *const i8, map.len()) };
-                    // SAFETY: a read-only file map, removed from the watcher before it is dropped.
-                    let key = watcher.as_mut().map(|w| unsafe { w.add(&map) });
-                    let written = family.write(n, values);
-                    if let (Some(w), Some(k)) = (watcher.as_mut(), key) {
-                        w.remove(k);
-                    }
-                    written
-                })();
+                let streamed = (lookups == outcore::Lookups::Streamed).then_some(&layers as &dyn stream::LowerBlocks);
+                // The values are copied from their file a slice at a time, never mapped whole.
+                let built = outcore::build_layer_parts(game, layers.as_slice(), streamed, n, k, &work, p.as_ref())
+                    .and_then(|values| family.write_from(n, &values));
                 // Finished or failed (a full disk), nothing of the partitions stays behind.
                 let cleaned = std::fs::remove_dir_all(&work).map_err(|e| io((work.clone(), e)));
                 let header = built?;
@@ -207,11 +226,16 @@ pub fn build_files<G: LayeredGame>(
             }
         };
         on_layer(n, &header);
-        // Read back and checked: the next layer is built on it (registered first: the check
-        // reads every page).
+        // Read back and checked: the next layer is built on it. Under a budget the check drops
+        // what it read as it goes rather than wait for the watcher, which a loaded machine may
+        // not run in time.
         layers.push(family.open(n, size)?);
         register(&mut watcher, &layers[n]);
-        layers[n].verify()?;
+        if memory.is_some() {
+            layers[n].verify_dropping()?;
+        } else {
+            layers[n].verify()?;
+        }
     }
     drop(watcher);
     Ok(layers)

@@ -14,12 +14,18 @@
 //! children, and a countdown settles it only when every move is the latter), so every layer has
 //! exactly the checksum of the in-memory build.
 //!
+//! The forward pass reads the lower layers through their maps ([`Lookups::Mapped`]: they must
+//! stay resident or every lookup faults) or streams them in rank order
+//! ([`Lookups::Streamed`], [`super::stream`]: the memory is bounded whatever their size);
+//! [`plan_layer`] chooses.
+//!
 //! The partitions are rank ranges, so `k` processes (MPI ranks) can each own a contiguous range
 //! of every layer the same way: the inbox files become the messages between them.
 
 use super::builder::{Part, Progress, FRONTIER_SHARE, MAX_PART_LEN, WORK_BYTES_PER_POSITION};
+use super::stream::{self, LowerBlocks};
 use super::{LayeredGame, Layers};
-use crate::store::layer_file::as_bytes;
+use crate::store::layer_file::{as_bytes, DbError};
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -33,6 +39,9 @@ pub const FIXED_BYTES: u64 = 48 << 20;
 /// The most partitions a layer is split into, and the fewest positions one holds.
 pub const MAX_PARTS: u64 = 4096;
 pub const MIN_PART: u64 = 1 << 12;
+
+/// Updates read from an inbox decoded and applied at a time.
+const UPDATES_AT_ONCE: usize = 1 << 16;
 
 /// Bytes of each message buffer for partitions of `len` positions.
 fn message_bytes(len: u64) -> u64 {
@@ -55,6 +64,82 @@ pub fn memory_for(size: u64, lower: u64, parts: u64) -> u64 {
     FIXED_BYTES + lower + work + messages
 }
 
+/// Bytes of memory a build of a layer of `size` positions in `parts` partitions needs at its
+/// peak with its lower layers streamed ([`super::stream`]): none of them is resident.
+pub fn memory_streamed(size: u64, parts: u64) -> u64 {
+    let len = size.div_ceil(parts.max(1));
+    memory_for(size, 0, parts) + stream::stream_bytes(len)
+}
+
+/// How the forward pass of a layer reads the values of its capture children.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Lookups {
+    /// At random through the maps of the lower layers: fast while they are resident.
+    Mapped,
+    /// In rank order, block by block, from the lower layers' files ([`super::stream`]).
+    Streamed,
+}
+
+impl Lookups {
+    pub const ALL: [Lookups; 2] = [Lookups::Mapped, Lookups::Streamed];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Lookups::Mapped => "mapped",
+            Lookups::Streamed => "streamed",
+        }
+    }
+
+    pub fn description(self) -> &'static str {
+        match self {
+            Lookups::Mapped => "capture children looked up at random in the mapped lower layers (they stay resident)",
+            Lookups::Streamed => {
+                "capture children batched and read from the lower layers' files in rank order (memory bounded whatever their size)"
+            }
+        }
+    }
+}
+
+impl std::str::FromStr for Lookups {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Lookups::ALL.into_iter().find(|k| k.name() == s).ok_or_else(|| format!("`{s}`; expected mapped or streamed"))
+    }
+}
+
+/// How one layer is built: in how many partitions (1 with mapped lookups: in memory), how its
+/// lower layers are read, and the memory that needs at its peak.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LayerPlan {
+    pub parts: u64,
+    pub lookups: Lookups,
+    pub bytes: u64,
+}
+
+/// The plan of a layer of `size` positions over `lower` bytes of lower layers within `budget`
+/// bytes (`None`: no budget, the fewest partitions), with the lookups asked for or, when
+/// `lookups` is `None`, chosen: mapped when some split holds the lower layers whole within the
+/// budget (random lookups into resident layers are the fastest), else streamed, the only way
+/// whose memory does not grow with the lower layers (mapped lookups into layers the budget
+/// cannot hold fault on most reads, [`lower_share`]). `Err(the smallest budget that fits)`.
+pub fn plan_layer(size: u64, lower: u64, budget: Option<u64>, lookups: Option<Lookups>) -> Result<LayerPlan, u64> {
+    let plan = |(parts, bytes), lookups| LayerPlan { parts, lookups, bytes };
+    let streamed =
+        |budget| fewest_parts(size, budget, &|k| memory_streamed(size, k)).map(|p| plan(p, Lookups::Streamed));
+    match (budget, lookups) {
+        (None, Some(Lookups::Streamed)) => streamed(u64::MAX),
+        (None, _) => {
+            let parts = least_parts(size);
+            Ok(plan((parts, memory_for(size, lower, parts)), Lookups::Mapped))
+        }
+        (Some(b), Some(Lookups::Mapped)) => parts_within(size, lower, b).map(|p| plan(p, Lookups::Mapped)),
+        (Some(b), Some(Lookups::Streamed)) => streamed(b),
+        (Some(b), None) => parts_with_lower(size, lower, b)
+            .map(|p| plan(p, Lookups::Mapped))
+            .or_else(|mapped| streamed(b).map_err(|least| least.min(mapped))),
+    }
+}
+
 /// The lower layers' share of a budget too small to hold them whole: a quarter of them (at
 /// least 16 MiB) stays resident, the rest is dropped and faulted back in from the page cache
 /// as it is read ([`crate::store::resident`]). Below a quarter the random reads of the forward
@@ -72,19 +157,25 @@ pub fn parts_within(size: u64, lower: u64, budget: u64) -> Result<(u64, u64), u6
 }
 
 fn parts_with_lower(size: u64, lower: u64, budget: u64) -> Result<(u64, u64), u64> {
+    fewest_parts(size, budget, &|k| memory_for(size, lower, k))
+}
+
+/// The fewest partitions of a layer of `size` positions whose `memory(parts)` fits `budget`,
+/// with that memory; `Err(the memory of the most partitions)` when none fits.
+fn fewest_parts(size: u64, budget: u64, memory: &dyn Fn(u64) -> u64) -> Result<(u64, u64), u64> {
     let most = MAX_PARTS.min(size.div_ceil(MIN_PART)).max(least_parts(size));
     // Memory falls as the parts grow in number: the first that fits is the fewest.
     let mut parts = least_parts(size);
     while parts <= most {
-        if memory_for(size, lower, parts) <= budget {
-            return Ok((parts, memory_for(size, lower, parts)));
+        if memory(parts) <= budget {
+            return Ok((parts, memory(parts)));
         }
         parts = if parts < 16 { parts + 1 } else { parts * 5 / 4 };
     }
-    if memory_for(size, lower, most) <= budget {
-        return Ok((most, memory_for(size, lower, most)));
+    if memory(most) <= budget {
+        return Ok((most, memory(most)));
     }
-    Err(memory_for(size, lower, most))
+    Err(memory(most))
 }
 
 fn io_at(path: &Path) -> impl Fn(io::Error) -> (PathBuf, io::Error) + '_ {
@@ -132,9 +223,10 @@ impl<'a> Outbox<'a> {
             }
             let path = inbox(work, q as u64);
             let mut f = OpenOptions::new().create(true).append(true).open(&path).map_err(io_at(&path))?;
-            let bytes: Vec<u8> = b.iter().flat_map(|x| x.to_le_bytes()).collect();
+            // Taken, not cleared: a box kept at its capacity after every flush would let the
+            // boxes together hold a cap each, past the budget.
+            let bytes: Vec<u8> = std::mem::take(b).iter().flat_map(|x| x.to_le_bytes()).collect();
             f.write_all(&bytes).map_err(io_at(&path))?;
-            b.clear();
         }
         Ok(())
     }
@@ -179,19 +271,50 @@ fn load(work: &Path, p: u64, base: u64) -> Result<Part, (PathBuf, io::Error)> {
 
 fn save(work: &Path, p: u64, part: &Part) -> Result<(), (PathBuf, io::Error)> {
     let path = state(work, p);
-    fs::write(&path, part.to_bytes()).map_err(io_at(&path))
+    let mut f = io::BufWriter::new(File::create(&path).map_err(io_at(&path))?);
+    part.write_to(&mut f).and_then(|()| f.flush()).map_err(io_at(&path))
 }
 
 /// Build layer `n` in `parts` partitions with their files in `work` (created, and emptied of
-/// what a stopped build left). Returns the file of its values, one byte per rank, in `work`.
+/// what a stopped build left). The forward pass looks the capture children up in `lower`
+/// (mapped), or, given `streamed`, reads them from it in rank order ([`super::stream`]).
+/// Returns the file of its values, one byte per rank, in `work`.
 pub fn build_layer_parts<G: LayeredGame, L: Layers + ?Sized>(
     game: &G,
     lower: &L,
+    streamed: Option<&dyn LowerBlocks>,
     n: usize,
     parts: u64,
     work: &Path,
     progress: &dyn Progress,
-) -> Result<PathBuf, (PathBuf, io::Error)> {
+) -> Result<PathBuf, DbError> {
+    build_parts(game, lower, streamed, n, parts, work, progress).map_err(|e| match e {
+        Failed::Io((path, source)) => DbError::Io { path, source },
+        Failed::Db(e) => e,
+    })
+}
+
+/// Why a build of partitions stopped.
+enum Failed {
+    Io(IoAt),
+    Db(DbError),
+}
+
+impl From<IoAt> for Failed {
+    fn from(e: IoAt) -> Self {
+        Failed::Io(e)
+    }
+}
+
+fn build_parts<G: LayeredGame, L: Layers + ?Sized>(
+    game: &G,
+    lower: &L,
+    streamed: Option<&dyn LowerBlocks>,
+    n: usize,
+    parts: u64,
+    work: &Path,
+    progress: &dyn Progress,
+) -> Result<PathBuf, Failed> {
     let size = game.layer_size(n);
     let len = size.div_ceil(parts.max(least_parts(size))).max(1);
     let parts = size.div_ceil(len).max(1);
@@ -201,7 +324,11 @@ pub fn build_layer_parts<G: LayeredGame, L: Layers + ?Sized>(
     }
     fs::create_dir_all(work).map_err(io_at(work))?;
     for p in 0..parts {
-        save(work, p, &Part::forward(game, lower, n, range(p), progress))?;
+        let part = match streamed {
+            Some(s) => stream::forward(game, s, n, range(p), work, progress).map_err(Failed::Db)?,
+            None => Part::forward(game, lower, n, range(p), progress),
+        };
+        save(work, p, &part)?;
     }
     let outbox = Outbox::new(work, parts, len);
     let mut decided = 0u64;
@@ -226,11 +353,15 @@ pub fn build_layer_parts<G: LayeredGame, L: Layers + ?Sized>(
                         if got == 0 {
                             break;
                         }
-                        let updates: Vec<(u64, bool)> = buf[..got]
-                            .chunks_exact(8)
-                            .map(|c| decode(u64::from_le_bytes(c.try_into().unwrap())))
-                            .collect();
-                        frontier.extend(part.receive(t, &updates));
+                        // Decoded a slice at a time: the updates as tuples take twice the bytes
+                        // the buffer holds.
+                        for slice in buf[..got].chunks(UPDATES_AT_ONCE * 8) {
+                            let updates: Vec<(u64, bool)> = slice
+                                .chunks_exact(8)
+                                .map(|c| decode(u64::from_le_bytes(c.try_into().unwrap())))
+                                .collect();
+                            frontier.extend(part.receive(t, &updates));
+                        }
                     }
                     fs::remove_file(&path).map_err(io_at(&path))?;
                 }
@@ -296,5 +427,30 @@ mod tests {
             let (parts, _) = parts_within(size, 0, u64::MAX).unwrap();
             assert!(size.div_ceil(parts) <= MAX_PART_LEN, "{n}: {parts}");
         }
+    }
+
+    #[test]
+    fn the_plan_streams_when_the_lower_layers_do_not_fit_and_its_memory_ignores_them() {
+        let size = 85_000_000;
+        let budget = 100 << 20;
+        // Lower layers the budget holds beside a split: mapped, as asked or chosen.
+        let small = 8 << 20;
+        let auto = plan_layer(size, small, Some(budget), None).unwrap();
+        assert_eq!(auto.lookups, Lookups::Mapped);
+        assert_eq!(auto, plan_layer(size, small, Some(budget), Some(Lookups::Mapped)).unwrap());
+        // Lower layers past the budget: streamed, within the budget however large they are.
+        for lower in [300 << 20, 40 << 30, 700 << 30] {
+            let p = plan_layer(size, lower, Some(budget), None).unwrap();
+            assert_eq!(p.lookups, Lookups::Streamed, "{lower}");
+            assert!(p.bytes <= budget && p.bytes == memory_streamed(size, p.parts), "{p:?}");
+            assert_eq!(p, plan_layer(size, 0, Some(budget), Some(Lookups::Streamed)).unwrap());
+        }
+        // Without a budget: in memory, or streamed in the fewest partitions when asked.
+        assert_eq!(plan_layer(size, small, None, None).unwrap().parts, 1);
+        let s = plan_layer(size, small, None, Some(Lookups::Streamed)).unwrap();
+        assert_eq!((s.parts, s.lookups), (1, Lookups::Streamed));
+        // A budget below the process itself fits nothing, and says what would.
+        let least = plan_layer(size, small, Some(FIXED_BYTES), None).unwrap_err();
+        assert!(least > FIXED_BYTES && plan_layer(size, small, Some(least), None).is_ok());
     }
 }

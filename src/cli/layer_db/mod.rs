@@ -10,6 +10,7 @@ use anyhow::{Context, Result};
 use mancala::export::svg::{stacked_bars, StackedBar};
 use mancala::export::{Column, Format, TableWriter, Value};
 use mancala::retro::database::{self, Database, TableGame};
+use mancala::retro::outcore::{plan_layer, Lookups};
 use mancala::retro::stats::LayerStats;
 use mancala::retro::LayeredGame;
 use mancala::store::layer_file::DbError;
@@ -27,6 +28,9 @@ pub enum DbRequest {
         dir: PathBuf,
         threads: Option<super::args::Threads>,
         memory: Option<u64>,
+        /// How the forward passes read the lower layers (`None`: chosen per layer by the plan,
+        /// [`mancala::retro::outcore::plan_layer`]).
+        lookups: Option<Lookups>,
     },
     Verify {
         dir: PathBuf,
@@ -104,7 +108,9 @@ pub fn run<G: TableGame>(req: DbRequest, spec: &DbSpec<G>, rules: G::Rules) -> R
 /// [`run`] with the game a build writes (its index); readers find theirs from the files.
 pub fn run_with<G: TableGame>(req: DbRequest, spec: &DbSpec<G>, rules: G::Rules, game: G) -> Result<()> {
     match req {
-        DbRequest::Build { max, dir, threads, memory } => build(spec, &game, max, &dir, threads, memory),
+        DbRequest::Build { max, dir, threads, memory, lookups } => {
+            build(spec, &game, max, &dir, threads, memory, lookups)
+        }
         DbRequest::Verify { dir } => verify(spec, &open(spec, &dir, rules, "--dir", None)?, &dir),
         DbRequest::Stats { dir, json, svg, csv, histogram_csv } => {
             stats(spec, &open(spec, &dir, rules, "--dir", None)?, json, svg, csv, histogram_csv)
@@ -207,26 +213,27 @@ fn build<G: TableGame>(
     dir: &Path,
     threads: Option<super::args::Threads>,
     memory: Option<u64>,
+    lookups: Option<Lookups>,
 ) -> Result<()> {
     spec.check_max(max)?;
     let mut need = database::memory_needed(game, max);
-    // Under --memory every layer gets the fewest partitions that fit the budget (1: in memory),
+    // Every layer gets the fewest partitions that fit the budget (1: in memory) and its lookups,
     // planned before anything is written.
-    let mut parts = vec![1u64; max + 1];
-    if let Some(budget) = memory {
+    let mut plan = vec![(1u64, Lookups::Mapped); max + 1];
+    if memory.is_some() || lookups.is_some() {
         let mut lower = 0u64;
         need = 0;
-        for (n, slot) in parts.iter_mut().enumerate() {
+        for (n, slot) in plan.iter_mut().enumerate() {
             let size = game.layer_size(n);
-            match mancala::retro::outcore::parts_within(size, lower, budget) {
-                Ok((k, bytes)) => {
-                    *slot = k;
-                    need = need.max(bytes);
+            match plan_layer(size, lower, memory, lookups) {
+                Ok(p) => {
+                    *slot = (p.parts, p.lookups);
+                    need = need.max(p.bytes);
                 }
                 Err(least) => {
                     return usage(format!(
                         "--memory: {} is too small to build layer {n} ({size} positions over {} of lower layers); the smallest budget that works is {} MiB",
-                        mancala::store::space::human_bytes(budget),
+                        mancala::store::space::human_bytes(memory.unwrap_or(u64::MAX)),
                         mancala::store::space::human_bytes(lower),
                         least.div_ceil(1 << 20)
                     ))
@@ -261,7 +268,8 @@ fn build<G: TableGame>(
     let _lock = mancala::store::DirLock::acquire(dir, "db-build").map_err(|e| super::args::lock_error("--dir", e))?;
     let resume = database::Resume::open(game, dir, max).map_err(|e| db_error("--dir", e))?;
     // An out-of-core layer also keeps its partitions' state and its values on disk while built.
-    let staging = resume.missing().filter(|&n| parts[n] > 1).map(|n| 5 * game.layer_size(n)).max().unwrap_or(0);
+    let out_of_core = |n: usize| plan[n].0 > 1 || plan[n].1 == Lookups::Streamed;
+    let staging = resume.missing().filter(|&n| out_of_core(n)).map(|n| 5 * game.layer_size(n)).max().unwrap_or(0);
     let disk = resume.disk_needed(game) + staging;
     if let Some(short) = mancala::store::space::shortfall(dir, disk) {
         return usage(format!("--dir: {short} (layers {:?})", resume.missing()));
@@ -274,10 +282,17 @@ fn build<G: TableGame>(
         gib(need),
         rayon::current_num_threads()
     );
-    if let Some(n) = resume.missing().find(|&n| parts[n] > 1) {
+    if let Some(n) = resume.missing().find(|&n| out_of_core(n)) {
         let split: Vec<String> =
-            resume.missing().filter(|&k| parts[k] > 1).map(|k| format!("{k}:{}", parts[k])).collect();
-        eprintln!("out of core from layer {n} (layer:partitions {})", split.join(" "));
+            resume.missing().filter(|&k| plan[k].0 > 1).map(|k| format!("{k}:{}", plan[k].0)).collect();
+        if split.is_empty() {
+            eprintln!("out of core from layer {n} (one partition each)");
+        } else {
+            eprintln!("out of core from layer {n} (layer:partitions {})", split.join(" "));
+        }
+    }
+    if let Some(n) = resume.missing().find(|&n| plan[n].1 == Lookups::Streamed) {
+        eprintln!("lower layers streamed from layer {n}");
     }
     for h in resume.built() {
         eprintln!("layer {:>2}: {:>13} positions already built, crc32 {:08x}", h.layer, h.entries, h.checksum);
@@ -290,7 +305,7 @@ fn build<G: TableGame>(
         Box::new(LayerBar { pb, n })
     };
     resume
-        .build_within(game, &|n| parts[n], memory, &progress, &mut |n, h| {
+        .build_planned(game, &|n| plan[n], memory, &progress, &mut |n, h| {
             let secs = layer_start.elapsed().as_secs_f64();
             eprintln!(
                 "layer {n:>2}: {:>13} positions in {:>8.2} s ({:>6.2} M/s), crc32 {:08x}{}",

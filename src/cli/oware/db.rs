@@ -9,6 +9,7 @@ use clap::{Args, Subcommand};
 use mancala::export::{Column, Format, Value};
 use mancala::games::oware::{Rules, PITS};
 use mancala::retro::database::TableGame;
+use mancala::retro::outcore::Lookups;
 use mancala::retro::oware::{Database, IndexKind, OwareLayers};
 use std::path::{Path, PathBuf};
 
@@ -36,9 +37,15 @@ enum DbCmd {
         #[arg(long, value_parser = crate::cli::args::variant(&IndexKind::ALL, IndexKind::name, IndexKind::description), default_value = "full")]
         index: IndexKind,
         /// Memory budget (`512M`, `4G`, `1.5GiB`, bytes): a layer whose working arrays do not
-        /// fit is built in partitions kept on disk; refused when no split fits.
+        /// fit is built in partitions kept on disk, and one whose lower layers do not fit
+        /// streams them (see `--lookups`); refused when no split fits.
         #[arg(long, value_parser = crate::cli::args::bytes)]
         memory: Option<u64>,
+        /// How a layer's forward pass reads the values of its captures' children in the lower
+        /// layers (default: mapped while the budget holds them, else streamed; streamed builds
+        /// every layer out of core).
+        #[arg(long, value_parser = crate::cli::args::variant(&Lookups::ALL, Lookups::name, Lookups::description))]
+        lookups: Option<Lookups>,
         /// Build each layer with every process of an MPI job (`mpirun -np K mancala oware db
         /// build --distributed …`): each owns a share of the layer's positions; needs a binary
         /// built with `--features mpi` (hidden from the help of other builds, which refuse it
@@ -116,9 +123,12 @@ enum DbCmd {
 pub fn run(a: DbArgs) -> Result<()> {
     let mut index = IndexKind::Full;
     let (req, rules) = match a.cmd {
-        DbCmd::Build { max_stones, dir, threads, index: kind, memory, distributed: true, rules } => {
+        DbCmd::Build { max_stones, dir, threads, index: kind, memory, lookups, distributed: true, rules } => {
             if memory.is_some() {
                 return usage("--memory: not with --distributed (each process holds its share of a layer in memory)");
+            }
+            if lookups.is_some() {
+                return usage("--lookups: not with --distributed (its processes map the lower layers)");
             }
             let rules = rules.rules();
             OwareLayers::with_rules(rules).map_err(crate::cli::args::input)?;
@@ -128,9 +138,9 @@ pub fn run(a: DbArgs) -> Result<()> {
             crate::cli::args::make_out_dir("--dir", &dir)?;
             return distributed(&spec, &game, max_stones, &dir, threads);
         }
-        DbCmd::Build { max_stones, dir, threads, index: kind, memory, distributed: false, rules } => {
+        DbCmd::Build { max_stones, dir, threads, index: kind, memory, lookups, distributed: false, rules } => {
             index = kind;
-            (DbRequest::Build { max: max_stones, dir, threads, memory }, rules)
+            (DbRequest::Build { max: max_stones, dir, threads, memory, lookups }, rules)
         }
         DbCmd::Verify { dir, rules } => (DbRequest::Verify { dir }, rules),
         DbCmd::Stats { dir, json, svg, csv, histogram_csv, rules } => {

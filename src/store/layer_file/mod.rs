@@ -215,6 +215,51 @@ pub fn write_layer(path: &Path, mut header: Header, payload: &[i8]) -> Result<He
     Ok(header)
 }
 
+/// [`write_layer`] of the values held in the file `values` (one byte per rank), read in
+/// slices, twice (the block CRCs go before the payload, then the copy): a layer built out of
+/// core is never whole in the process.
+pub fn write_layer_from(path: &Path, mut header: Header, values: &Path) -> Result<Header, DbError> {
+    use std::os::unix::fs::FileExt;
+    let src = File::open(values).map_err(io_err(values))?;
+    let entries = src.metadata().map_err(io_err(values))?.len();
+    let mut buf = vec![0u8; SLICE_BLOCKS * BLOCK];
+    let slices = |buf: &mut Vec<u8>, f: &mut dyn FnMut(&[u8]) -> Result<(), DbError>| -> Result<(), DbError> {
+        let mut at = 0u64;
+        while at < entries {
+            let len = (entries - at).min(buf.len() as u64) as usize;
+            src.read_exact_at(&mut buf[..len], at).map_err(io_err(values))?;
+            f(&buf[..len])?;
+            at += len as u64;
+        }
+        Ok(())
+    };
+    let mut blocks = Vec::with_capacity(block_count(entries));
+    let mut whole = crc32fast::Hasher::new();
+    slices(&mut buf, &mut |slice| {
+        for b in slice.chunks(BLOCK) {
+            let mut h = crc32fast::Hasher::new();
+            h.update(b);
+            whole.combine(&h);
+            blocks.push(h.finalize());
+        }
+        Ok(())
+    })?;
+    header.format_version = FORMAT_VERSION;
+    header.entries = entries;
+    header.checksum = whole.finalize();
+    let head = encode_head(path, &header)?;
+    let mut f = AtomicFile::create(path).map_err(io_err(path))?;
+    let tmp = f.temp().to_path_buf();
+    f.write_all(&prefix(&head, &blocks)).map_err(io_err(&tmp))?;
+    slices(&mut buf, &mut |slice| f.write_all(slice).map_err(io_err(&tmp)))?;
+    f.commit().map_err(io_err(path))?;
+    Ok(header)
+}
+
+/// Blocks read, checked or written at a time by the passes that keep a layer out of the
+/// process ([`write_layer_from`], [`LayerFile::verify_dropping`]): 4 MiB.
+const SLICE_BLOCKS: usize = 64;
+
 pub fn as_bytes(v: &[i8]) -> &[u8] {
     // SAFETY: i8 and u8 have the same size and alignment.
     unsafe { std::slice::from_raw_parts(v.as_ptr() as *const u8, v.len()) }
@@ -225,6 +270,8 @@ pub struct LayerFile {
     pub header: Header,
     pub path: PathBuf,
     map: memmap2::Mmap,
+    /// The open file, for reads that bypass the map ([`LayerFile::read_at`]).
+    file: File,
     offset: usize,
     /// The CRC of every block (version 2; empty for version 1, checked whole on open).
     crcs: Vec<u32>,
@@ -280,7 +327,7 @@ impl LayerFile {
         #[cfg(unix)]
         let _ = map.advise(memmap2::Advice::Random);
         let checked = (0..blocks.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
-        let f = LayerFile { header, path: p(), map, offset, crcs, checked, damage: OnceLock::new() };
+        let f = LayerFile { header, path: p(), map, file, offset, crcs, checked, damage: OnceLock::new() };
         if f.crcs.is_empty() {
             f.verify()?;
         }
@@ -337,6 +384,58 @@ impl LayerFile {
             if self.checked[b / 64].load(Ordering::Relaxed) & (1 << (b % 64)) == 0 {
                 self.check_block(b);
             }
+        }
+        self.damage()
+    }
+
+    /// Read the values `start..start + out.len()` from the file itself, not through its map,
+    /// checking every block read against its CRC: the streamed forward pass reads the lower
+    /// layers in rank order this way, so none of their pages stays in the process whatever
+    /// their size. `start` is a multiple of [`BLOCK`] and the range ends on a block boundary or
+    /// at the end of the layer, so every block is read whole and checked.
+    pub fn read_at(&self, start: u64, out: &mut [i8]) -> Result<(), DbError> {
+        use std::os::unix::fs::FileExt;
+        let end = start + out.len() as u64;
+        assert!(
+            start.is_multiple_of(BLOCK as u64) && (end.is_multiple_of(BLOCK as u64) || end == self.header.entries),
+            "read_at({start}, {} bytes) of {} entries: not whole blocks",
+            out.len(),
+            self.header.entries
+        );
+        // SAFETY: i8 and u8 have the same size and alignment.
+        let bytes = unsafe { std::slice::from_raw_parts_mut(out.as_mut_ptr() as *mut u8, out.len()) };
+        self.file.read_exact_at(bytes, self.offset as u64 + start).map_err(io_err(&self.path))?;
+        if self.crcs.is_empty() {
+            // Version 1: the whole payload was checked on open.
+            return Ok(());
+        }
+        let first = (start / BLOCK as u64) as usize;
+        for (k, block) in bytes.chunks(BLOCK).enumerate() {
+            let (b, found) = (first + k, checksum(block));
+            if found != self.crcs[b] {
+                return Err(DbError::Block { path: self.path.clone(), block: b, found, expected: self.crcs[b] });
+            }
+        }
+        Ok(())
+    }
+
+    /// [`LayerFile::verify`], dropping the pages of every slice from the process once it is
+    /// checked ([`super::resident::forget`]; they stay in the page cache): a build under a
+    /// memory budget checks each layer it writes without holding it.
+    pub fn verify_dropping(&self) -> Result<(), DbError> {
+        if self.crcs.is_empty() {
+            return self.verify();
+        }
+        let bytes = &self.map[self.offset..];
+        for first in (0..self.crcs.len()).step_by(SLICE_BLOCKS) {
+            let last = (first + SLICE_BLOCKS).min(self.crcs.len());
+            for b in first..last {
+                if self.checked[b / 64].load(Ordering::Relaxed) & (1 << (b % 64)) == 0 {
+                    self.check_block(b);
+                }
+            }
+            // SAFETY: a layer file's map is read-only and file-backed.
+            unsafe { super::resident::forget(&bytes[first * BLOCK..(last * BLOCK).min(bytes.len())]) };
         }
         self.damage()
     }
@@ -414,6 +513,11 @@ impl Family<'_> {
         write_layer(&(self.path)(n), self.header(n, 0), values)
     }
 
+    /// [`Family::write`] of the values in the file `values` ([`write_layer_from`]).
+    pub fn write_from(&self, n: usize, values: &Path) -> Result<Header, DbError> {
+        write_layer_from(&(self.path)(n), self.header(n, 0), values)
+    }
+
     /// Open the consecutive layers `0..` present (at most `0..=max`), checking every block now
     /// when `verify`; an empty list when layer 0 is missing.
     pub fn open_present(
@@ -481,6 +585,57 @@ mod tests {
         assert!(e.contains("damaged: checksum mismatch in block 1"), "{e}");
         let e = open(&path, n as u64).unwrap().verify().unwrap_err().to_string();
         assert!(e.contains("block 1"), "{e}");
+    }
+
+    /// Reads from the file return the values of whole blocks, the last one short, and a
+    /// damaged block is an error naming it (a streamed build stops there).
+    #[test]
+    fn reads_at_return_whole_checked_blocks() {
+        let d = tempfile::tempdir().unwrap();
+        let path = d.path().join("l.db");
+        let n = 3 * BLOCK + 100;
+        let values: Vec<i8> = (0..n).map(|i| (i % 11) as i8 - 5).collect();
+        write_layer(&path, header(FORMAT_VERSION), &values).unwrap();
+        let f = open(&path, n as u64).unwrap();
+        let mut out = vec![0i8; 2 * BLOCK];
+        f.read_at(BLOCK as u64, &mut out).unwrap();
+        assert!(out == values[BLOCK..3 * BLOCK]);
+        let mut tail = vec![0i8; BLOCK + 100];
+        f.read_at(2 * BLOCK as u64, &mut tail).unwrap();
+        assert!(tail == values[2 * BLOCK..]);
+
+        let mut bytes = std::fs::read(&path).unwrap();
+        let at = bytes.len() - n + 2 * BLOCK + 9;
+        bytes[at] ^= 0x01;
+        std::fs::write(&path, &bytes).unwrap();
+        let f = open(&path, n as u64).unwrap();
+        f.read_at(0, &mut out).unwrap();
+        let e = f.read_at(BLOCK as u64, &mut out).unwrap_err();
+        assert!(matches!(e, DbError::Block { block: 2, .. }), "{e}");
+        assert!(!e.is_io());
+    }
+
+    /// A layer written from a file of values is the file [`write_layer`] writes, and checks
+    /// the same with its pages dropped as it goes.
+    #[test]
+    fn a_layer_written_from_a_file_is_the_same_file() {
+        let d = tempfile::tempdir().unwrap();
+        let n = 70 * BLOCK + 3;
+        let values: Vec<i8> = (0..n).map(|i| (i * 13 % 9) as i8 - 4).collect();
+        let src = d.path().join("values");
+        std::fs::write(&src, as_bytes(&values)).unwrap();
+        let (a, b) = (d.path().join("a.db"), d.path().join("b.db"));
+        let ha = write_layer(&a, header(FORMAT_VERSION), &values).unwrap();
+        let hb = write_layer_from(&b, header(FORMAT_VERSION), &src).unwrap();
+        assert_eq!(ha, hb);
+        assert!(std::fs::read(&a).unwrap() == std::fs::read(&b).unwrap());
+        open(&b, n as u64).unwrap().verify_dropping().unwrap();
+        let mut bytes = std::fs::read(&b).unwrap();
+        let at = bytes.len() - n + 66 * BLOCK;
+        bytes[at] ^= 0x10;
+        std::fs::write(&b, &bytes).unwrap();
+        let e = open(&b, n as u64).unwrap().verify_dropping().unwrap_err();
+        assert!(matches!(e, DbError::Block { block: 66, .. }), "{e}");
     }
 
     /// A version 1 file (no block table) is read, and checked whole when it is opened.
