@@ -153,3 +153,39 @@ fn lookups_are_refused_with_distributed_and_unknown_names() {
     mancala().args(["oware", "db", "build", "--max-stones", "4", "--dir", d, "--lookups", "random"]).assert().code(2);
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
+
+/// `db build --plan` prints the plan the build then follows, creates nothing, and marks the
+/// layers a directory holds already as built.
+#[test]
+fn the_plan_is_what_the_build_follows() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db");
+    let d = db.to_str().unwrap();
+    let args = ["oware", "db", "build", "--max-stones", "12", "--dir", d, "--memory", "50M"];
+    let out = mancala().args(args).arg("--plan").output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!db.exists(), "--plan created the directory");
+    let text = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<Vec<String>> = text
+        .lines()
+        .filter(|l| l.trim_start().chars().next().is_some_and(|c| c.is_ascii_digit()))
+        .map(|l| l.split_whitespace().map(String::from).collect())
+        .collect();
+    assert_eq!(rows.len(), 13, "{text}");
+    assert!(rows.iter().all(|r| r.ends_with(&["to".to_string(), "build".to_string()])), "{text}");
+    // The partitions the plan gives each split layer, as the build's log names them.
+    let split: Vec<String> = rows.iter().filter(|r| r[2] != "1").map(|r| format!("{}:{}", r[0], r[2])).collect();
+    assert!(!split.is_empty(), "50M splits the last layers: {text}");
+    assert!(text.contains("memory: ") && text.contains("disk: ") && text.contains("fits"), "{text}");
+    let build = mancala().args(args).output().unwrap();
+    assert!(build.status.success());
+    let log = String::from_utf8(build.stderr).unwrap();
+    assert!(log.contains(&format!("(layer:partitions {})", split.join(" "))), "{split:?}\n{log}");
+    // Afterwards every layer is marked built.
+    let again = String::from_utf8(mancala().args(args).arg("--plan").output().unwrap().stdout).unwrap();
+    assert_eq!(again.lines().filter(|l| l.ends_with("  built")).count(), 13, "{again}");
+    // A budget no split fits is one line, exit 2, before any row is printed.
+    common::usage_error(
+        mancala().args(["oware", "db", "build", "--max-stones", "12", "--dir", d]).args(["--memory", "30M", "--plan"]),
+    );
+}

@@ -107,7 +107,7 @@ enum DbCmd {
 pub fn run(a: DbArgs) -> Result<()> {
     let (req, rules) = match a.cmd {
         DbCmd::Build { max_warriors, dir, threads, rules } => {
-            (DbRequest::Build { max: max_warriors, dir, threads, memory: None, lookups: None }, rules)
+            (DbRequest::Build { max: max_warriors, dir, threads, memory: None, lookups: None, plan: false }, rules)
         }
         DbCmd::Verify { dir, rules } => (DbRequest::Verify { dir }, rules),
         DbCmd::Stats { dir, json, svg, csv, histogram_csv, rules } => {

@@ -31,6 +31,8 @@ pub enum DbRequest {
         /// How the forward passes read the lower layers (`None`: chosen per layer by the plan,
         /// [`mancala::retro::outcore::plan_layer`]).
         lookups: Option<Lookups>,
+        /// Print the plan, build nothing.
+        plan: bool,
     },
     Verify {
         dir: PathBuf,
@@ -108,7 +110,11 @@ pub fn run<G: TableGame>(req: DbRequest, spec: &DbSpec<G>, rules: G::Rules) -> R
 /// [`run`] with the game a build writes (its index); readers find theirs from the files.
 pub fn run_with<G: TableGame>(req: DbRequest, spec: &DbSpec<G>, rules: G::Rules, game: G) -> Result<()> {
     match req {
-        DbRequest::Build { max, dir, threads, memory, lookups } => {
+        DbRequest::Build { max, dir, threads, memory, lookups, plan: true } => {
+            super::args::set_threads(threads)?;
+            print_plan(spec, &game, max, &dir, memory, lookups)
+        }
+        DbRequest::Build { max, dir, threads, memory, lookups, plan: false } => {
             build(spec, &game, max, &dir, threads, memory, lookups)
         }
         DbRequest::Verify { dir } => verify(spec, &open(spec, &dir, rules, "--dir", None)?, &dir),
@@ -204,6 +210,80 @@ pub fn mem_available() -> Option<u64> {
 
 fn gib(x: u64) -> f64 {
     x as f64 / (1u64 << 30) as f64
+}
+
+/// `db build --plan`: the plan [`build`] follows (each layer's partitions, lookups and memory,
+/// [`plan_layer`]), then what the whole build needs against this machine: the peak memory
+/// against MemAvailable, the disk (layers still to build, plus the largest out-of-core layer's
+/// staging) against the free space at `dir`. Writes nothing, creates nothing.
+fn print_plan<G: TableGame>(
+    spec: &DbSpec<G>,
+    game: &G,
+    max: usize,
+    dir: &Path,
+    memory: Option<u64>,
+    lookups: Option<Lookups>,
+) -> Result<()> {
+    use mancala::store::space::human_bytes;
+    spec.check_max(max)?;
+    let built = if dir.is_dir() {
+        database::Resume::open(game, dir, max).map_err(|e| db_error("--dir", e))?.built().count()
+    } else {
+        0
+    };
+    // Every layer is planned before anything is printed: a budget no split fits is one line.
+    let (mut lower, mut rows) = (0u64, Vec::new());
+    for n in 0..=max {
+        let size = game.layer_size(n);
+        match plan_layer(size, lower, memory, lookups) {
+            Ok(p) => rows.push((n, size, p)),
+            Err(least) => {
+                return usage(format!(
+                    "--memory: {} is too small to build layer {n} ({size} positions over {} of lower layers); the smallest budget that works is {} MiB",
+                    human_bytes(memory.unwrap_or(u64::MAX)),
+                    human_bytes(lower),
+                    least.div_ceil(1 << 20)
+                ))
+            }
+        }
+        lower += size;
+    }
+    println!(
+        "plan: {} layers 0..={max} in {} ({}), memory budget {}, {} threads",
+        G::GAME,
+        dir.display(),
+        spec.build_tag,
+        memory.map_or("none".to_string(), human_bytes),
+        rayon::current_num_threads()
+    );
+    println!("{:>5} {:>16} {:>10} {:>9} {:>12}  state", "layer", "positions", "partitions", "lookups", "memory");
+    let (mut peak, mut disk, mut staging) = (0u64, 0u64, 0u64);
+    for (n, size, p) in rows {
+        let state = if n < built { "built" } else { "to build" };
+        if n >= built {
+            peak = peak.max(p.bytes);
+            disk += size + 1024;
+            if p.parts > 1 || p.lookups == Lookups::Streamed {
+                staging = staging.max(5 * size);
+            }
+        }
+        println!("{n:>5} {size:>16} {:>10} {:>9} {:>12}  {state}", p.parts, p.lookups.name(), human_bytes(p.bytes));
+    }
+    let verdict = |need: u64, have: Option<u64>| match have {
+        Some(h) if need > h => format!("{} available: does not fit", human_bytes(h)),
+        Some(h) => format!("{} available: fits", human_bytes(h)),
+        None => "available: unknown".to_string(),
+    };
+    println!("memory: {} at the peak; {}", human_bytes(peak), verdict(peak, mem_available()));
+    let free = mancala::store::space::available(dir).ok();
+    println!(
+        "disk: {} of layers to write + {} of out-of-core staging = {}; {}",
+        human_bytes(disk),
+        human_bytes(staging),
+        human_bytes(disk + staging),
+        verdict(disk + staging, free)
+    );
+    Ok(())
 }
 
 fn build<G: TableGame>(

@@ -46,6 +46,11 @@ enum DbCmd {
         /// every layer out of core).
         #[arg(long, value_parser = crate::cli::args::variant(&Lookups::ALL, Lookups::name, Lookups::description))]
         lookups: Option<Lookups>,
+        /// Print the build's plan and build nothing: per layer its positions, partitions,
+        /// lookups and memory, then the memory and disk the build needs against what this
+        /// machine has (the same plan the build follows).
+        #[arg(long)]
+        plan: bool,
         /// Build each layer with every process of an MPI job (`mpirun -np K mancala oware db
         /// build --distributed …`): each owns a share of the layer's positions; needs a binary
         /// built with `--features mpi` (hidden from the help of other builds, which refuse it
@@ -123,7 +128,10 @@ enum DbCmd {
 pub fn run(a: DbArgs) -> Result<()> {
     let mut index = IndexKind::Full;
     let (req, rules) = match a.cmd {
-        DbCmd::Build { max_stones, dir, threads, index: kind, memory, lookups, distributed: true, rules } => {
+        DbCmd::Build { max_stones, dir, threads, index: kind, memory, lookups, distributed: true, rules, plan } => {
+            if plan {
+                return usage("--plan: not with --distributed (the plan is of a build in one process)");
+            }
             if memory.is_some() {
                 return usage("--memory: not with --distributed (each process holds its share of a layer in memory)");
             }
@@ -138,9 +146,9 @@ pub fn run(a: DbArgs) -> Result<()> {
             crate::cli::args::make_out_dir("--dir", &dir)?;
             return distributed(&spec, &game, max_stones, &dir, threads);
         }
-        DbCmd::Build { max_stones, dir, threads, index: kind, memory, lookups, distributed: false, rules } => {
+        DbCmd::Build { max_stones, dir, threads, index: kind, memory, lookups, distributed: false, rules, plan } => {
             index = kind;
-            (DbRequest::Build { max: max_stones, dir, threads, memory, lookups }, rules)
+            (DbRequest::Build { max: max_stones, dir, threads, memory, lookups, plan }, rules)
         }
         DbCmd::Verify { dir, rules } => (DbRequest::Verify { dir }, rules),
         DbCmd::Stats { dir, json, svg, csv, histogram_csv, rules } => {
