@@ -9,7 +9,7 @@ use mancala::retro::stream::{InMemory, LowerBlocks};
 use mancala::retro::LayeredGame;
 use mancala::store::layer_file::{as_bytes, checksum};
 
-#[path = "../tests/support/layer_checksums.rs"]
+#[path = "../tests/common/layer_checksums.rs"]
 mod layer_checksums;
 
 fn main() {

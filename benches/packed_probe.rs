@@ -9,7 +9,7 @@ use mancala::retro::oware::tables_in_memory;
 use mancala::store::layer_file::{as_bytes, checksum, write_layer, Expected, Header, LayerFile};
 use mancala::store::packed::{pack_layer, PackedFile};
 
-#[path = "../tests/support/layer_checksums.rs"]
+#[path = "../tests/common/layer_checksums.rs"]
 mod layer_checksums;
 
 /// Layers 12 and 13 (1.35 M and 2.5 M values, the largest with a recorded crc32) fit the

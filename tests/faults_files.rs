@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-#[path = "common/faults.rs"]
-mod faults;
+mod common;
+use common::faults;
 use faults::{args, assert_same, complete, exact, snapshot, temporaries, Counts, Rng, BIN};
 
 fn run(a: &[String]) -> Output {

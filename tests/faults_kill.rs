@@ -11,8 +11,8 @@ use serde_json::Value;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-#[path = "common/faults.rs"]
-mod faults;
+mod common;
+use common::faults;
 use faults::{args, assert_same, complete, exact, kill_then_complete, snapshot, temporaries, Counts, Rng, Snapshot};
 
 /// One command of a scenario.

@@ -19,8 +19,8 @@ fn one_line_error(out: &std::process::Output) -> String {
     e
 }
 
-#[path = "support/layer_checksums.rs"]
-mod layer_checksums;
+mod common;
+use common::layer_checksums;
 
 /// The recorded crc32 of a layer (tests/data/kiothi/layers.csv), as the CLI prints it.
 fn crc(n: usize) -> String {

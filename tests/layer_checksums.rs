@@ -3,8 +3,8 @@
 //! (`results/oware/layers.csv`, `results/kiothi/tables/layers.csv`): the layers built here in
 //! memory have exactly the recorded crc32, and the files agree with each other.
 
-#[path = "support/layer_checksums.rs"]
-mod layer_checksums;
+mod common;
+use common::layer_checksums;
 
 use layer_checksums::{expected, shipped};
 use mancala::games::kiothi;

@@ -6,8 +6,7 @@
 mod common;
 
 #[cfg(feature = "mpi")]
-#[path = "support/layer_checksums.rs"]
-mod layer_checksums;
+use common::layer_checksums;
 
 use common::{mancala, usage_error};
 

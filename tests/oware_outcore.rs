@@ -4,8 +4,7 @@
 
 mod common;
 
-#[path = "support/layer_checksums.rs"]
-mod layer_checksums;
+use common::layer_checksums;
 
 use common::{mancala, usage_error};
 use mancala::retro::oware::{IndexKind, OwareLayers};

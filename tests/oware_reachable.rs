@@ -4,8 +4,7 @@
 
 mod common;
 
-#[path = "support/layer_checksums.rs"]
-mod layer_checksums;
+use common::layer_checksums;
 
 use common::{json_out, mancala, stdout};
 use mancala::games::oware::{GrandSlam, Node, Rules, View, PITS, ROW};

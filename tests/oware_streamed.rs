@@ -5,8 +5,7 @@
 
 mod common;
 
-#[path = "support/layer_checksums.rs"]
-mod layer_checksums;
+use common::layer_checksums;
 
 use common::mancala;
 use mancala::retro::builder::{Progress, Silent};

@@ -1,8 +1,13 @@
-//! Helpers shared by the CLI test files (each file is its own crate and uses a subset).
+//! Helpers shared by the test files (each file is its own crate and uses a subset): the binary
+//! and its error contract here, `faults` (kills and damage), `layer_checksums` (the recorded
+//! checksums of layers), `tmpfs` (a small file system to fill). The benches read
+//! `layer_checksums.rs` too.
 #![allow(dead_code)]
 
 use assert_cmd::Command;
 
+pub mod faults;
+pub mod layer_checksums;
 pub mod tmpfs;
 
 /// The binary under test.
