@@ -63,5 +63,5 @@ pub(crate) use position::occupied_mask;
 pub use position::{Board, Phase, Position, ALL_BOMA, BOMA, ROW};
 pub use redistribution::{binomial_u128, placements};
 pub use rules::{NkiClear, Redistribute, Rules, Setup};
-pub use sow::{SownBoard, LONG_SOWING_RELAYS};
-pub use sowing_cache::{SowingCache, SowingStats};
+pub use sow::SownBoard;
+pub use sowing_cache::{SowingCache, SowingStats, LONG_SOWING_RELAYS};

@@ -36,11 +36,6 @@ use super::{Board, Illegal, BOMA, ROW};
 use crate::rng::{splitmix64, GOLDEN};
 use std::collections::HashSet;
 
-/// One state in `2^DP_BITS` is distinguished.
-const DP_BITS: u32 = 16;
-/// Sowings with more relays than this count as "long" in [`super::SowingStats`].
-pub const LONG_SOWING_RELAYS: u64 = 100_000;
-
 /// What a sowing that ended leaves, before any capture: the board, where the last warrior
 /// fell, the boma it lifted and those a relay lap sowed into.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,6 +61,9 @@ const LANDING: [u64; BOMA] = {
     }
     z
 };
+
+/// One state in `2^DP_BITS` is distinguished.
+const DP_BITS: u32 = 16;
 
 #[inline(always)]
 fn distinguished(hash: u64, x: usize) -> bool {

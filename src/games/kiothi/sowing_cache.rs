@@ -4,11 +4,13 @@
 //! holds, only how fast it is found.
 
 use super::laps::Words;
-use super::sow::LONG_SOWING_RELAYS;
 use dashmap::DashMap;
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::OnceLock;
+
+/// Sowings with more relays than this count as "long" in [`super::SowingStats`].
+pub const LONG_SOWING_RELAYS: u64 = 100_000;
 
 /// The verdict map stops growing at this many distinguished states (about 100 bytes each).
 const VERDICTS_CAP: usize = 1 << 21;

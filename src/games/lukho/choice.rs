@@ -6,8 +6,9 @@
 //! removal's block is `d = 0` first (offset 0), then offset `1 + 8(d-1) + j`. Both directions
 //! are computed digit by digit from closed-form block sums, so neither needs a table.
 
-use super::board::ROW;
+use super::board::{Board, ROW};
 use super::Rules;
+use crate::side::Side;
 use std::fmt;
 
 /// Most seeds a player may lift from one of his pits (all 3 it starts with).
@@ -104,7 +105,7 @@ impl Choice {
     /// oracle answer with this one object): id, both text forms, and South's row after it is
     /// made with North untouched (`pits`).
     pub fn to_json(&self, rules: &Rules) -> serde_json::Value {
-        let board = super::race::setup(self, &Choice::default());
+        let board = setup(self, &Choice::default());
         serde_json::json!({
             "rules": rules.to_json(),
             "id": self.id(rules),
@@ -206,4 +207,18 @@ pub fn parse_drop(s: &str) -> Result<(u8, u8), ChoiceError> {
     let d: u8 = d.trim().parse().map_err(|_| err())?;
     let j: u8 = j.trim().parse().ok().filter(|&j| (j as usize) < ROW).ok_or_else(err)?;
     Ok((d, j))
+}
+
+/// The board after both removals and both drops (the drops are additions and commute).
+pub fn setup(south: &Choice, north: &Choice) -> Board {
+    let mut b = Board::default();
+    // On the packed pits: a removal is one row subtracted (each pit holds 3 >= r, no borrow),
+    // a drop one byte added.
+    for (side, c) in [(Side::South, south), (Side::North, north)] {
+        let own = side.index() * ROW;
+        let opp = side.other().index() * ROW;
+        b.pits -= (u64::from_le_bytes(c.remove) as u128) << (8 * own);
+        b.pits += (c.drop as u128) << (8 * (opp + c.pit as usize));
+    }
+    b
 }

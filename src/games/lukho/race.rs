@@ -3,6 +3,8 @@
 //! (relay lift, capture, stop) happens inside the step that drops a lap's last seed.
 
 use super::board::{Board, PITS, ROW};
+/// The board after both removals and both drops (it lives with the choices it reads).
+pub use super::choice::setup;
 use super::choice::Choice;
 use super::perpetual::{joint_distinguished, JointKey, ProvenCycles};
 use super::sow::{LapEnd, Phase, SowingEnd};
@@ -226,20 +228,6 @@ impl Opening {
     pub fn hands(&self) -> u32 {
         super::TOTAL_SEEDS - self.board.board_seeds() - self.board.stores[0] as u32 - self.board.stores[1] as u32
     }
-}
-
-/// The board after both removals and both drops (the drops are additions and commute).
-pub fn setup(south: &Choice, north: &Choice) -> Board {
-    let mut b = Board::default();
-    // On the packed pits: a removal is one row subtracted (each pit holds 3 >= r, no borrow),
-    // a drop one byte added.
-    for (side, c) in [(Side::South, south), (Side::North, north)] {
-        let own = side.index() * ROW;
-        let opp = side.other().index() * ROW;
-        b.pits -= (u64::from_le_bytes(c.remove) as u128) << (8 * own);
-        b.pits += (c.drop as u128) << (8 * (opp + c.pit as usize));
-    }
-    b
 }
 
 /// The pit "before" the first one a player sows into: his own index 7, so the first seed
