@@ -143,7 +143,6 @@ pub fn run(a: DbArgs) -> Result<()> {
             let game = OwareLayers::with_index(rules, kind);
             let mut spec = spec(&rules);
             spec.build_tag = format!("{}, {} index", spec.build_tag, kind.name());
-            crate::cli::args::make_out_dir("--dir", &dir)?;
             return distributed(&spec, &game, max_stones, &dir, threads);
         }
         DbCmd::Build { max_stones, dir, threads, index: kind, memory, lookups, distributed: false, rules, plan } => {
