@@ -23,11 +23,11 @@
 //! of every layer the same way: the inbox files become the messages between them.
 
 use super::builder::{Part, Progress, FRONTIER_SHARE, MAX_PART_LEN, WORK_BYTES_PER_POSITION};
-use super::stream::{self, LowerBlocks};
+use super::stream::{self, read_full, LowerBlocks};
 use super::{LayeredGame, Layers};
 use crate::store::layer_file::{as_bytes, DbError};
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, BufReader, Read, Write};
+use std::io::{self, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -386,18 +386,6 @@ fn build_parts<G: LayeredGame, L: Layers + ?Sized>(
     }
     f.into_inner().map_err(|e| e.into_error()).and_then(|f| f.sync_all()).map_err(io_at(&out))?;
     Ok(out)
-}
-
-/// Read until `buf` is full or the reader ends (a multiple of 8 bytes but at the end).
-fn read_full(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
-    let mut got = 0;
-    while got < buf.len() {
-        match r.read(&mut buf[got..])? {
-            0 => break,
-            k => got += k,
-        }
-    }
-    Ok(got)
 }
 
 #[cfg(test)]

@@ -278,8 +278,9 @@ fn into_plain(v: Vec<AtomicI8>) -> Vec<i8> {
     unsafe { Vec::from_raw_parts(v.as_mut_ptr() as *mut i8, v.len(), v.capacity()) }
 }
 
-/// Read until `buf` is full or the reader ends.
-fn read_full(r: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
+/// Read until `buf` is full or the reader ends (the spilled requests here, the inbox files of
+/// [`super::outcore`]).
+pub(super) fn read_full(r: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
     let mut got = 0;
     while got < buf.len() {
         match r.read(&mut buf[got..])? {
