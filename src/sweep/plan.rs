@@ -287,15 +287,18 @@ impl Plan {
         Ok(Start::Fresh(lock))
     }
 
+    /// The name of the per-game table without its extension: a shard's carries its K and N.
+    fn games_stem(&self) -> String {
+        self.shard.map_or("games".to_string(), |s| format!("games-{:05}-of-{:05}", s.k, s.n))
+    }
+
     /// The names of the files the run writes in its output directory: a shard's part (and
     /// games table), else the summaries (and games table), each CSV with its metadata.
     pub fn outputs(&self, games: Option<Format>) -> Vec<String> {
-        let (mut names, stem) = match self.shard {
-            Some(s) => (vec![part_name(s)], format!("games-{:05}-of-{:05}", s.k, s.n)),
-            None => (
-                ["summary.csv", "summary.meta.json", "summary.jsonl", "summary.json"].map(String::from).to_vec(),
-                "games".to_string(),
-            ),
+        let stem = self.games_stem();
+        let mut names = match self.shard {
+            Some(s) => vec![part_name(s)],
+            None => ["summary.csv", "summary.meta.json", "summary.jsonl", "summary.json"].map(String::from).to_vec(),
         };
         match games {
             Some(Format::Csv) => names.extend([format!("{stem}.csv"), format!("{stem}.meta.json")]),
@@ -350,7 +353,7 @@ impl Plan {
         let io = |what: String| move |source| RunError::Io { what, source };
         let games_table = |dir: &Path| -> Result<(), RunError> {
             let Some(format) = games else { return Ok(()) };
-            let stem = self.shard.map_or("games".to_string(), |s| format!("games-{:05}-of-{:05}", s.k, s.n));
+            let stem = self.games_stem();
             let all = if sets.symmetric {
                 play::games_mirror(rules, &proven, model, south_ids)
             } else {
