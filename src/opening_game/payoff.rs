@@ -12,12 +12,14 @@ pub enum Payoff {
     Margin,
     /// +1 South wins, 0 draw, −1 North wins.
     Result,
-    /// Match points of a first game of a series, South's minus North's.
+    /// Match points of the first game of a series, South's minus North's (a bull scores 12).
     Points,
+    /// Match points of any later game of a series (a bull scores 4, like a loser at 0).
+    PointsLater,
 }
 
 #[derive(Debug, Clone, thiserror::Error, PartialEq, Eq)]
-#[error("`{0}` is not a payoff; expected margin, result or points")]
+#[error("`{0}` is not a payoff; expected margin, result, points or points-later")]
 pub struct PayoffError(pub String);
 
 impl std::str::FromStr for Payoff {
@@ -33,6 +35,7 @@ impl Payoff {
             "margin" => Ok(Payoff::Margin),
             "result" => Ok(Payoff::Result),
             "points" => Ok(Payoff::Points),
+            "points-later" => Ok(Payoff::PointsLater),
             _ => Err(PayoffError(s.to_string())),
         }
     }
@@ -42,6 +45,7 @@ impl Payoff {
             Payoff::Margin => "margin",
             Payoff::Result => "result",
             Payoff::Points => "points",
+            Payoff::PointsLater => "points-later",
         }
     }
 
@@ -51,16 +55,14 @@ impl Payoff {
         match self {
             Payoff::Margin => o.margin.0 as i32,
             Payoff::Result => (o.margin.0 as i32).signum(),
-            Payoff::Points => match o.winner {
-                Some(Side::South) => o.points_first_game as i32,
-                Some(Side::North) => -(o.points_first_game as i32),
-                None => 0,
-            },
+            Payoff::Points => signed(o, o.points_first_game),
+            Payoff::PointsLater => signed(o, o.points_later_game),
         }
     }
 
     /// The largest |payoff| of one game in integer units: a 48–0 margin (96 half-seeds), a
-    /// result, a first game's bull (12 match points, the most [`match_points`] gives).
+    /// result, a first game's bull (12 match points, the most [`match_points`] gives), a later
+    /// game's bull or whitewash (4).
     ///
     /// [`match_points`]: crate::games::lukho::match_points
     pub fn bound(self) -> i32 {
@@ -68,6 +70,7 @@ impl Payoff {
             Payoff::Margin => 2 * crate::games::lukho::TOTAL_SEEDS as i32,
             Payoff::Result => 1,
             Payoff::Points => 12,
+            Payoff::PointsLater => 4,
         }
     }
 
@@ -87,6 +90,15 @@ impl Payoff {
             Payoff::Margin => 2.0,
             _ => 1.0,
         }
+    }
+}
+
+/// The winner's `points` as South's payoff: positive when South wins.
+fn signed(o: &GameOutcome, points: u8) -> i32 {
+    match o.winner {
+        Some(Side::South) => points as i32,
+        Some(Side::North) => -(points as i32),
+        None => 0,
     }
 }
 

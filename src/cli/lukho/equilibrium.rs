@@ -18,7 +18,7 @@ pub struct EquilibriumArgs {
     /// south-first, north-first, lockstep-south, lockstep-north.
     #[arg(long, long_help = concat!(race_help!(models), "\nHere a model's outcomes are chance at equal weights (speeds is not accepted: its outcomes depend on the pair)."))]
     race: Races,
-    /// margin (South − North seeds) | result (+1/0/−1) | points (first-game match points, South − North).
+    /// margin (South − North seeds) | result (+1/0/−1) | points (match points of the first game of a series, South − North; a bull scores 12) | points-later (of any later game: a bull scores 4; rule book L13).
     #[arg(long)]
     payoff: Payoff,
     /// Both players' choices: a SPEC (default all 6,356,992).

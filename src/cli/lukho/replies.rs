@@ -21,7 +21,7 @@ pub struct RepliesArgs {
     /// sequential | lockstep (outcomes at equal weights), or one outcome.
     #[arg(long, long_help = concat!(race_help!(models), "\nHere a model's outcomes count at equal weights (speeds is not accepted: its outcomes depend on the pair)."))]
     race: Races,
-    /// margin | result | points (as in `equilibrium`).
+    /// margin | result | points | points-later (as in `equilibrium`).
     #[arg(long, default_value = "margin")]
     payoff: Payoff,
     /// North's choices searched for replies: a SPEC (default all 6,356,992).

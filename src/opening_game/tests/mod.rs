@@ -46,12 +46,40 @@ fn mirrored_outcomes_make_the_game_antisymmetric() {
             for r in [Race::SouthFirst, Race::NorthFirst, Race::LockstepSouth, Race::LockstepNorth] {
                 let a = play_game(&R, &proven, s, n, r);
                 let b = play_game(&R, &proven, n, s, mirror(r));
-                for p in [Payoff::Margin, Payoff::Result, Payoff::Points] {
+                for p in [Payoff::Margin, Payoff::Result, Payoff::Points, Payoff::PointsLater] {
                     assert_eq!(p.of(&a), -p.of(&b), "{s} vs {n} {r:?}");
                 }
             }
         }
     }
+}
+
+/// Rule book L13 by hand: a bull (25–23) is worth 12 in the first game of a series and 4 in a
+/// later one, a whitewash 4 in both, any other win 2, a draw nothing; South's payoff is the
+/// winner's points with South's sign.
+#[test]
+fn match_point_payoffs_follow_l13() {
+    use crate::games::lukho::{Class, GameOutcome, HalfSeeds};
+    use crate::side::Side;
+    let game = |s: f64, n: f64| {
+        GameOutcome::new(Side::South, [HalfSeeds((2.0 * s) as u16), HalfSeeds((2.0 * n) as u16)], Class::Normal, 1)
+    };
+    let cases = [
+        ((25.0, 23.0), 12, 4),
+        ((23.0, 25.0), -12, -4),
+        ((48.0, 0.0), 4, 4),
+        ((0.0, 48.0), -4, -4),
+        ((30.0, 18.0), 2, 2),
+        ((24.5, 23.5), 2, 2),
+        ((24.0, 24.0), 0, 0),
+    ];
+    for ((s, n), first, later) in cases {
+        let g = game(s, n);
+        assert_eq!((Payoff::Points.of(&g), Payoff::PointsLater.of(&g)), (first, later), "{s}–{n}");
+    }
+    assert_eq!("points-later".parse::<Payoff>(), Ok(Payoff::PointsLater));
+    assert_eq!(Payoff::PointsLater.name(), "points-later");
+    assert_eq!((Payoff::Points.bound(), Payoff::PointsLater.bound()), (12, 4));
 }
 
 /// On small families the double-oracle answer equals the LP solution of the whole
@@ -65,6 +93,7 @@ fn double_oracle_equals_the_full_matrix_game() {
         ("lockstep", "points", "0..90"),
         ("south-first", "points", "all:remove=000000**:drop=0..1"),
         ("lockstep-south", "margin", "all:remove=000000**:drop=0..1"),
+        ("north-first", "points-later", "all:remove=000000**:drop=0..1"),
     ];
     for (k, (race, payoff, family)) in cases.into_iter().enumerate() {
         let d = def(race, payoff, family);
