@@ -318,3 +318,32 @@ fn equilibrium_resume_without_vectors_reports_the_mix_sweeps() {
         assert!(stderr.contains(&line), "{line:?} not in\n{stderr}");
     }
 }
+
+/// A `points-later` answer on a 400-choice family, checked whole by the second road
+/// (`scripts/lukho_eq_spot_check.py`): every pair of each certified mix against every choice of
+/// the family played as plain games, match points scored from the final totals by the script's
+/// own reading of rule book L13, and the certificate's bounds held. The committed `points` rows
+/// pass the same replay.
+#[test]
+fn points_certificates_hold_against_plain_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("eq");
+    let o = out.to_str().unwrap();
+    let a = json_out(&[
+        "lukho", "equilibrium", "--race", "north-first", "--payoff", "points-later", "--family",
+        "all:remove=000000**", "--out", o, "--replies", "4", "--json",
+    ]);
+    assert_eq!((a["exact"].as_bool(), a["payoff"].as_str()), (Some(true), Some("points-later")), "{a}");
+    let root = env!("CARGO_MANIFEST_DIR");
+    let committed = format!("{root}/results/lukho/equilibrium/last2-south-first-points/equilibrium.json");
+    for answer in [out.join("equilibrium.json").to_str().unwrap(), &committed] {
+        let run = std::process::Command::new("python3")
+            .arg(format!("{root}/scripts/lukho_eq_spot_check.py"))
+            .args([answer, "--bin", env!("CARGO_BIN_EXE_mancala")])
+            .output()
+            .expect("python3");
+        let text = String::from_utf8_lossy(&run.stdout);
+        assert!(run.status.success(), "{answer}: {text}{}", String::from_utf8_lossy(&run.stderr));
+        assert_eq!(text.matches("against 400").count(), 2, "{text}");
+    }
+}
