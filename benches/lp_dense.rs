@@ -3,7 +3,7 @@
 //! ±48; many ties): a 32 MB tableau, past the caches, so each pivot's pass is what costs.
 //! Each sample asserts the answer: value 0 (the game is symmetric), the mix guarantees it
 //! against every column, and its support has the size measured when the bench was written.
-//! Figures: results/BENCHMARKS.md ("Pivots held back in batches").
+//! Figures: results/BENCHMARKS.md ("The restricted game's solvers").
 
 use mancala::opening_game::lp::dense_game;
 use mancala::rng::XorShift64Star;

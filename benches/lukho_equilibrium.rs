@@ -4,7 +4,7 @@
 //! (`--average-weights optimal`). One whole run to exact per sample, one thread, vectors in a
 //! fresh temporary directory. Each run asserts its answer: exact, value 0 (the game is
 //! symmetric), the certificate's bounds within the tolerance, and prints its iterations.
-//! Figures: results/BENCHMARKS.md ("Optimally weighted averages").
+//! Figures: results/BENCHMARKS.md ("Lukho equilibrium: the cost of a run").
 
 use mancala::games::lukho::{Chain, Races, Rules};
 use mancala::opening_game::{OpeningGame, Payoff, Quiet, Solver, StopAt, Weights};

@@ -19,7 +19,7 @@ use rayon::prelude::*;
 /// (board, first mover) have the same game: it is played once. That happens whenever one
 /// player sows nothing (45 % of the games of South 0 against all North choices, 4.3 % for
 /// South 3456789). A wider memo of post-opening positions costs more in cache misses than its
-/// repeats save (`results/BENCHMARKS.md`).
+/// repeats save (`results/BENCHMARKS-journal.md`).
 #[inline]
 pub fn play_pair(
     rules: &Rules,

@@ -294,7 +294,7 @@ pub fn each_choice(rules: &Rules, lo: u64, hi: u64, mut f: impl FnMut(u64, &Choi
 }
 
 /// The choices of sorted or unsorted `ids`: each run of consecutive ids is walked with
-/// [`next_choice`], cheaper than decoding each id (`results/BENCHMARKS.md`).
+/// [`next_choice`], cheaper than decoding each id (`results/BENCHMARKS-journal.md`).
 pub fn choices(ids: &[u32], rules: &Rules) -> Vec<Choice> {
     let mut out: Vec<Choice> = Vec::with_capacity(ids.len());
     for (k, &id) in ids.iter().enumerate() {

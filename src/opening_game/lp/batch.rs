@@ -52,9 +52,9 @@ pub(super) struct Batch {
 /// which dominates a primal pivot; half the bytes of single precision cost the full
 /// `lockstep` run's LP (7,713 members, from iteration 588's optimum) 2.6 % more pivots
 /// (39,286 against 38,285, the same support) and 17 % less CPU time (`lp_replay`; results/
-/// BENCHMARKS.md "What the warm LP's pivots are, and the shadow in bfloat16"). Its products
+/// BENCHMARKS-journal.md "What the warm LP's pivots are, and the shadow in bfloat16"). Its products
 /// sum in single precision, twice the lanes of double: on the same LP 17 % less CPU time
-/// again, 2 % more pivots (39,614 against 38,808; BENCHMARKS.md, stop 37).
+/// again, 2 % more pivots (39,614 against 38,808; BENCHMARKS-journal.md, stop 37).
 type Short = u16;
 
 /// `x` rounded to the nearest [`Short`] (ties to even).

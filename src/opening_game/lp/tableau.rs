@@ -62,7 +62,7 @@ pub(super) struct Tableau {
 /// row's measured afresh from its row when it turned infeasible, was slower: on the full
 /// `lockstep` run's LP ~660 rows turned infeasible per dual pivot, and each was a pass over
 /// its row in double through the held pivots (a third of the LP's time; `lp_replay` of
-/// iteration 589, results/BENCHMARKS.md). Applying a batch recomputes them all.
+/// iteration 589, results/BENCHMARKS-journal.md). Applying a batch recomputes them all.
 pub(super) struct RowWeights {
     lengths: Vec<f64>,
     /// The rows whose weight a pivot updates (scratch).

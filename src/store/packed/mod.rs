@@ -8,7 +8,7 @@
 //! block) · one CRC-32 per compressed block (u32 LE) · the CRC-32 of the header, info, offset and
 //! CRC bytes (u32 LE) · `END`.
 //!
-//! Codec (`rank1-zstd1`, chosen by measurement on Oware layers: `results/BENCHMARKS.md`): a
+//! Codec (`rank1-zstd1`, chosen by measurement on Oware layers: `results/BENCHMARKS-journal.md`): a
 //! value is replaced by its rank among the values that follow the previous value of the block,
 //! most frequent first (the ranking is the layer's, kept in [`PackInfo::order`]), then each
 //! block of [`BLOCK`] ranks is compressed by zstd at level 1. The ranking turns the values'
