@@ -330,8 +330,19 @@ fn points_certificates_hold_against_plain_games() {
     let out = dir.path().join("eq");
     let o = out.to_str().unwrap();
     let a = json_out(&[
-        "lukho", "equilibrium", "--race", "north-first", "--payoff", "points-later", "--family",
-        "all:remove=000000**", "--out", o, "--replies", "4", "--json",
+        "lukho",
+        "equilibrium",
+        "--race",
+        "north-first",
+        "--payoff",
+        "points-later",
+        "--family",
+        "all:remove=000000**",
+        "--out",
+        o,
+        "--replies",
+        "4",
+        "--json",
     ]);
     assert_eq!((a["exact"].as_bool(), a["payoff"].as_str()), (Some(true), Some("points-later")), "{a}");
     let root = env!("CARGO_MANIFEST_DIR");

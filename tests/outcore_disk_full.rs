@@ -134,3 +134,25 @@ fn a_disk_filling_during_the_spill_fails_with_exit_2_and_a_rerun_gives_the_same_
     assert!(happened >= 1, "{test}: the disk never filled during a spill");
     eprintln!("{test}: {happened} of 3 disk-full cases ran, each resumed with the in-memory checksums");
 }
+
+/// A build whose plan does not fit the disk is refused before it writes anything: one line
+/// naming `--dir` with the plan's figures (the layers 0..=14 are 9.2 MiB, the disk 8 MiB), exit
+/// 2, the directory not created; `--plan` says the same as "does not fit".
+#[test]
+fn a_build_whose_plan_does_not_fit_the_disk_is_refused_before_it_starts() {
+    let Some(disk) = Tmpfs::mount() else {
+        eprintln!("skipped: mounting a tmpfs is not permitted here");
+        return;
+    };
+    let db = disk.0.path().join("db");
+    let args = ["oware", "db", "build", "--max-stones", "14", "--dir", db.to_str().unwrap()];
+    let out = Command::new(env!("CARGO_BIN_EXE_mancala")).args(args).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("error: --dir: building up to 14 writes about 9.2 MiB"), "{err}");
+    assert!(!db.exists(), "the refused build created its directory");
+    let plan = Command::new(env!("CARGO_BIN_EXE_mancala")).args(args).arg("--plan").output().unwrap();
+    let text = String::from_utf8_lossy(&plan.stdout);
+    assert!(plan.status.success() && text.contains("does not fit"), "{text}");
+}

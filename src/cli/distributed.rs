@@ -6,7 +6,8 @@ use super::progress::{bar, LayerBar};
 use anyhow::Result;
 use mancala::retro::builder::{Progress, Silent};
 use mancala::retro::database::{self, TableGame};
-use mancala::retro::distributed::{agree, min_processes, share_len, Stop, MAX_SHARE};
+use mancala::retro::distributed::{agree, Stop};
+use mancala::retro::plan::Processes;
 use mpi::collective::SystemOperation;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
@@ -49,8 +50,7 @@ fn run<G: TableGame>(
     let root = world.rank() == 0;
     let setup = spec.check_max(max).and_then(|()| super::args::set_threads(threads));
     agree(world, setup)?;
-    agree(world, shares(spec, game, max, world.size() as u64))?;
-    agree(world, memory(spec, game, max, world))?;
+    agree(world, planned(spec, game, max, world))?;
     // One writer per directory: rank 0, which writes every layer.
     let lock = root
         .then(|| mancala::store::DirLock::acquire(dir, "db-build").map_err(|e| super::args::lock_error("--dir", e)))
@@ -123,54 +123,18 @@ fn run<G: TableGame>(
     Ok(())
 }
 
-/// Whether `k` processes can build every layer up to `max`: a process owns at most
-/// [`MAX_SHARE`] positions of a layer.
-fn shares<G: TableGame>(spec: &DbSpec<G>, game: &G, max: usize, k: u64) -> Result<()> {
-    match (0..=max.min(G::MAX_LAYER)).map(|n| (n, game.layer_size(n))).find(|&(_, size)| share_len(size, k) > MAX_SHARE) {
-        Some((n, size)) => super::usage(format!(
-            "{}: layer {n} has {size} positions, more than {k} MPI processes can share (each owns at most 2^31 positions of a layer): run at least {} processes",
-            spec.max_flag,
-            min_processes(size)
-        )),
-        None => Ok(()),
-    }
-}
-
-/// Whether this machine's processes fit its memory at every layer up to `max`: the sum of
-/// their private bytes plus the lower layers, mapped once (MemAvailable, or
-/// MANCALA_MEMORY_LIMIT_GIB when lower, as the single-process build checks).
-fn memory<G: TableGame>(spec: &DbSpec<G>, game: &G, max: usize, world: &SimpleCommunicator) -> Result<()> {
+/// The build's plan for this job ([`mancala::retro::plan`]): `k` processes sharing every
+/// layer (each owns at most [`mancala::retro::plan::MAX_SHARE`] positions of one), this
+/// machine's processes holding their shares plus the lower layers mapped once; refused, with
+/// the plan's figures, when the processes are too few or this machine's memory too small.
+/// A collective: every process calls it.
+fn planned<G: TableGame>(spec: &DbSpec<G>, game: &G, max: usize, world: &SimpleCommunicator) -> Result<()> {
     let node = world.split_shared(world.rank());
-    let (k, me) = (world.size() as u64, world.rank() as u64);
-    let mut worst = (0u64, 0usize);
-    let mut lower = 0u64;
-    for n in 0..=max.min(G::MAX_LAYER) {
-        let size = game.layer_size(n);
-        let mine = mancala::retro::distributed::private_bytes(size, k, me);
-        let mut here = 0u64;
-        node.all_reduce_into(&mine, &mut here, SystemOperation::sum());
-        worst = worst.max((here + lower, n));
-        lower += size;
-    }
-    let cap = std::env::var("MANCALA_MEMORY_LIMIT_GIB")
-        .ok()
-        .and_then(|s| s.parse::<f64>().ok())
-        .map(|g| (g * (1u64 << 30) as f64) as u64);
-    let avail = match (super::layer_db::mem_available(), cap) {
-        (Some(a), Some(c)) => Some(a.min(c)),
-        (a, c) => a.or(c),
-    };
-    match avail {
-        Some(avail) if worst.0 > avail => super::usage(format!(
-            "{}: building up to {max} needs about {:.2} GiB of memory on this machine at layer {} ({} of the {k} processes here), {:.2} GiB are available (MemAvailable, or MANCALA_MEMORY_LIMIT_GIB when lower)",
-            spec.max_flag,
-            worst.0 as f64 / (1u64 << 30) as f64,
-            worst.1,
-            node.size(),
-            avail as f64 / (1u64 << 30) as f64
-        )),
-        _ => Ok(()),
-    }
+    let mut here = vec![0u64; node.size() as usize];
+    node.all_gather_into(&(world.rank() as u64), &mut here[..]);
+    let processes = Processes::Mpi { k: world.size() as u64, here };
+    let plan = super::layer_db::plan(spec, game, max, 0, None, None, processes)?;
+    super::layer_db::refuse_misfit(spec, &plan, max, None)
 }
 
 /// When a process dies, `mpirun` stops the others with SIGTERM (and says so in several lines,

@@ -2,7 +2,7 @@
 //! [`TableGame`] (Oware, Kiothi). Opening maps the consecutive layers present; probing ranks a
 //! position and reads its byte.
 
-use super::builder::{self, Progress, WORK_BYTES_PER_POSITION};
+use super::builder::{self, Progress};
 use super::outcore::Lookups;
 use super::stats::LayerStats;
 use super::verify::{verify_layer, Mismatch};
@@ -36,6 +36,9 @@ pub trait TableGame: LayeredGame + Sized {
     fn for_dir(rules: Self::Rules, _dir: &Path) -> Result<Self, InputError> {
         Self::with_rules(rules)
     }
+    /// Positions a thread builds a second in memory, as measured on this game's (and index's)
+    /// middle layers: the plan's guide to a build's time ([`super::plan::BuildPlan::seconds`]).
+    fn build_rate(&self) -> f64;
     /// The rank order of this game's layers, recorded in (and required of) every header.
     fn index_order(&self) -> &'static str {
         Self::INDEX_ORDER
@@ -62,16 +65,6 @@ pub trait TableGame: LayeredGame + Sized {
 /// Where layer `n` of `game` lives in `dir`.
 pub fn layer_path<G: TableGame>(game: &G, dir: &Path, n: usize) -> PathBuf {
     dir.join(game.file_name(n))
-}
-
-/// Bytes of memory a build up to `max` needs at its peak: the finished lower layers (mapped,
-/// touched at random) plus the working state of the largest layer and a frontier estimate.
-pub fn memory_needed<G: TableGame>(game: &G, max: usize) -> u64 {
-    debug_assert!(G::FRONTIER_SHARE <= builder::FRONTIER_SHARE);
-    let lower: u64 = (0..max).map(|n| game.layer_size(n)).sum();
-    let top = game.layer_size(max);
-    // The finished layer's values reuse the working value array (same layout).
-    lower + top * WORK_BYTES_PER_POSITION + top / G::FRONTIER_SHARE * 4
 }
 
 fn with_family<G: TableGame, R>(game: &G, dir: &Path, f: impl FnOnce(&Family) -> R) -> R {

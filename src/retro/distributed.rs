@@ -42,28 +42,7 @@ pub struct Traffic {
     pub rounds: u64,
 }
 
-/// The most positions one process may own in a layer: an update names its position by a
-/// 31-bit local index (`local << 1 | win` in a u32, half the traffic of a u64).
-pub const MAX_SHARE: u64 = 1 << 31;
-
-/// The length of every process's range of a layer of `size` positions but the last: the layer
-/// split in `k`, rounded up to whole blocks of the layer file (each process writes and
-/// checksums blocks of its own).
-pub fn share_len(size: u64, k: u64) -> u64 {
-    size.div_ceil(k).div_ceil(BLOCK as u64).max(1) * BLOCK as u64
-}
-
-/// The fewest processes that can build a layer of `size` positions ([`MAX_SHARE`] each).
-pub fn min_processes(size: u64) -> u64 {
-    size.div_ceil(MAX_SHARE).max(1)
-}
-
-/// The ranks of layer `size` that process `p` of `k` owns: contiguous ranges of
-/// [`share_len`] (the last shorter, empty where the layer is smaller than the blocks).
-pub fn owned(size: u64, k: u64, p: u64) -> std::ops::Range<u64> {
-    let len = share_len(size, k);
-    (p * len).min(size)..((p + 1) * len).min(size)
-}
+pub use super::plan::{min_processes, owned, private_bytes, share_len, MAX_SHARE};
 
 /// Whether every process got `Ok`: the lowest-ranked process that failed keeps its error (it
 /// reports it), every other process gets `Err(None)` (it ends quietly). So a failure all
@@ -88,18 +67,6 @@ pub enum Stop {
     Agreed(Option<DbError>),
     /// Only this process failed, and the others may be waiting for it: the job must be aborted.
     Alone(DbError),
-}
-
-/// Bytes process `p` of `k` holds privately at its peak while it builds a layer of `size`
-/// positions: its share's working state (3 bytes a position) and frontier allowance, and the
-/// process itself (the values it writes are the working state's). The lower layers, mapped,
-/// come on top once per machine (the page cache is shared).
-pub fn private_bytes(size: u64, k: u64, p: u64) -> u64 {
-    let r = owned(size, k, p);
-    let share = r.end - r.start;
-    super::outcore::FIXED_BYTES
-        + share * super::builder::WORK_BYTES_PER_POSITION
-        + share / super::builder::FRONTIER_SHARE * 4
 }
 
 /// Build layer `n` over `lower` with every process of `world` (each calls this); returns the

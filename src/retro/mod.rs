@@ -27,6 +27,7 @@ pub mod distributed;
 pub mod kiothi;
 pub mod outcore;
 pub mod oware;
+pub mod plan;
 pub mod stats;
 pub mod stream;
 pub mod verify;

@@ -193,6 +193,16 @@ impl TableGame for OwareLayers {
         let present = |g: &OwareLayers| (0..=MAX_STONES).take_while(|&n| dir.join(g.file_name(n)).exists()).count();
         Ok(if present(&reach) > present(&full) { reach } else { full })
     }
+    /// Full index: layers 25–27 in memory on 2 threads, a quiet machine, 3.95–4.32 M positions
+    /// a second (results/BENCHMARKS.md, "Oware retrograde layers"). Reachable index (its rank
+    /// costs more): layers 22–28 at 0.6–1.3 M a second on 2 threads (results/oware/scale.md).
+    fn build_rate(&self) -> f64 {
+        match self.index_kind() {
+            IndexKind::Full => 2.0e6,
+            IndexKind::Reachable => 0.5e6,
+        }
+    }
+
     fn index_order(&self) -> &'static str {
         self.index_kind().order()
     }

@@ -34,6 +34,11 @@ enum DbCmd {
         /// Worker threads (default: all cores).
         #[arg(long, value_parser = crate::cli::args::threads)]
         threads: Option<crate::cli::args::Threads>,
+        /// Print the build's plan and build nothing: per layer its positions and memory, then
+        /// the memory, disk and time the build needs against what this machine has (the same
+        /// plan the build follows and is refused by).
+        #[arg(long)]
+        plan: bool,
         #[command(flatten)]
         rules: RuleFlags,
     },
@@ -106,8 +111,8 @@ enum DbCmd {
 
 pub fn run(a: DbArgs) -> Result<()> {
     let (req, rules) = match a.cmd {
-        DbCmd::Build { max_warriors, dir, threads, rules } => {
-            (DbRequest::Build { max: max_warriors, dir, threads, memory: None, lookups: None, plan: false }, rules)
+        DbCmd::Build { max_warriors, dir, threads, plan, rules } => {
+            (DbRequest::Build { max: max_warriors, dir, threads, memory: None, lookups: None, plan }, rules)
         }
         DbCmd::Verify { dir, rules } => (DbRequest::Verify { dir }, rules),
         DbCmd::Stats { dir, json, svg, csv, histogram_csv, rules } => {

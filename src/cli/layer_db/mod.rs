@@ -10,7 +10,8 @@ use anyhow::{Context, Result};
 use mancala::export::svg::{stacked_bars, StackedBar};
 use mancala::export::{Column, Format, TableWriter, Value};
 use mancala::retro::database::{self, Database, TableGame};
-use mancala::retro::outcore::{plan_layer, Lookups};
+use mancala::retro::outcore::Lookups;
+use mancala::retro::plan::{plan_build, BuildPlan, Misfit, PlanError, Processes, Request};
 use mancala::retro::stats::LayerStats;
 use mancala::retro::LayeredGame;
 use mancala::store::layer_file::DbError;
@@ -208,14 +209,78 @@ pub fn mem_available() -> Option<u64> {
     Some(kb * 1024)
 }
 
-fn gib(x: u64) -> f64 {
-    x as f64 / (1u64 << 30) as f64
+/// Bytes of memory a build may use: MemAvailable, or MANCALA_MEMORY_LIMIT_GIB when lower (a
+/// shared machine; tests).
+pub fn memory_limit() -> Option<u64> {
+    let cap = std::env::var("MANCALA_MEMORY_LIMIT_GIB")
+        .ok()
+        .and_then(|s| s.parse::<f64>().ok())
+        .map(|g| (g * (1u64 << 30) as f64) as u64);
+    match (mem_available(), cap) {
+        (Some(a), Some(c)) => Some(a.min(c)),
+        (a, c) => a.or(c),
+    }
 }
 
-/// `db build --plan`: the plan [`build`] follows (each layer's partitions, lookups and memory,
-/// [`plan_layer`]), then what the whole build needs against this machine: the peak memory
-/// against MemAvailable, the disk (layers still to build, plus the largest out-of-core layer's
-/// staging) against the free space at `dir`. Writes nothing, creates nothing.
+/// The plan of building `0..=max` into `dir` ([`plan_build`]), the layers already there
+/// marked built; a budget no split fits, or processes too few, is a usage error naming the
+/// flag.
+pub fn plan<G: TableGame>(
+    spec: &DbSpec<G>,
+    game: &G,
+    max: usize,
+    built: usize,
+    memory: Option<u64>,
+    lookups: Option<Lookups>,
+    processes: Processes,
+) -> Result<BuildPlan> {
+    use mancala::store::space::human_bytes;
+    let sizes: Vec<u64> = (0..=max).map(|n| game.layer_size(n)).collect();
+    let request =
+        Request { sizes: &sizes, built, frontier_share: G::FRONTIER_SHARE, budget: memory, lookups, processes };
+    plan_build(&request).or_else(|e| match e {
+        PlanError::Budget { layer, size, lower, budget, least } => usage(format!(
+            "--memory: {} is too small to build layer {layer} ({size} positions over {} of lower layers); the smallest budget that works is {} MiB",
+            human_bytes(budget),
+            human_bytes(lower),
+            least.div_ceil(1 << 20)
+        )),
+        PlanError::Shares { layer, size, processes, least } => usage(format!(
+            "{}: layer {layer} has {size} positions, more than {processes} MPI processes can share (each owns at most 2^31 positions of a layer): run at least {least} processes",
+            spec.max_flag
+        )),
+    })
+}
+
+/// A plan that does not fit this machine (the memory available; the disk free at `dir`, when
+/// given) as a usage error with the plan's figures.
+pub fn refuse_misfit<G: TableGame>(spec: &DbSpec<G>, plan: &BuildPlan, max: usize, dir: Option<&Path>) -> Result<()> {
+    use mancala::store::space::human_bytes;
+    let free = dir.and_then(|d| mancala::store::space::available(d).ok());
+    match plan.misfit(memory_limit(), free) {
+        None => Ok(()),
+        Some(Misfit::Memory { need, layer, available }) => usage(format!(
+            "{}: building up to {max} needs about {} of memory at layer {layer}, {} are available (MemAvailable, or MANCALA_MEMORY_LIMIT_GIB when lower); `--plan` shows the plan",
+            spec.max_flag,
+            human_bytes(need),
+            human_bytes(available)
+        )),
+        Some(Misfit::Disk { need, free }) => usage(format!(
+            "--dir: building up to {max} writes about {} (layers {} + out-of-core staging {}), {} are free at {}; `--plan` shows the plan",
+            human_bytes(need),
+            human_bytes(plan.disk),
+            human_bytes(plan.staging),
+            human_bytes(free),
+            dir.map_or(String::new(), |d| d.display().to_string())
+        )),
+    }
+}
+
+/// `db build --plan`: the plan [`build`] follows (each layer's partitions, lookups and memory),
+/// then what the whole build needs against this machine: the peak memory against
+/// MemAvailable, the disk (layers still to build, plus the largest out-of-core layer's staging)
+/// against the free space at `dir`, and a time at the game's measured rate. Writes nothing,
+/// creates nothing.
 fn print_plan<G: TableGame>(
     spec: &DbSpec<G>,
     game: &G,
@@ -232,56 +297,45 @@ fn print_plan<G: TableGame>(
         0
     };
     // Every layer is planned before anything is printed: a budget no split fits is one line.
-    let (mut lower, mut rows) = (0u64, Vec::new());
-    for n in 0..=max {
-        let size = game.layer_size(n);
-        match plan_layer(size, lower, memory, lookups) {
-            Ok(p) => rows.push((n, size, p)),
-            Err(least) => {
-                return usage(format!(
-                    "--memory: {} is too small to build layer {n} ({size} positions over {} of lower layers); the smallest budget that works is {} MiB",
-                    human_bytes(memory.unwrap_or(u64::MAX)),
-                    human_bytes(lower),
-                    least.div_ceil(1 << 20)
-                ))
-            }
-        }
-        lower += size;
-    }
+    let p = plan(spec, game, max, built, memory, lookups, Processes::One)?;
+    let threads = rayon::current_num_threads();
     println!(
-        "plan: {} layers 0..={max} in {} ({}), memory budget {}, {} threads",
+        "plan: {} layers 0..={max} in {} ({}), memory budget {}, {threads} threads",
         G::GAME,
         dir.display(),
         spec.build_tag,
         memory.map_or("none".to_string(), human_bytes),
-        rayon::current_num_threads()
     );
     println!("{:>5} {:>16} {:>10} {:>9} {:>12}  state", "layer", "positions", "partitions", "lookups", "memory");
-    let (mut peak, mut disk, mut staging) = (0u64, 0u64, 0u64);
-    for (n, size, p) in rows {
-        let state = if n < built { "built" } else { "to build" };
-        if n >= built {
-            peak = peak.max(p.bytes);
-            disk += size + 1024;
-            if p.parts > 1 || p.lookups == Lookups::Streamed {
-                staging = staging.max(5 * size);
-            }
-        }
-        println!("{n:>5} {size:>16} {:>10} {:>9} {:>12}  {state}", p.parts, p.lookups.name(), human_bytes(p.bytes));
+    for l in &p.layers {
+        let state = if l.built { "built" } else { "to build" };
+        println!(
+            "{:>5} {:>16} {:>10} {:>9} {:>12}  {state}",
+            l.layer,
+            l.size,
+            l.how.parts,
+            l.how.lookups.name(),
+            human_bytes(l.how.bytes)
+        );
     }
     let verdict = |need: u64, have: Option<u64>| match have {
         Some(h) if need > h => format!("{} available: does not fit", human_bytes(h)),
         Some(h) => format!("{} available: fits", human_bytes(h)),
         None => "available: unknown".to_string(),
     };
-    println!("memory: {} at the peak; {}", human_bytes(peak), verdict(peak, mem_available()));
+    println!("memory: {} at the peak; {}", human_bytes(p.memory), verdict(p.memory, memory_limit()));
     let free = mancala::store::space::available(dir).ok();
     println!(
         "disk: {} of layers to write + {} of out-of-core staging = {}; {}",
-        human_bytes(disk),
-        human_bytes(staging),
-        human_bytes(disk + staging),
-        verdict(disk + staging, free)
+        human_bytes(p.disk),
+        human_bytes(p.staging),
+        human_bytes(p.disk + p.staging),
+        verdict(p.disk + p.staging, free)
+    );
+    let hours = p.seconds(threads, game.build_rate()) / 3600.0;
+    println!(
+        "time: about {hours:.1} h on {threads} threads at {:.1} M positions a thread-second in memory, half that out of core (a measured rate of this game; the machine decides)",
+        game.build_rate() / 1e6
     );
     Ok(())
 }
@@ -296,70 +350,30 @@ fn build<G: TableGame>(
     lookups: Option<Lookups>,
 ) -> Result<()> {
     spec.check_max(max)?;
-    let mut need = database::memory_needed(game, max);
-    // Every layer gets the fewest partitions that fit the budget (1: in memory) and its lookups,
-    // planned before anything is written.
-    let mut plan = vec![(1u64, Lookups::Mapped); max + 1];
-    if memory.is_some() || lookups.is_some() {
-        let mut lower = 0u64;
-        need = 0;
-        for (n, slot) in plan.iter_mut().enumerate() {
-            let size = game.layer_size(n);
-            match plan_layer(size, lower, memory, lookups) {
-                Ok(p) => {
-                    *slot = (p.parts, p.lookups);
-                    need = need.max(p.bytes);
-                }
-                Err(least) => {
-                    return usage(format!(
-                        "--memory: {} is too small to build layer {n} ({size} positions over {} of lower layers); the smallest budget that works is {} MiB",
-                        mancala::store::space::human_bytes(memory.unwrap_or(u64::MAX)),
-                        mancala::store::space::human_bytes(lower),
-                        least.div_ceil(1 << 20)
-                    ))
-                }
-            }
-            lower += size;
-        }
-    }
-    // MANCALA_MEMORY_LIMIT_GIB caps what a build may use (a shared machine; tests).
-    let cap = std::env::var("MANCALA_MEMORY_LIMIT_GIB")
-        .ok()
-        .and_then(|s| s.parse::<f64>().ok())
-        .map(|g| (g * (1u64 << 30) as f64) as u64);
-    let avail = match (mem_available(), cap) {
-        (Some(a), Some(c)) => Some(a.min(c)),
-        (a, c) => a.or(c),
-    };
-    if let Some(avail) = avail {
-        if need > avail {
-            return usage(format!(
-                "{}: building up to {max} needs about {:.1} GiB of memory, {:.1} GiB are available (MemAvailable, or MANCALA_MEMORY_LIMIT_GIB when lower)",
-                spec.max_flag,
-                gib(need),
-                gib(avail)
-            ));
-        }
-    }
+    // The plan of every layer (the fewest partitions that fit the budget, 1: in memory, and
+    // its lookups) before anything is written; a build it shows cannot fit is refused.
+    let whole = plan(spec, game, max, 0, memory, lookups, Processes::One)?;
+    // A directory still to create holds nothing yet: every layer must fit its disk, checked
+    // before it is created (one that exists is checked below, for the layers it lacks).
+    refuse_misfit(spec, &whole, max, (!dir.is_dir()).then_some(dir))?;
+    let need = whole.memory;
     super::args::set_threads(threads)?;
     super::args::make_out_dir("--dir", dir)?;
     // One writer per directory, then the layers already built are checked (a damaged one is
     // an error before anything is built on it), then the disk must hold the rest.
     let _lock = mancala::store::DirLock::acquire(dir, "db-build").map_err(|e| super::args::lock_error("--dir", e))?;
     let resume = database::Resume::open(game, dir, max).map_err(|e| db_error("--dir", e))?;
-    // An out-of-core layer also keeps its partitions' state and its values on disk while built.
-    let out_of_core = |n: usize| plan[n].0 > 1 || plan[n].1 == Lookups::Streamed;
-    let staging = resume.missing().filter(|&n| out_of_core(n)).map(|n| 5 * game.layer_size(n)).max().unwrap_or(0);
-    let disk = resume.disk_needed(game) + staging;
-    if let Some(short) = mancala::store::space::shortfall(dir, disk) {
-        return usage(format!("--dir: {short} (layers {:?})", resume.missing()));
-    }
+    // The layers still to build, against the disk free at `dir`.
+    let rest = plan(spec, game, max, resume.built().count(), memory, lookups, Processes::One)?;
+    refuse_misfit(spec, &rest, max, Some(dir))?;
+    let plan: Vec<(u64, Lookups)> = whole.layers.iter().map(|l| (l.how.parts, l.how.lookups)).collect();
+    let out_of_core = |n: usize| whole.layers[n].out_of_core;
     eprintln!(
         "building {} layers 0..={max} in {} ({}; about {:.2} GiB of memory at the peak, {} threads)",
         G::GAME,
         dir.display(),
         spec.build_tag,
-        gib(need),
+        need as f64 / (1u64 << 30) as f64,
         rayon::current_num_threads()
     );
     if let Some(n) = resume.missing().find(|&n| out_of_core(n)) {

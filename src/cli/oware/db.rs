@@ -47,8 +47,8 @@ enum DbCmd {
         #[arg(long, value_parser = crate::cli::args::variant(&Lookups::ALL, Lookups::name, Lookups::description))]
         lookups: Option<Lookups>,
         /// Print the build's plan and build nothing: per layer its positions, partitions,
-        /// lookups and memory, then the memory and disk the build needs against what this
-        /// machine has (the same plan the build follows).
+        /// lookups and memory, then the memory, disk and time the build needs against what
+        /// this machine has (the same plan the build follows and is refused by).
         #[arg(long)]
         plan: bool,
         /// Build each layer with every process of an MPI job (`mpirun -np K mancala oware db

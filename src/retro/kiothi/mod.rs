@@ -77,6 +77,12 @@ impl TableGame for KiothiLayers {
     const MAX_LAYER: usize = MAX_WARRIORS;
     const FRONTIER_SHARE: u64 = KIOTHI_FRONTIER_SHARE;
 
+    /// Layer 7 in memory on 2 threads: 9.1 M positions a second (results/BENCHMARKS.md,
+    /// "Kiothi endgame tables").
+    fn build_rate(&self) -> f64 {
+        4.5e6
+    }
+
     fn with_rules(rules: Rules) -> Result<Self, InputError> {
         check_rules(&rules)?;
         Ok(KiothiLayers::new(rules))
