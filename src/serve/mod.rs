@@ -151,6 +151,7 @@ enum Route {
     /// `/api/lukho/results/PATH`: one file of the results directory.
     LukhoResultFile,
     KiothiSolve,
+    KiothiPlay,
 }
 
 /// The method a route answers to; `Get` routes answer `HEAD` too.
@@ -162,7 +163,7 @@ enum Verb {
 
 /// Every path the server answers: the one table (a path in it asked with another method is
 /// 405, any other path 404).
-const ROUTES: [(&str, Verb, Route); 12] = [
+const ROUTES: [(&str, Verb, Route); 13] = [
     ("/", Verb::Get, Route::Page),
     ("/index.html", Verb::Get, Route::Page),
     ("/app.js", Verb::Get, Route::Script),
@@ -175,6 +176,7 @@ const ROUTES: [(&str, Verb, Route); 12] = [
     ("/api/lukho/opening", Verb::Post, Route::LukhoOpening),
     ("/api/lukho/results", Verb::Get, Route::LukhoResults),
     ("/api/kiothi/solve", Verb::Post, Route::KiothiSolve),
+    ("/api/kiothi/play", Verb::Post, Route::KiothiPlay),
 ];
 const RESULT_FILES: &str = "/api/lukho/results/";
 
@@ -213,6 +215,7 @@ fn handle(o: &Arc<Oracle>, mut req: tiny_http::Request) {
             Route::LukhoResults => lukho::results_list(o).map(Reply::Json),
             Route::LukhoResultFile => lukho::results_file(o, &path[RESULT_FILES.len()..]),
             Route::KiothiSolve => kiothi::solve(o, &http::body(&mut req)?).map(Reply::Json),
+            Route::KiothiPlay => kiothi::play(&http::body(&mut req)?).map(Reply::Json),
         }
     }));
     let reply = match reply {

@@ -356,10 +356,14 @@ try {
   // at the depth the page searched to.
   const kpos = JSON.parse(readFileSync("tests/data/kiothi/endgame.json", "utf8"));
   const nki = kpos.nki.map((x, i) => (x ? i : -1)).filter((i) => i >= 0);
-  await open(`${addr}#kiothi?pits=${kpos.pits.join(",")}&nki=${nki.join(",")}&stores=${kpos.stores.join(",")}&to=${kpos.to_move}&turn=${kpos.turn}`, "kiothi");
+  // The search limits are in the URL too: restored into the controls, and searched under.
+  await open(`${addr}#kiothi?pits=${kpos.pits.join(",")}&nki=${nki.join(",")}&stores=${kpos.stores.join(",")}&to=${kpos.to_move}&turn=${kpos.turn}&depth=4&time=20`, "kiothi");
+  assert.deepEqual([await page.inputValue("#kiothi-depth"), await page.inputValue("#kiothi-time")], ["4", "20"], "depth and time from the URL");
+  assert.deepEqual([await param("depth"), await param("time")], ["4", "20"]);
   const kfile = join(tmp, "k.json");
   writeFileSync(kfile, JSON.stringify(kpos));
   const kdepth = await page.getAttribute("#kiothi-value", "data-depth");
+  assert.equal(kdepth, "4", "searched to the URL's depth");
   const kc = cliJson("kiothi", "solve", "--position", kfile, "--depth", kdepth, "--json");
   const ks = await page.evaluate(() => ({
     pits: [...document.querySelectorAll("#kiothi-board .pit")].map((b) => [Number(b.dataset.pit), Number(b.textContent), b.classList.contains("nki")]),
@@ -374,6 +378,46 @@ try {
   assert.deepEqual(ks.groups, expectedGroups(kc.moves, moverOffset(kpos.stores, kpos.to_move)), "Kiothi moves grouped");
   await page.screenshot({ path: join(out, "kiothi.png") });
   log(`Kiothi: 20 boma and nki marks from the URL, value ${valueText(kc.lower, kc.upper)} and ${kc.moves.length} moves equal kiothi solve --depth ${kdepth}`);
+
+  // 14. A Kiothi move played on the board: a boma with two legal lifts offers both, the one
+  // picked is sown by the server, and the board, prisons, marks and URL are those of `kiothi
+  // replay` for the same move; back restores the position before it.
+  const kmove = kc.moves.map((m) => m.move).find((m, _, all) => all.filter((x) => x.split(":")[0] === m.split(":")[0]).length > 1 && m !== `${m.split(":")[0]}:1`);
+  assert.ok(kmove, "a boma with two legal lifts");
+  const kiothiDone = async (f) => {
+    await page.evaluate(() => { document.body.dataset.kiothi = "stale"; });
+    await f();
+    await page.waitForSelector("body[data-kiothi=done]");
+  };
+  const kboma = kmove.split(":")[0];
+  await page.click(`#kiothi-board .pit[data-side=${kpos.to_move}][data-own="${kboma}"]`);
+  const lifts = await page.$$eval("#kiothi-lifts button", (bs) => bs.map((b) => b.dataset.move));
+  assert.deepEqual(lifts, kc.moves.map((m) => m.move).filter((m) => m.split(":")[0] === kboma), "the boma's legal lifts offered");
+  await kiothiDone(() => page.click(`#kiothi-lifts button[data-move="${kmove}"]`));
+  const replayed = cli("kiothi", "replay", "--position", kfile, "--moves", kmove, "--jsonl").trim().split("\n").map((l) => JSON.parse(l));
+  const after = replayed[replayed.length - 1];
+  const kboard = () => page.evaluate(() => ({
+    pits: [...document.querySelectorAll("#kiothi-board .pit")].sort((a, b) => a.dataset.pit - b.dataset.pit).map((b) => Number(b.dataset.count)),
+    nki: [...document.querySelectorAll("#kiothi-board .pit")].sort((a, b) => a.dataset.pit - b.dataset.pit).map((b) => b.classList.contains("nki")),
+    stores: ["south", "north"].map((s) => Number(document.getElementById(`kiothi-store-${s}-shown`).dataset.store)),
+  }));
+  let kb = await kboard();
+  assert.deepEqual(kb, { pits: after.pits, nki: after.nki, stores: after.stores }, `the board after ${kmove} is kiothi replay's`);
+  assert.deepEqual([await param("pits"), await param("to"), await param("turn")], [after.pits.join(","), after.to_move, `${after.turn}`], "the new position in the URL");
+  const mi = kpos.to_move === "south" ? 0 : 1;
+  assert.equal(await page.getAttribute("#kiothi-played", "data-move"), kmove);
+  assert.equal(Number(await page.getAttribute("#kiothi-played", "data-captured")), after.stores[mi] - kpos.stores[mi], "the capture shown");
+  const kfile2 = join(tmp, "k2.json");
+  writeFileSync(kfile2, JSON.stringify({ game: "kiothi", pits: after.pits, stores: after.stores, to_move: after.to_move, nki: after.nki, turn: after.turn }));
+  const kc2 = cliJson("kiothi", "solve", "--position", kfile2, "--depth", "4", "--json");
+  assert.deepEqual([Number(await page.getAttribute("#kiothi-value", "data-lower")), Number(await page.getAttribute("#kiothi-value", "data-upper"))], [kc2.lower, kc2.upper], "the new position solved as the CLI does");
+  await page.screenshot({ path: join(out, "kiothi-move.png") });
+  log(`Kiothi move ${kmove} by clicking: board, prisons, nki and URL equal kiothi replay's; captured ${after.stores[mi] - kpos.stores[mi]}`);
+  await kiothiDone(() => page.goBack());
+  kb = await kboard();
+  assert.deepEqual(kb.pits, kpos.pits, "back: the position before the move");
+  assert.equal(await page.textContent("#kiothi-played"), "", "back: no move shown");
+  log("Kiothi: back restores the position before the move");
 
   assert.deepEqual(pageErrors, [], "no script errors");
   assert.deepEqual(foreign, [], "no request leaves the server");
