@@ -199,6 +199,39 @@ fn values_are_the_clis() {
     assert_eq!(untimed(web), untimed(cli));
 }
 
+/// The race outcomes the page offers are what `lukho play --race` accepts, each with its
+/// `--help` line; a pair's `speeds` outcomes are `lukho races --json`'s.
+#[test]
+fn lukho_races_are_the_clis() {
+    let s = Serve::start(&[]);
+    let info: Value = serde_json::from_str(&s.request("GET", "/api/info", b"").1).unwrap();
+    let o = Command::new(BIN).args(["lukho", "play", "--help"]).output().unwrap();
+    let help = String::from_utf8(o.stdout).unwrap();
+    // clap wraps long lines: compare with the whitespace folded.
+    let fold = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+    let help = fold(&help);
+    let races = info["lukho"]["races"].as_array().unwrap();
+    assert_eq!(races.len(), 5);
+    for r in races {
+        let (name, description) = (r["name"].as_str().unwrap(), r["description"].as_str().unwrap());
+        assert!(help.contains(&format!("{name} {}", fold(description))), "{name}: `{description}` is not the help's");
+    }
+    assert!(help.contains(&fold(info["lukho"]["race_rule"].as_str().unwrap())));
+    let pair = ["0,0,0,0,0,0,3,1", "2@2", "2,0,0,0,0,0,0,0", "1@5"];
+    let web = s.ok(
+        "/api/lukho/races",
+        &json!({"south": {"remove": pair[0], "drop": pair[1]}, "north": {"remove": pair[2], "drop": pair[3]}}),
+    );
+    let cli = cli(&[
+        "lukho", "races", "--south-remove", pair[0], "--south-drop", pair[1], "--north-remove", pair[2], "--north-drop",
+        pair[3], "--json",
+    ]);
+    assert_eq!(web, cli);
+    assert!(web["races"].as_array().unwrap().len() > 3);
+    let (status, v) = s.post("/api/lukho/races", &json!({"south": {"id": 0}}));
+    assert_eq!((status, v["error"].as_str().unwrap().starts_with("north: ")), (400, true), "{v}");
+}
+
 /// A Kiothi move played through the API: the rule book's K6 example (docs/rules/kiothi.md),
 /// checked by hand there, and the same move's position as `kiothi replay` prints it.
 #[test]

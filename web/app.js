@@ -511,7 +511,7 @@ document.addEventListener("keydown", (ev) => {
 
 // ---------------------------------------------------------------- Lukho
 const newChoice = () => ({ remove: [0, 0, 0, 0, 0, 0, 0, 0], d: 0, j: 0 });
-const lukho = { south: newChoice(), north: newChoice(), race: "south-first", chain: "it", keepOne: false, game: null, turn: 0, gen: 0 };
+const lukho = { south: newChoice(), north: newChoice(), race: "south-first", chain: "it", keepOne: false, game: null, turn: 0, gen: 0, speedsKey: null };
 lukho.south.remove[7] = 1;
 
 const choiceText = (c) => `${c.remove.join(",")} ${c.d}@${c.d ? c.j : 0}`;
@@ -553,8 +553,6 @@ async function lukhoRoute(p) {
   }
   $("lukho-chain").value = lukho.chain;
   $("lukho-keep-one").checked = lukho.keepOne;
-  if (![...$("lukho-race").options].some((o) => o.value === lukho.race)) $("lukho-race").append(el("option", { value: lukho.race }, lukho.race));
-  $("lukho-race").value = lukho.race;
   drawChoices();
   await lukhoPlay(Number(p.get("turn") || 0), false);
 }
@@ -626,15 +624,58 @@ function lukhoChanged() {
   lukhoPlay(0, true);
 }
 
+// The race outcomes `lukho play --race` accepts (from /api/info), each with its help line.
+const SPEEDS = "speeds:K";
+const raceMeaning = (race) => {
+  const r = info && info.lukho.races.find((x) => x.name === (race.startsWith("speeds:") ? SPEEDS : race));
+  return r ? r.description : race;
+};
+function raceMenu() {
+  const sel = $("lukho-race");
+  sel.textContent = "";
+  for (const r of info.lukho.races) sel.append(el("option", { value: r.name, title: r.description }, r.name));
+}
+
+// The race controls show `lukho.race`; a `speeds:K` race lists the pair's outcomes (they
+// depend on the pair: `lukho races`), and a K past the last is the last.
+async function drawRace(choice) {
+  const speeds = lukho.race.startsWith("speeds:");
+  $("lukho-race").value = speeds ? SPEEDS : lukho.race;
+  $("lukho-speed-box").hidden = !speeds;
+  if (speeds) {
+    const rules = { chain: lukho.chain, keep_one: lukho.keepOne };
+    const key = JSON.stringify([rules, choice(lukho.south), choice(lukho.north)]);
+    if (lukho.speedsKey !== key) {
+      const r = await api("/api/lukho/races", { rules, south: choice(lukho.south), north: choice(lukho.north) });
+      lukho.speedsKey = key;
+      const sel = $("lukho-speed");
+      sel.textContent = "";
+      for (const x of r.races) {
+        const k = x.race.slice(7);
+        sel.append(el("option", { value: k, title: `${x.race}: ρ = v_South/v_North in [${x.rho_from}, ${x.rho_to}); ${x.first_player} moves first, ${x.winner === "draw" ? "a draw" : `${x.winner} wins`}` },
+          `${k}: ρ ${x.rho_from}–${x.rho_to} (${x.winner === "draw" ? "draw" : `${x.winner} wins`})`));
+      }
+    }
+    const n = $("lukho-speed").options.length;
+    const k = Math.max(0, Math.min(n - 1, Number(lukho.race.slice(7)) || 0));
+    lukho.race = `speeds:${k}`;
+    $("lukho-speed").value = `${k}`;
+  }
+  const cap0 = $("lukho-race-caption");
+  cap0.textContent = "";
+  cap0.append(el("b", {}, lukho.race), `: ${raceMeaning(lukho.race)}. `, el("span", { class: "muted" }, info ? info.lukho.race_rule : ""));
+}
+
 async function lukhoPlay(turn = 0, push = true) {
   showError("");
-  lukho.race = $("lukho-race").value;
   lukho.chain = $("lukho-chain").value || "it";
   lukho.keepOne = $("lukho-keep-one").checked;
   const choice = (c) => ({ remove: c.remove.join(","), drop: `${c.d}@${c.d ? c.j : 0}` });
   document.body.dataset.lukho = "busy";
   const gen = ++lukho.gen;
   try {
+    await drawRace(choice);
+    if (gen !== lukho.gen) return;
     const g = await api("/api/lukho/play", {
       rules: { chain: lukho.chain, keep_one: lukho.keepOne },
       race: lukho.race, south: choice(lukho.south), north: choice(lukho.north),
@@ -681,8 +722,7 @@ function lukhoSummary(g) {
   if (ss === 0 && ns > 0 && g.first_player === "south") first += " (South sowed nothing, so he finished the opening at once: L8)";
   else if (ns === 0 && ss > 0 && g.first_player === "north") first += " (North sowed nothing, so he finished the opening at once: L8)";
   else {
-    const opt = [...$("lukho-race").options].find((o) => o.value === g.race);
-    first += ` (he finished his opening sowing first; race: ${opt ? opt.textContent : g.race})`;
+    first += ` (he finished his opening sowing first; race ${g.race}: ${raceMeaning(g.race)})`;
   }
   const pts = g.winner === "draw" ? "no points (a draw)"
     : `${cap(g.winner)} scores ${g.points_later_game} point${g.points_later_game === 1 ? "" : "s"}${g.points_first_game !== g.points_later_game ? ` (${g.points_first_game} if it is the first game of a series: a "bull")` : ""}`;
@@ -754,7 +794,13 @@ function drawLukho() {
     : `${what} nobody captured.`;
 }
 
-for (const id of ["lukho-race", "lukho-chain", "lukho-keep-one"]) $(id).addEventListener("change", () => { drawChoices(); lukhoPlay(0, true); });
+$("lukho-race").addEventListener("change", () => {
+  const v = $("lukho-race").value;
+  lukho.race = v === SPEEDS ? `speeds:${$("lukho-speed").value || 0}` : v;
+  lukhoPlay(0, true);
+});
+$("lukho-speed").addEventListener("change", () => { lukho.race = `speeds:${$("lukho-speed").value}`; lukhoPlay(0, true); });
+for (const id of ["lukho-chain", "lukho-keep-one"]) $(id).addEventListener("change", () => { drawChoices(); lukhoPlay(0, true); });
 $("lukho-play").addEventListener("click", () => lukhoPlay(0, true));
 $("lukho-prev").addEventListener("click", () => lukhoTurn(lukho.turn - 1));
 $("lukho-next").addEventListener("click", () => lukhoTurn(lukho.turn + 1));
@@ -1391,6 +1437,7 @@ $("copy-link").addEventListener("click", async () => {
     info = await api("/api/info");
     for (const g of info.oware.grand_slam) $("oware-variant").append(el("option", { value: g.name, title: g.description }, g.name));
     for (const c of info.lukho.chain) $("lukho-chain").append(el("option", { value: c.name, title: c.description }, c.name));
+    raceMenu();
     const dbs = info.oware.databases.map((d) => `Oware ${d.rules.grand_slam} ≤ ${d.max_stones} seeds`);
     if (info.kiothi.tables !== null) dbs.push(`Kiothi ≤ ${info.kiothi.tables} warriors`);
     $("db-info").textContent = dbs.length ? `Databases: ${dbs.join(", ")}` : "No database: search only";

@@ -161,8 +161,9 @@ try {
   const dbPits = "0,0,0,0,1,2,1,0,0,0,0,3";
   const first = cliJson("oware", "solve", "--pits", dbPits, "--db", db, "--json");
   const m1 = first.best_moves[0];
-  await open(`${addr}#oware?gs=no-capture&start=${dbPits}&to=south&moves=${m1}`);
+  await open(`${addr}#oware?gs=no-capture&start=${dbPits}&to=south&moves=${m1}&time=1.5`);
   let { c, last } = await checkOware(dbPits, "south", [m1], "the linked position")();
+  assert.equal(await page.inputValue("#oware-time"), "1.5", "the search time from the URL");
   await page.screenshot({ path: join(out, "oware.png"), clip: { x: 0, y: 0, width: 1100, height: 560 } });
   log(`URL round trip: board, stores, ${c.moves.length} moves in ${(await shown()).groups.length} outcome groups equal oware replay / solve`);
 
@@ -221,6 +222,7 @@ try {
     await page.click("#oware-set");
   });
   s = await shown();
+  assert.equal(await param("time"), "2", "the search time picked is in the URL");
   assert.equal(s.inside, "0");
   assert.match(s.scope, /Outside the database: 12 seeds .* up to 8/);
   assert.ok(s.depth >= 3 && s.lines >= 3, `search streamed ${s.lines} depths (deepest ${s.depth})`);
@@ -303,6 +305,27 @@ try {
   assert.equal(await page.getAttribute("#lukho-turn", "data-turn"), "4");
   for (const [i, n] of await lukhoBoard()) assert.equal(n, trace[4].pits[i], `Lukho URL turn 4, pit ${i}`);
   log(`Lukho URL round trip (North as id ${northId}): the same result and turn 4's board`);
+
+  // 10b. The race menu offers what `lukho play --race` accepts, each with its help line; a
+  // `speeds:K` race lists the pair's outcomes as `lukho races` does and plays as the CLI.
+  const fold = (t) => t.split(/\s+/).filter(Boolean).join(" ");
+  const help = fold(cli("lukho", "play", "--help"));
+  const menu = await page.$$eval("#lukho-race option", (os) => os.map((o) => [o.value, o.title]));
+  assert.deepEqual(menu.map(([v]) => v), ["south-first", "north-first", "lockstep-south", "lockstep-north", "speeds:K"]);
+  for (const [v, t] of menu) assert.ok(help.includes(`${v} ${fold(t)}`), `race ${v}: "${t}" is --help's line`);
+  const speeds = cliJson("lukho", "races", ...pair.slice(0, 8), "--json").races;
+  await lukhoDone(() => page.selectOption("#lukho-race", "speeds:K"));
+  assert.equal(await page.$$eval("#lukho-speed option", (os) => os.length), speeds.length, "the pair's speeds outcomes");
+  const kSpeed = Math.min(2, speeds.length - 1);
+  await lukhoDone(() => page.selectOption("#lukho-speed", `${kSpeed}`));
+  assert.equal(await param("race"), `speeds:${kSpeed}`);
+  const pairSpeeds = [...pair.slice(0, 8), "--race", `speeds:${kSpeed}`];
+  await lukhoSame(pairSpeeds, `Lukho game under speeds:${kSpeed}`);
+  assert.match(await page.textContent("#lukho-race-caption"), new RegExp(`^speeds:${kSpeed}: the K-th outcome of constant sowing speeds`));
+  await open(`${addr}#lukho?south=${south.join("+")}&north=${north.join("+")}&race=speeds:${kSpeed}`, "lukho");
+  assert.equal(await page.inputValue("#lukho-speed"), `${kSpeed}`, "speeds:K from the URL");
+  await lukhoSame(pairSpeeds, `Lukho speeds:${kSpeed} from its URL`);
+  log(`race menu: the 5 forms of lukho play --race with their help lines; speeds lists ${speeds.length} outcomes as lukho races, speeds:${kSpeed} played as the CLI`);
 
   // 11. Results: a markdown file rendered (headings, tables, code; nothing raw).
   const resultsOpen = async (file) => {
