@@ -434,7 +434,7 @@ try {
   writeFileSync(kfile2, JSON.stringify({ game: "kiothi", pits: after.pits, stores: after.stores, to_move: after.to_move, nki: after.nki, turn: after.turn }));
   const kc2 = cliJson("kiothi", "solve", "--position", kfile2, "--depth", "4", "--json");
   assert.deepEqual([Number(await page.getAttribute("#kiothi-value", "data-lower")), Number(await page.getAttribute("#kiothi-value", "data-upper"))], [kc2.lower, kc2.upper], "the new position solved as the CLI does");
-  await page.screenshot({ path: join(out, "kiothi-move.png") });
+  await page.screenshot({ path: join(out, "kiothi-move.png"), clip: { x: 0, y: 0, width: 1100, height: 600 } });
   log(`Kiothi move ${kmove} by clicking: board, prisons, nki and URL equal kiothi replay's; captured ${after.stores[mi] - kpos.stores[mi]}`);
   await kiothiDone(() => page.goBack());
   kb = await kboard();
