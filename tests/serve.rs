@@ -223,8 +223,17 @@ fn lukho_races_are_the_clis() {
         &json!({"south": {"remove": pair[0], "drop": pair[1]}, "north": {"remove": pair[2], "drop": pair[3]}}),
     );
     let cli = cli(&[
-        "lukho", "races", "--south-remove", pair[0], "--south-drop", pair[1], "--north-remove", pair[2], "--north-drop",
-        pair[3], "--json",
+        "lukho",
+        "races",
+        "--south-remove",
+        pair[0],
+        "--south-drop",
+        pair[1],
+        "--north-remove",
+        pair[2],
+        "--north-drop",
+        pair[3],
+        "--json",
     ]);
     assert_eq!(web, cli);
     assert!(web["races"].as_array().unwrap().len() > 3);
@@ -390,9 +399,27 @@ fn bad_requests_get_one_line_reasons() {
         ("POST", "/api/kiothi/play", r#"{"move":"3:1"}"#, 400, "position: missing"),
         ("POST", "/api/kiothi/play", r#"{"position":{"pits":[1,2,3]},"move":"3:1"}"#, 400, "position: pits: "),
         ("POST", "/api/kiothi/play", "{\"position\":", 400, "body: not JSON"),
-        ("POST", "/api/kiothi/play", r#"{"position":{"pits":[0,0,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1],"to_move":"south","turn":5}}"#, 400, "move: missing"),
-        ("POST", "/api/kiothi/play", r#"{"position":{"pits":[0,0,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1],"to_move":"south","turn":5},"move":7}"#, 400, "move: 7"),
-        ("POST", "/api/kiothi/play", r#"{"position":{"pits":[0,0,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1],"to_move":"south","turn":5},"move":"0:1"}"#, 400, "move: move 0:1 is illegal"),
+        (
+            "POST",
+            "/api/kiothi/play",
+            r#"{"position":{"pits":[0,0,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1],"to_move":"south","turn":5}}"#,
+            400,
+            "move: missing",
+        ),
+        (
+            "POST",
+            "/api/kiothi/play",
+            r#"{"position":{"pits":[0,0,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1],"to_move":"south","turn":5},"move":7}"#,
+            400,
+            "move: 7",
+        ),
+        (
+            "POST",
+            "/api/kiothi/play",
+            r#"{"position":{"pits":[0,0,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1],"to_move":"south","turn":5},"move":"0:1"}"#,
+            400,
+            "move: move 0:1 is illegal",
+        ),
         ("GET", "/api/lukho/results/../Cargo.toml", "", 404, "no such file"),
         ("GET", "/api/lukho/results/.hidden.csv", "", 404, "no such file"),
         ("GET", "/api/lukho/results/nope.csv", "", 404, "no such file"),

@@ -78,7 +78,8 @@ pub fn races(body: &Json) -> Result<Json, ApiError> {
     let s = choice(field(body, "south"), "south", &rules)?;
     let n = choice(field(body, "north"), "north", &rules)?;
     let rows: Vec<Json> = speeds_rows(&rules, &s, &n).into_iter().map(Json::Object).collect();
-    Ok(json!({"rules": rules.to_json(), "south": choice_json(&s, &rules), "north": choice_json(&n, &rules), "races": rows}))
+    let (south, north) = (choice_json(&s, &rules), choice_json(&n, &rules));
+    Ok(json!({"rules": rules.to_json(), "south": south, "north": north, "races": rows}))
 }
 
 /// `lukho opening --json`: a choice by id or by its text forms, both ways.

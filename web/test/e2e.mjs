@@ -1,8 +1,9 @@
 // End-to-end test of `mancala serve` in a real headless Chromium (Debian's package), driven by
 // Playwright: views are loaded from their URLs, moves and Lukho choices are made by clicking and
 // by keyboard, and what the page shows is compared with what the CLI prints for the same input
-// (`oware solve --json`, `oware replay --json`, `lukho play --json/--trace --jsonl`,
-// `kiothi solve --json`) and with the committed results files. Screenshots go to
+// (`oware solve --json`, `oware replay --json`, `lukho play --json/--trace --jsonl` and
+// `--help`, `lukho races --json`, `kiothi solve --json`, `kiothi replay --jsonl`) and with the
+// committed results files. Screenshots go to
 // target/web-test/.
 //
 // node web/test/e2e.mjs [path/to/mancala]   (from the repository root)

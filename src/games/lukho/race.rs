@@ -70,12 +70,12 @@ impl Race {
 }
 
 /// Rule book L8 in one sentence: what every race outcome decides.
-pub const RACE_RULE: &str = "How the two opening sowings race (rule book L8): both players sow at once and the first to \
+pub const RACE_RULE: &str =
+    "How the two opening sowings race (rule book L8): both players sow at once and the first to \
      finish moves first; a player who sows nothing finishes at once, so he moves first.";
 
 /// What `speeds:K` means (a [`RaceLabel::Speeds`]), as the CLI's `--race` help says it.
-pub const SPEEDS_LABEL: &str =
-    "the K-th outcome of constant sowing speeds for this pair (`lukho races` lists them)";
+pub const SPEEDS_LABEL: &str = "the K-th outcome of constant sowing speeds for this pair (`lukho races` lists them)";
 
 /// A text that names no race, race model or race outcome; the message gives the accepted forms.
 #[derive(Debug, Clone, thiserror::Error, PartialEq, Eq)]
