@@ -199,6 +199,107 @@ fn values_are_the_clis() {
     assert_eq!(untimed(web), untimed(cli));
 }
 
+/// The race outcomes the page offers are what `lukho play --race` accepts, each with its
+/// `--help` line; a pair's `speeds` outcomes are `lukho races --json`'s.
+#[test]
+fn lukho_races_are_the_clis() {
+    let s = Serve::start(&[]);
+    let info: Value = serde_json::from_str(&s.request("GET", "/api/info", b"").1).unwrap();
+    let o = Command::new(BIN).args(["lukho", "play", "--help"]).output().unwrap();
+    let help = String::from_utf8(o.stdout).unwrap();
+    // clap wraps long lines: compare with the whitespace folded.
+    let fold = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+    let help = fold(&help);
+    let races = info["lukho"]["races"].as_array().unwrap();
+    assert_eq!(races.len(), 5);
+    for r in races {
+        let (name, description) = (r["name"].as_str().unwrap(), r["description"].as_str().unwrap());
+        assert!(help.contains(&format!("{name} {}", fold(description))), "{name}: `{description}` is not the help's");
+    }
+    assert!(help.contains(&fold(info["lukho"]["race_rule"].as_str().unwrap())));
+    let pair = ["0,0,0,0,0,0,3,1", "2@2", "2,0,0,0,0,0,0,0", "1@5"];
+    let web = s.ok(
+        "/api/lukho/races",
+        &json!({"south": {"remove": pair[0], "drop": pair[1]}, "north": {"remove": pair[2], "drop": pair[3]}}),
+    );
+    let cli = cli(&[
+        "lukho",
+        "races",
+        "--south-remove",
+        pair[0],
+        "--south-drop",
+        pair[1],
+        "--north-remove",
+        pair[2],
+        "--north-drop",
+        pair[3],
+        "--json",
+    ]);
+    assert_eq!(web, cli);
+    assert!(web["races"].as_array().unwrap().len() > 3);
+    let (status, v) = s.post("/api/lukho/races", &json!({"south": {"id": 0}}));
+    assert_eq!((status, v["error"].as_str().unwrap().starts_with("north: ")), (400, true), "{v}");
+}
+
+/// A Kiothi move played through the API: the rule book's K6 example (docs/rules/kiothi.md),
+/// checked by hand there, and the same move's position as `kiothi replay` prints it.
+#[test]
+fn a_kiothi_move_is_the_rule_books_and_the_clis() {
+    let s = Serve::start(&[]);
+    // Turn 7, South to move, S [0,…,0,11], N [0,0,0,0,0,4,1,3,0,2], no nki; 9:11 sows one
+    // warrior into each of n0..n9 and the 11th into the empty s0, which captures n9 (3 + the
+    // capturing one) and, as the K6 bonus, n8 (1), n7 (4), n6 (2): 11 in all.
+    let mut pits = [0u8; 20];
+    pits[9] = 11;
+    pits[10..20].copy_from_slice(&[0, 0, 0, 0, 0, 4, 1, 3, 0, 2]);
+    let position = json!({"game": "kiothi", "pits": pits, "stores": [20, 20], "to_move": "south", "turn": 7});
+    let web = s.ok("/api/kiothi/play", &json!({"position": position, "move": "9:11"}));
+    assert_eq!(web["move"], "9:11");
+    assert_eq!(web["captured"], 11);
+    let p = &web["position"];
+    let mut after = [0u8; 20];
+    after[10..20].copy_from_slice(&[1, 1, 1, 1, 1, 5, 0, 0, 0, 0]);
+    assert_eq!(p["pits"], json!(after), "North keeps N [1,1,1,1,1,5,0,0,0,0]");
+    assert_eq!((&p["stores"], &p["to_move"], &p["turn"]), (&json!([31, 20]), &json!("north"), &json!(8)));
+    // `kiothi replay`'s last line for the same move: the same position, legal moves and end.
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("k6.json");
+    std::fs::write(&f, position.to_string()).unwrap();
+    let o = Command::new(BIN)
+        .args(["kiothi", "replay", "--position", f.to_str().unwrap(), "--moves", "9:11", "--jsonl"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let mut last: Value = serde_json::from_str(String::from_utf8(o.stdout).unwrap().lines().last().unwrap()).unwrap();
+    let replay = last.as_object_mut().unwrap();
+    replay.remove("ply");
+    for k in ["legal", "terminal", "result"] {
+        assert_eq!(replay.remove(k), web.get(k).cloned(), "{k}");
+    }
+    assert_eq!(&Value::Object(replay.clone()), p);
+    // The position played on: the next move from the answer's position, as the page does.
+    let legal = web["legal"].as_array().unwrap();
+    assert!(!legal.is_empty());
+    let next = s.ok("/api/kiothi/play", &json!({"position": p, "move": legal[0]}));
+    assert_eq!(next["position"]["turn"], 9);
+    // Illegal moves, in the library's words (K4: 3:2 ends in the occupied s5).
+    let mut k4 = [0u8; 20];
+    (k4[3], k4[5], k4[12]) = (2, 1, 4);
+    let k4 = json!({"pits": k4, "to_move": "south", "turn": 5});
+    assert_eq!(s.ok("/api/kiothi/play", &json!({"position": k4, "move": "3:1"}))["position"]["turn"], 6);
+    for (mv, reason) in [
+        ("3:2", "move: move 3:2 is illegal: K4: the first lap ends in own boma 5"),
+        ("4:1", "move: move 4:1 is illegal: own boma 4 is empty"),
+        ("3:3", "move: move 3:3 is illegal: lifts 3 warriors from own boma 3, which holds 2"),
+        ("10:1", "move: boma: own index 10 is out of range"),
+        ("3", "move: move: '3' has no ':'"),
+    ] {
+        let (status, v) = s.post("/api/kiothi/play", &json!({"position": k4, "move": mv}));
+        assert_eq!(status, 400, "{mv}: {v}");
+        assert!(v["error"].as_str().unwrap().starts_with(reason), "{mv}: {v}");
+    }
+}
+
 #[test]
 fn search_bounds_stream_depth_by_depth() {
     let dir = tempfile::tempdir().unwrap();
@@ -295,6 +396,30 @@ fn bad_requests_get_one_line_reasons() {
         ("POST", "/api/lukho/opening", r#"{"id":"x"}"#, 400, "choice.id"),
         ("POST", "/api/kiothi/solve", r#"{}"#, 400, "position: missing"),
         ("POST", "/api/kiothi/solve", r#"{"position":{"game":"oware"}}"#, 400, "position: "),
+        ("POST", "/api/kiothi/play", r#"{"move":"3:1"}"#, 400, "position: missing"),
+        ("POST", "/api/kiothi/play", r#"{"position":{"pits":[1,2,3]},"move":"3:1"}"#, 400, "position: pits: "),
+        ("POST", "/api/kiothi/play", "{\"position\":", 400, "body: not JSON"),
+        (
+            "POST",
+            "/api/kiothi/play",
+            r#"{"position":{"pits":[0,0,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1],"to_move":"south","turn":5}}"#,
+            400,
+            "move: missing",
+        ),
+        (
+            "POST",
+            "/api/kiothi/play",
+            r#"{"position":{"pits":[0,0,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1],"to_move":"south","turn":5},"move":7}"#,
+            400,
+            "move: 7",
+        ),
+        (
+            "POST",
+            "/api/kiothi/play",
+            r#"{"position":{"pits":[0,0,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1],"to_move":"south","turn":5},"move":"0:1"}"#,
+            400,
+            "move: move 0:1 is illegal",
+        ),
         ("GET", "/api/lukho/results/../Cargo.toml", "", 404, "no such file"),
         ("GET", "/api/lukho/results/.hidden.csv", "", 404, "no such file"),
         ("GET", "/api/lukho/results/nope.csv", "", 404, "no such file"),

@@ -174,12 +174,15 @@ function owareParams() {
   if (oware.start.stores && (oware.start.stores[0] || oware.start.stores[1])) p.set("stores", oware.start.stores.join(","));
   if (oware.moves.length) p.set("moves", oware.moves.join(","));
   if (oware.at !== oware.moves.length) p.set("at", `${oware.at}`);
+  // The search time is part of the view: the same link searches as long.
+  p.set("time", $("oware-time").value);
   return p;
 }
 
 const ints = (s) => (s ? s.split(",").filter((x) => x.trim() !== "").map((x) => Number(x)) : []);
 
 async function owareRoute(p) {
+  if (p.has("time")) $("oware-time").value = p.get("time");
   if (!p.has("start") && oware.start) { setUrl("oware", owareParams(), false); return; }
   oware.gs = p.get("gs") || oware.gs;
   $("oware-variant").value = oware.gs;
@@ -480,6 +483,7 @@ $("oware-empty").addEventListener("click", () => {
     drawOware();
   }
 });
+$("oware-time").addEventListener("change", () => { if (oware.start) setUrl("oware", owareParams(), false); });
 $("oware-variant").addEventListener("change", () => {
   oware.gs = $("oware-variant").value;
   owareGo();
@@ -499,7 +503,7 @@ document.addEventListener("keydown", (ev) => {
     else if (k === "arrowright") lukhoTurn(lukho.turn + 1);
     else if (k === "home") lukhoTurn(0);
     else if (k === "end") lukhoTurn(Infinity);
-  } else if (!$("kiothi").hidden && k === "n") {
+  } else if (!$("kiothi").hidden && kiothi.edit && k === "n") {
     const b = ev.target.closest("#kiothi-board .pit");
     if (b) kiothiEdit(Number(b.dataset.pit), 0, true);
   }
@@ -507,7 +511,7 @@ document.addEventListener("keydown", (ev) => {
 
 // ---------------------------------------------------------------- Lukho
 const newChoice = () => ({ remove: [0, 0, 0, 0, 0, 0, 0, 0], d: 0, j: 0 });
-const lukho = { south: newChoice(), north: newChoice(), race: "south-first", chain: "it", keepOne: false, game: null, turn: 0, gen: 0 };
+const lukho = { south: newChoice(), north: newChoice(), race: "south-first", chain: "it", keepOne: false, game: null, turn: 0, gen: 0, speedsKey: null };
 lukho.south.remove[7] = 1;
 
 const choiceText = (c) => `${c.remove.join(",")} ${c.d}@${c.d ? c.j : 0}`;
@@ -549,8 +553,6 @@ async function lukhoRoute(p) {
   }
   $("lukho-chain").value = lukho.chain;
   $("lukho-keep-one").checked = lukho.keepOne;
-  if (![...$("lukho-race").options].some((o) => o.value === lukho.race)) $("lukho-race").append(el("option", { value: lukho.race }, lukho.race));
-  $("lukho-race").value = lukho.race;
   drawChoices();
   await lukhoPlay(Number(p.get("turn") || 0), false);
 }
@@ -622,15 +624,58 @@ function lukhoChanged() {
   lukhoPlay(0, true);
 }
 
+// The race outcomes `lukho play --race` accepts (from /api/info), each with its help line.
+const SPEEDS = "speeds:K";
+const raceMeaning = (race) => {
+  const r = info && info.lukho.races.find((x) => x.name === (race.startsWith("speeds:") ? SPEEDS : race));
+  return r ? r.description : race;
+};
+function raceMenu() {
+  const sel = $("lukho-race");
+  sel.textContent = "";
+  for (const r of info.lukho.races) sel.append(el("option", { value: r.name, title: r.description }, r.name));
+}
+
+// The race controls show `lukho.race`; a `speeds:K` race lists the pair's outcomes (they
+// depend on the pair: `lukho races`), and a K past the last is the last.
+async function drawRace(choice) {
+  const speeds = lukho.race.startsWith("speeds:");
+  $("lukho-race").value = speeds ? SPEEDS : lukho.race;
+  $("lukho-speed-box").hidden = !speeds;
+  if (speeds) {
+    const rules = { chain: lukho.chain, keep_one: lukho.keepOne };
+    const key = JSON.stringify([rules, choice(lukho.south), choice(lukho.north)]);
+    if (lukho.speedsKey !== key) {
+      const r = await api("/api/lukho/races", { rules, south: choice(lukho.south), north: choice(lukho.north) });
+      lukho.speedsKey = key;
+      const sel = $("lukho-speed");
+      sel.textContent = "";
+      for (const x of r.races) {
+        const k = x.race.slice(7);
+        sel.append(el("option", { value: k, title: `${x.race}: ρ = v_South/v_North in [${x.rho_from}, ${x.rho_to}); ${x.first_player} moves first, ${x.winner === "draw" ? "a draw" : `${x.winner} wins`}` },
+          `${k}: ρ ${x.rho_from}–${x.rho_to} (${x.winner === "draw" ? "draw" : `${x.winner} wins`})`));
+      }
+    }
+    const n = $("lukho-speed").options.length;
+    const k = Math.max(0, Math.min(n - 1, Number(lukho.race.slice(7)) || 0));
+    lukho.race = `speeds:${k}`;
+    $("lukho-speed").value = `${k}`;
+  }
+  const cap0 = $("lukho-race-caption");
+  cap0.textContent = "";
+  cap0.append(el("b", {}, lukho.race), `: ${raceMeaning(lukho.race)}. `, el("span", { class: "muted" }, info ? info.lukho.race_rule : ""));
+}
+
 async function lukhoPlay(turn = 0, push = true) {
   showError("");
-  lukho.race = $("lukho-race").value;
   lukho.chain = $("lukho-chain").value || "it";
   lukho.keepOne = $("lukho-keep-one").checked;
   const choice = (c) => ({ remove: c.remove.join(","), drop: `${c.d}@${c.d ? c.j : 0}` });
   document.body.dataset.lukho = "busy";
   const gen = ++lukho.gen;
   try {
+    await drawRace(choice);
+    if (gen !== lukho.gen) return;
     const g = await api("/api/lukho/play", {
       rules: { chain: lukho.chain, keep_one: lukho.keepOne },
       race: lukho.race, south: choice(lukho.south), north: choice(lukho.north),
@@ -677,8 +722,7 @@ function lukhoSummary(g) {
   if (ss === 0 && ns > 0 && g.first_player === "south") first += " (South sowed nothing, so he finished the opening at once: L8)";
   else if (ns === 0 && ss > 0 && g.first_player === "north") first += " (North sowed nothing, so he finished the opening at once: L8)";
   else {
-    const opt = [...$("lukho-race").options].find((o) => o.value === g.race);
-    first += ` (he finished his opening sowing first; race: ${opt ? opt.textContent : g.race})`;
+    first += ` (he finished his opening sowing first; race ${g.race}: ${raceMeaning(g.race)})`;
   }
   const pts = g.winner === "draw" ? "no points (a draw)"
     : `${cap(g.winner)} scores ${g.points_later_game} point${g.points_later_game === 1 ? "" : "s"}${g.points_first_game !== g.points_later_game ? ` (${g.points_first_game} if it is the first game of a series: a "bull")` : ""}`;
@@ -750,7 +794,13 @@ function drawLukho() {
     : `${what} nobody captured.`;
 }
 
-for (const id of ["lukho-race", "lukho-chain", "lukho-keep-one"]) $(id).addEventListener("change", () => { drawChoices(); lukhoPlay(0, true); });
+$("lukho-race").addEventListener("change", () => {
+  const v = $("lukho-race").value;
+  lukho.race = v === SPEEDS ? `speeds:${$("lukho-speed").value || 0}` : v;
+  lukhoPlay(0, true);
+});
+$("lukho-speed").addEventListener("change", () => { lukho.race = `speeds:${$("lukho-speed").value}`; lukhoPlay(0, true); });
+for (const id of ["lukho-chain", "lukho-keep-one"]) $(id).addEventListener("change", () => { drawChoices(); lukhoPlay(0, true); });
 $("lukho-play").addEventListener("click", () => lukhoPlay(0, true));
 $("lukho-prev").addEventListener("click", () => lukhoTurn(lukho.turn - 1));
 $("lukho-next").addEventListener("click", () => lukhoTurn(lukho.turn + 1));
@@ -759,7 +809,10 @@ $("lukho-last-turn").addEventListener("click", () => lukhoTurn(Infinity));
 
 // ---------------------------------------------------------------- Kiothi
 const KIOTHI_DEFAULT = { pits: [2, 0, 1, 3, 0, 1, 0, 2, 0, 1, 1, 2, 0, 0, 3, 1, 0, 1, 2, 0], stores: [20, 23], to_move: "south", nki: [3, 10, 14], turn: 21 };
-const kiothi = { pos: null, result: null, gen: 0 };
+// `legal`: the mover's legal moves (`B:K`) when known (from the last move's answer or the
+// search's move list); `last`: the move that led here, with the board before it; `edit`:
+// clicks change the position instead of playing.
+const kiothi = { pos: null, result: null, gen: 0, legal: null, last: null, edit: false, pick: null, ended: null };
 
 function kiothiState() {
   const p = kiothi.pos;
@@ -773,21 +826,34 @@ function kiothiParams() {
   q.set("stores", p.stores.join(","));
   q.set("to", p.to_move);
   q.set("turn", `${p.turn}`);
+  // The search limits are part of the view: the same link searches as deep and as long.
+  q.set("depth", $("kiothi-depth").value);
+  q.set("time", $("kiothi-time").value);
   return q;
 }
 
 async function kiothiRoute(p) {
+  if (p.has("depth")) $("kiothi-depth").value = p.get("depth");
+  if (p.has("time")) $("kiothi-time").value = p.get("time");
   if (!p.has("pits")) {
+    // The tab opened without a position: the sample endgame, solved at once like any link.
     if (!kiothi.pos) kiothi.pos = structuredClone(KIOTHI_DEFAULT);
     setUrl("kiothi", kiothiParams(), false);
-    drawKiothi();
-    return;
+    p = kiothiParams();
   }
-  kiothi.pos = {
+  const pos = {
     pits: ints(p.get("pits")), nki: ints(p.get("nki")), stores: p.has("stores") ? ints(p.get("stores")) : [0, 0],
     to_move: p.get("to") === "north" ? "north" : "south", turn: Number(p.get("turn") || 3),
   };
+  // The move that led here is shown only while its result is the position in view (a step
+  // back in the history shows the earlier position without it).
+  const key = (q) => JSON.stringify([q.pits, q.nki, q.stores, q.to_move, q.turn]);
+  if (!(kiothi.last && key(kiothi.last.after) === key(pos))) { kiothi.last = null; kiothi.legal = null; kiothi.ended = null; }
+  kiothi.pos = pos;
+  kiothi.result = null;
+  kiothi.pick = null;
   drawKiothi();
+  if (kiothi.ended) { kiothiOver(); return; }
   await kiothiSolve();
 }
 
@@ -798,30 +864,53 @@ function drawKiothi() {
   $("kiothi-store-north").value = p.stores[1];
   $("kiothi-turn").value = p.turn;
   $("kiothi-position").value = JSON.stringify(kiothiState());
+  $("kiothi-edit").textContent = kiothi.edit ? "Done editing" : "Edit board";
   const board = $("kiothi-board");
   board.textContent = "";
+  board.classList.toggle("editing", kiothi.edit);
   const best = new Set();
   const r = kiothi.result;
   if (r && r.best_moves.length < r.moves.length) for (const m of r.best_moves) best.add(Number(m.split(":")[0]));
+  const legal = kiothi.edit || !kiothi.legal ? [] : kiothi.legal;
+  const last = kiothi.last;
   const cell = (cls, text, style, attrs = {}) => el("div", { class: cls, style, ...attrs }, text);
   board.append(cell("rowname north", "North", "grid-area: 1 / 1"));
   for (let c = 0; c < 10; c++) board.append(cell("label", `${9 - c}`, `grid-area: 1 / ${c + 2}`));
   const store = (side, col) => {
-    const s = cell(`store ${side}${p.to_move === side ? " to-move" : ""}`, null, `grid-area: 2 / ${col} / 4 / ${col + 1}`, { id: `kiothi-store-${side}-shown` });
-    s.append(el("span", { class: "store-name" }, `${cap(side)}'s prison`), el("b", {}, `${p.stores[side === "south" ? 0 : 1]}`));
+    const k = side === "south" ? 0 : 1;
+    const s = cell(`store ${side}${p.to_move === side ? " to-move" : ""}`, null, `grid-area: 2 / ${col} / 4 / ${col + 1}`, { id: `kiothi-store-${side}-shown`, "data-store": p.stores[k] });
+    s.append(el("span", { class: "store-name" }, `${cap(side)}'s prison`), el("b", {}, `${p.stores[k]}`));
+    if (last && p.stores[k] > last.before.stores[k]) s.append(el("span", { class: "delta" }, `+${p.stores[k] - last.before.stores[k]}`));
     board.append(s);
   };
   store("north", 1);
   const pit = (i, row, col) => {
     const side = i < 10 ? "south" : "north";
+    const own = i % 10;
     const nki = p.nki.includes(i);
-    const isBest = side === p.to_move && best.has(i % 10);
+    const isBest = side === p.to_move && best.has(own);
+    const moves = side === p.to_move ? legal.filter((m) => Number(m.split(":")[0]) === own) : [];
+    const changed = last && last.before.pits[i] !== p.pits[i];
+    const origin = last && side === last.side && Number(last.move.split(":")[0]) === own;
+    const what = moves.length === 1 ? `, play ${moves[0]}` : moves.length ? `, play ${moves.join(" or ")}` : "";
     const b = el("button", {
-      class: `pit ${side}${nki ? " nki" : ""}${isBest ? " best" : ""}`, "data-pit": i, style: `grid-area: ${row} / ${col}`,
-      "aria-label": `${cap(side)}'s boma ${i % 10}: ${p.pits[i]} warriors${nki ? ", nki" : ""}${isBest ? ", a best move starts here" : ""}`,
+      class: `pit ${side}${nki ? " nki" : ""}${isBest ? " best" : ""}${moves.length ? " legal" : ""}${changed ? " changed" : ""}${origin ? " last" : ""}${kiothi.pick === own && moves.length ? " picked" : ""}`,
+      "data-pit": i, "data-side": side, "data-own": own, "data-count": p.pits[i], style: `grid-area: ${row} / ${col}`,
+      "aria-label": `${cap(side)}'s boma ${own}: ${p.pits[i]} warriors${nki ? ", nki" : ""}${isBest ? ", a best move starts here" : ""}${what}`,
+      title: `${cap(side)}'s boma ${own}${nki ? " (nki)" : ""}${what}`,
     }, `${p.pits[i]}`);
-    b.addEventListener("click", (ev) => kiothiEdit(i, ev.shiftKey ? -1 : 1, $("kiothi-nki-mode").checked));
-    b.addEventListener("contextmenu", (ev) => { ev.preventDefault(); kiothiEdit(i, -1, false); });
+    if (changed) b.append(el("span", { class: `badge ${p.pits[i] > last.before.pits[i] ? "plus" : "minus"}` }, `${p.pits[i] > last.before.pits[i] ? "+" : "−"}${Math.abs(p.pits[i] - last.before.pits[i])}`));
+    if (kiothi.edit) {
+      b.addEventListener("click", (ev) => kiothiEdit(i, ev.shiftKey ? -1 : 1, $("kiothi-nki-mode").checked));
+      b.addEventListener("contextmenu", (ev) => { ev.preventDefault(); kiothiEdit(i, -1, false); });
+    } else {
+      b.disabled = !moves.length;
+      // One legal lift plays at once; several are offered beside the board.
+      b.addEventListener("click", () => {
+        if (moves.length === 1) kiothiPlay(moves[0]);
+        else { kiothi.pick = own; drawKiothi(); }
+      });
+    }
     board.append(b);
   };
   for (let c = 0; c < 10; c++) pit(19 - c, 2, c + 2);
@@ -829,6 +918,80 @@ function drawKiothi() {
   store("south", 12);
   for (let c = 0; c < 10; c++) board.append(cell("label", `${c}`, `grid-area: 4 / ${c + 2}`));
   board.append(cell("rowname south", "South", "grid-area: 4 / 12"));
+  drawKiothiLifts(legal);
+}
+
+// The lifts of the boma picked on the board, each a button (with its value when known).
+function drawKiothiLifts(legal) {
+  const box = $("kiothi-lifts");
+  box.textContent = "";
+  if (kiothi.pick === null) return;
+  const ms = legal.filter((m) => Number(m.split(":")[0]) === kiothi.pick);
+  if (!ms.length) return;
+  const vals = kiothi.result ? Object.fromEntries(kiothi.result.moves.map((m) => [m.move, valueText(m.lower, m.upper)])) : {};
+  box.append(`${cap(kiothi.pos.to_move)}'s boma ${kiothi.pick}: lift `);
+  for (const m of ms) {
+    const b = el("button", { class: "move", "data-move": m, title: `play ${m}` }, `${m.split(":")[1]}${vals[m] ? ` (${vals[m]})` : ""}`);
+    b.addEventListener("click", () => kiothiPlay(m));
+    box.append(b, " ");
+  }
+}
+
+// One move through the server (the rules are the library's): the next position becomes the
+// view (a new history entry), the sowing's result is shown and the position solved.
+async function kiothiPlay(move) {
+  showError("");
+  const before = structuredClone(kiothi.pos);
+  document.body.dataset.kiothi = "busy";
+  let r;
+  try {
+    r = await api("/api/kiothi/play", { position: kiothiState(), move });
+  } catch (e) {
+    showError(e.message);
+    document.body.dataset.kiothi = "done";
+    return;
+  }
+  const q = r.position;
+  const pos = { pits: q.pits, stores: q.stores, to_move: q.to_move, turn: q.turn, nki: q.nki.map((x, i) => (x ? i : -1)).filter((i) => i >= 0) };
+  kiothi.last = { move: r.move, side: before.to_move, captured: r.captured, before, after: pos };
+  kiothi.legal = Array.isArray(r.legal) ? r.legal : null;
+  kiothi.ended = r.terminal ? r.result : null;
+  kiothi.pos = pos;
+  kiothi.result = null;
+  kiothi.pick = null;
+  setUrl("kiothi", kiothiParams(), true);
+  drawKiothi();
+  if (kiothi.ended) { kiothiOver(); return; }
+  await kiothiSolve();
+}
+
+// What the last move did, in words.
+function kiothiPlayed() {
+  const box = $("kiothi-played");
+  const l = kiothi.last;
+  box.textContent = "";
+  if (!l) { delete box.dataset.move; return; }
+  const [b, k] = l.move.split(":");
+  const changed = l.after.pits.filter((n, i) => n !== l.before.pits[i]).length;
+  box.dataset.move = l.move;
+  box.dataset.captured = l.captured;
+  box.append(`${cap(l.side)} played `, el("code", {}, l.move), `: lifted ${k} warrior${k === "1" ? "" : "s"} from boma ${b}; `,
+    l.captured ? `captured ${l.captured} (prison ${l.before.stores[l.side === "south" ? 0 : 1]} → ${l.after.stores[l.side === "south" ? 0 : 1]})` : "captured nothing",
+    `; ${changed} boma changed (marked +/−). `);
+  const back = el("button", { type: "button", id: "kiothi-undo", title: "Back to the position before this move" }, "Take back");
+  back.addEventListener("click", () => history.back());
+  box.append(back);
+}
+
+function kiothiOver() {
+  const r = kiothi.ended;
+  const v = $("kiothi-value");
+  v.textContent = `Game over: ${r.winner === "draw" ? "a draw" : `${cap(r.winner)} wins`} (South ${round4(r.score[0])}, North ${round4(r.score[1])})`;
+  v.className = "outcome";
+  $("kiothi-method").textContent = "";
+  $("kiothi-groups").textContent = "";
+  kiothiPlayed();
+  document.body.dataset.kiothi = "done";
 }
 
 function kiothiEdit(i, d, toggleNki) {
@@ -844,9 +1007,14 @@ function kiothiEdit(i, d, toggleNki) {
 }
 function kiothiChanged() {
   kiothi.result = null;
+  kiothi.legal = null;
+  kiothi.last = null;
+  kiothi.ended = null;
+  kiothi.pick = null;
   $("kiothi-groups").textContent = "";
   $("kiothi-value").textContent = "…";
   $("kiothi-method").textContent = "";
+  kiothiPlayed();
   setUrl("kiothi", kiothiParams(), false);
   drawKiothi();
 }
@@ -859,11 +1027,13 @@ async function kiothiSolve() {
   if (d) body.depth = Number(d);
   if (t) body.time = Number(t);
   $("kiothi-value").textContent = "searching…";
+  kiothiPlayed();
   document.body.dataset.kiothi = "busy";
   let s;
   try {
     s = await api("/api/kiothi/solve", body);
   } catch (e) {
+    if (gen !== kiothi.gen) return;
     $("kiothi-value").textContent = "…";
     showError(e.message);
     document.body.dataset.kiothi = "done";
@@ -871,6 +1041,7 @@ async function kiothiSolve() {
   }
   if (gen !== kiothi.gen) return;
   kiothi.result = s;
+  kiothi.legal = s.moves.map((m) => m.move);
   const p = kiothi.pos;
   const mi = p.to_move === "south" ? 0 : 1;
   const offset = p.stores[mi] - p.stores[1 - mi];
@@ -881,12 +1052,22 @@ async function kiothiSolve() {
   v.dataset.depth = s.depth;
   v.className = `outcome ${outcome(s.lower, s.upper, offset)}`;
   $("kiothi-method").textContent = `(${s.exact ? "exact" : "bounds"}, ${s.method}, depth ${s.depth}, ${s.nodes} nodes; moves are boma:warriors lifted)`;
-  moveGroups($("kiothi-groups"), s.moves, offset, s.best_moves, (m) => m.move, null);
+  moveGroups($("kiothi-groups"), s.moves, offset, s.best_moves, (m) => m.move, kiothi.edit ? null : (m) => kiothiPlay(m.move));
   drawKiothi();
   document.body.dataset.kiothi = "done";
 }
 
 $("kiothi-solve").addEventListener("click", () => { setUrl("kiothi", kiothiParams(), true); kiothiSolve(); });
+$("kiothi-edit").addEventListener("click", () => {
+  kiothi.edit = !kiothi.edit;
+  kiothi.pick = null;
+  if (kiothi.edit) { drawKiothi(); return; }
+  // Done editing: the edited position is a view of its own, solved at once.
+  setUrl("kiothi", kiothiParams(), true);
+  drawKiothi();
+  kiothiSolve();
+});
+for (const id of ["kiothi-depth", "kiothi-time"]) $(id).addEventListener("change", () => setUrl("kiothi", kiothiParams(), false));
 $("kiothi-to-move").addEventListener("change", () => { kiothi.pos.to_move = $("kiothi-to-move").value; kiothiChanged(); });
 for (const [id, f] of [["kiothi-store-south", (p, v) => { p.stores[0] = v; }], ["kiothi-store-north", (p, v) => { p.stores[1] = v; }], ["kiothi-turn", (p, v) => { p.turn = v; }]]) {
   $(id).addEventListener("change", () => { f(kiothi.pos, Math.max(0, Number($(id).value) || 0)); kiothiChanged(); });
@@ -1256,6 +1437,7 @@ $("copy-link").addEventListener("click", async () => {
     info = await api("/api/info");
     for (const g of info.oware.grand_slam) $("oware-variant").append(el("option", { value: g.name, title: g.description }, g.name));
     for (const c of info.lukho.chain) $("lukho-chain").append(el("option", { value: c.name, title: c.description }, c.name));
+    raceMenu();
     const dbs = info.oware.databases.map((d) => `Oware ${d.rules.grand_slam} ≤ ${d.max_stones} seeds`);
     if (info.kiothi.tables !== null) dbs.push(`Kiothi ≤ ${info.kiothi.tables} warriors`);
     $("db-info").textContent = dbs.length ? `Databases: ${dbs.join(", ")}` : "No database: search only";

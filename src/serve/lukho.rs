@@ -4,7 +4,7 @@
 use super::http::{field, opt_str, opt_uint, variant, ApiError, Reply};
 use super::Oracle;
 use crate::games::lukho::{Choice, RaceLabel, Rules};
-use crate::sweep::trace::{choice_json, outcome_json, position_json, trace};
+use crate::sweep::trace::{choice_json, outcome_json, position_json, speeds_rows, trace};
 use serde_json::{json, Value as Json};
 use std::path::{Component, Path, PathBuf};
 
@@ -69,6 +69,17 @@ pub fn play(body: &Json) -> Result<Json, ApiError> {
         .collect();
     m.insert("trace".into(), Json::Array(turns));
     Ok(Json::Object(m))
+}
+
+/// `lukho races --json`: every `speeds` outcome of a pair (the K of `speeds:K`) with its ρ
+/// interval and the game it gives.
+pub fn races(body: &Json) -> Result<Json, ApiError> {
+    let rules = rules(body)?;
+    let s = choice(field(body, "south"), "south", &rules)?;
+    let n = choice(field(body, "north"), "north", &rules)?;
+    let rows: Vec<Json> = speeds_rows(&rules, &s, &n).into_iter().map(Json::Object).collect();
+    let (south, north) = (choice_json(&s, &rules), choice_json(&n, &rules));
+    Ok(json!({"rules": rules.to_json(), "south": south, "north": north, "races": rows}))
 }
 
 /// `lukho opening --json`: a choice by id or by its text forms, both ways.

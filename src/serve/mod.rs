@@ -147,10 +147,12 @@ enum Route {
     OwareAnalyse,
     LukhoPlay,
     LukhoOpening,
+    LukhoRaces,
     LukhoResults,
     /// `/api/lukho/results/PATH`: one file of the results directory.
     LukhoResultFile,
     KiothiSolve,
+    KiothiPlay,
 }
 
 /// The method a route answers to; `Get` routes answer `HEAD` too.
@@ -162,7 +164,7 @@ enum Verb {
 
 /// Every path the server answers: the one table (a path in it asked with another method is
 /// 405, any other path 404).
-const ROUTES: [(&str, Verb, Route); 12] = [
+const ROUTES: [(&str, Verb, Route); 14] = [
     ("/", Verb::Get, Route::Page),
     ("/index.html", Verb::Get, Route::Page),
     ("/app.js", Verb::Get, Route::Script),
@@ -173,8 +175,10 @@ const ROUTES: [(&str, Verb, Route); 12] = [
     ("/api/oware/analyse", Verb::Post, Route::OwareAnalyse),
     ("/api/lukho/play", Verb::Post, Route::LukhoPlay),
     ("/api/lukho/opening", Verb::Post, Route::LukhoOpening),
+    ("/api/lukho/races", Verb::Post, Route::LukhoRaces),
     ("/api/lukho/results", Verb::Get, Route::LukhoResults),
     ("/api/kiothi/solve", Verb::Post, Route::KiothiSolve),
+    ("/api/kiothi/play", Verb::Post, Route::KiothiPlay),
 ];
 const RESULT_FILES: &str = "/api/lukho/results/";
 
@@ -210,9 +214,11 @@ fn handle(o: &Arc<Oracle>, mut req: tiny_http::Request) {
             Route::OwareAnalyse => oware::analyse(o, &http::body(&mut req)?),
             Route::LukhoPlay => lukho::play(&http::body(&mut req)?).map(Reply::Json),
             Route::LukhoOpening => lukho::opening(&http::body(&mut req)?).map(Reply::Json),
+            Route::LukhoRaces => lukho::races(&http::body(&mut req)?).map(Reply::Json),
             Route::LukhoResults => lukho::results_list(o).map(Reply::Json),
             Route::LukhoResultFile => lukho::results_file(o, &path[RESULT_FILES.len()..]),
             Route::KiothiSolve => kiothi::solve(o, &http::body(&mut req)?).map(Reply::Json),
+            Route::KiothiPlay => kiothi::play(&http::body(&mut req)?).map(Reply::Json),
         }
     }));
     let reply = match reply {
@@ -236,7 +242,10 @@ fn info(o: &Oracle) -> serde_json::Value {
         },
         "lukho": {
             "chain": variants(lukho::Chain::ALL.iter().map(|c| (c.name(), c.description())).collect()),
-            "races": lukho::race::Race::ALL.iter().map(|r| r.name()).chain(["speeds:K"]).collect::<Vec<_>>(),
+            // What `lukho play --race` accepts, each with its help line.
+            "races": variants(lukho::race::Race::ALL.iter().map(|r| (r.name(), r.description()))
+                .chain([("speeds:K", lukho::race::SPEEDS_LABEL)]).collect()),
+            "race_rule": lukho::race::RACE_RULE,
             "results": o.results.is_some(),
         },
         "kiothi": {

@@ -1,8 +1,9 @@
 // End-to-end test of `mancala serve` in a real headless Chromium (Debian's package), driven by
 // Playwright: views are loaded from their URLs, moves and Lukho choices are made by clicking and
 // by keyboard, and what the page shows is compared with what the CLI prints for the same input
-// (`oware solve --json`, `oware replay --json`, `lukho play --json/--trace --jsonl`,
-// `kiothi solve --json`) and with the committed results files. Screenshots go to
+// (`oware solve --json`, `oware replay --json`, `lukho play --json/--trace --jsonl` and
+// `--help`, `lukho races --json`, `kiothi solve --json`, `kiothi replay --jsonl`) and with the
+// committed results files. Screenshots go to
 // target/web-test/.
 //
 // node web/test/e2e.mjs [path/to/mancala]   (from the repository root)
@@ -161,8 +162,9 @@ try {
   const dbPits = "0,0,0,0,1,2,1,0,0,0,0,3";
   const first = cliJson("oware", "solve", "--pits", dbPits, "--db", db, "--json");
   const m1 = first.best_moves[0];
-  await open(`${addr}#oware?gs=no-capture&start=${dbPits}&to=south&moves=${m1}`);
+  await open(`${addr}#oware?gs=no-capture&start=${dbPits}&to=south&moves=${m1}&time=1.5`);
   let { c, last } = await checkOware(dbPits, "south", [m1], "the linked position")();
+  assert.equal(await page.inputValue("#oware-time"), "1.5", "the search time from the URL");
   await page.screenshot({ path: join(out, "oware.png"), clip: { x: 0, y: 0, width: 1100, height: 560 } });
   log(`URL round trip: board, stores, ${c.moves.length} moves in ${(await shown()).groups.length} outcome groups equal oware replay / solve`);
 
@@ -221,6 +223,7 @@ try {
     await page.click("#oware-set");
   });
   s = await shown();
+  assert.equal(await param("time"), "2", "the search time picked is in the URL");
   assert.equal(s.inside, "0");
   assert.match(s.scope, /Outside the database: 12 seeds .* up to 8/);
   assert.ok(s.depth >= 3 && s.lines >= 3, `search streamed ${s.lines} depths (deepest ${s.depth})`);
@@ -304,6 +307,27 @@ try {
   for (const [i, n] of await lukhoBoard()) assert.equal(n, trace[4].pits[i], `Lukho URL turn 4, pit ${i}`);
   log(`Lukho URL round trip (North as id ${northId}): the same result and turn 4's board`);
 
+  // 10b. The race menu offers what `lukho play --race` accepts, each with its help line; a
+  // `speeds:K` race lists the pair's outcomes as `lukho races` does and plays as the CLI.
+  const fold = (t) => t.split(/\s+/).filter(Boolean).join(" ");
+  const help = fold(cli("lukho", "play", "--help"));
+  const menu = await page.$$eval("#lukho-race option", (os) => os.map((o) => [o.value, o.title]));
+  assert.deepEqual(menu.map(([v]) => v), ["south-first", "north-first", "lockstep-south", "lockstep-north", "speeds:K"]);
+  for (const [v, t] of menu) assert.ok(help.includes(`${v} ${fold(t)}`), `race ${v}: "${t}" is --help's line`);
+  const speeds = cliJson("lukho", "races", ...pair.slice(0, 8), "--json").races;
+  await lukhoDone(() => page.selectOption("#lukho-race", "speeds:K"));
+  assert.equal(await page.$$eval("#lukho-speed option", (os) => os.length), speeds.length, "the pair's speeds outcomes");
+  const kSpeed = Math.min(2, speeds.length - 1);
+  await lukhoDone(() => page.selectOption("#lukho-speed", `${kSpeed}`));
+  assert.equal(await param("race"), `speeds:${kSpeed}`);
+  const pairSpeeds = [...pair.slice(0, 8), "--race", `speeds:${kSpeed}`];
+  await lukhoSame(pairSpeeds, `Lukho game under speeds:${kSpeed}`);
+  assert.match(await page.textContent("#lukho-race-caption"), new RegExp(`^speeds:${kSpeed}: the K-th outcome of constant sowing speeds`));
+  await open(`${addr}#lukho?south=${south.join("+")}&north=${north.join("+")}&race=speeds:${kSpeed}`, "lukho");
+  assert.equal(await page.inputValue("#lukho-speed"), `${kSpeed}`, "speeds:K from the URL");
+  await lukhoSame(pairSpeeds, `Lukho speeds:${kSpeed} from its URL`);
+  log(`race menu: the 5 forms of lukho play --race with their help lines; speeds lists ${speeds.length} outcomes as lukho races, speeds:${kSpeed} played as the CLI`);
+
   // 11. Results: a markdown file rendered (headings, tables, code; nothing raw).
   const resultsOpen = async (file) => {
     await page.evaluate(() => { document.body.dataset.results = "stale"; });
@@ -356,10 +380,14 @@ try {
   // at the depth the page searched to.
   const kpos = JSON.parse(readFileSync("tests/data/kiothi/endgame.json", "utf8"));
   const nki = kpos.nki.map((x, i) => (x ? i : -1)).filter((i) => i >= 0);
-  await open(`${addr}#kiothi?pits=${kpos.pits.join(",")}&nki=${nki.join(",")}&stores=${kpos.stores.join(",")}&to=${kpos.to_move}&turn=${kpos.turn}`, "kiothi");
+  // The search limits are in the URL too: restored into the controls, and searched under.
+  await open(`${addr}#kiothi?pits=${kpos.pits.join(",")}&nki=${nki.join(",")}&stores=${kpos.stores.join(",")}&to=${kpos.to_move}&turn=${kpos.turn}&depth=4&time=20`, "kiothi");
+  assert.deepEqual([await page.inputValue("#kiothi-depth"), await page.inputValue("#kiothi-time")], ["4", "20"], "depth and time from the URL");
+  assert.deepEqual([await param("depth"), await param("time")], ["4", "20"]);
   const kfile = join(tmp, "k.json");
   writeFileSync(kfile, JSON.stringify(kpos));
   const kdepth = await page.getAttribute("#kiothi-value", "data-depth");
+  assert.equal(kdepth, "4", "searched to the URL's depth");
   const kc = cliJson("kiothi", "solve", "--position", kfile, "--depth", kdepth, "--json");
   const ks = await page.evaluate(() => ({
     pits: [...document.querySelectorAll("#kiothi-board .pit")].map((b) => [Number(b.dataset.pit), Number(b.textContent), b.classList.contains("nki")]),
@@ -374,6 +402,46 @@ try {
   assert.deepEqual(ks.groups, expectedGroups(kc.moves, moverOffset(kpos.stores, kpos.to_move)), "Kiothi moves grouped");
   await page.screenshot({ path: join(out, "kiothi.png") });
   log(`Kiothi: 20 boma and nki marks from the URL, value ${valueText(kc.lower, kc.upper)} and ${kc.moves.length} moves equal kiothi solve --depth ${kdepth}`);
+
+  // 14. A Kiothi move played on the board: a boma with two legal lifts offers both, the one
+  // picked is sown by the server, and the board, prisons, marks and URL are those of `kiothi
+  // replay` for the same move; back restores the position before it.
+  const kmove = kc.moves.map((m) => m.move).find((m, _, all) => all.filter((x) => x.split(":")[0] === m.split(":")[0]).length > 1 && m !== `${m.split(":")[0]}:1`);
+  assert.ok(kmove, "a boma with two legal lifts");
+  const kiothiDone = async (f) => {
+    await page.evaluate(() => { document.body.dataset.kiothi = "stale"; });
+    await f();
+    await page.waitForSelector("body[data-kiothi=done]");
+  };
+  const kboma = kmove.split(":")[0];
+  await page.click(`#kiothi-board .pit[data-side=${kpos.to_move}][data-own="${kboma}"]`);
+  const lifts = await page.$$eval("#kiothi-lifts button", (bs) => bs.map((b) => b.dataset.move));
+  assert.deepEqual(lifts, kc.moves.map((m) => m.move).filter((m) => m.split(":")[0] === kboma), "the boma's legal lifts offered");
+  await kiothiDone(() => page.click(`#kiothi-lifts button[data-move="${kmove}"]`));
+  const replayed = cli("kiothi", "replay", "--position", kfile, "--moves", kmove, "--jsonl").trim().split("\n").map((l) => JSON.parse(l));
+  const after = replayed[replayed.length - 1];
+  const kboard = () => page.evaluate(() => ({
+    pits: [...document.querySelectorAll("#kiothi-board .pit")].sort((a, b) => a.dataset.pit - b.dataset.pit).map((b) => Number(b.dataset.count)),
+    nki: [...document.querySelectorAll("#kiothi-board .pit")].sort((a, b) => a.dataset.pit - b.dataset.pit).map((b) => b.classList.contains("nki")),
+    stores: ["south", "north"].map((s) => Number(document.getElementById(`kiothi-store-${s}-shown`).dataset.store)),
+  }));
+  let kb = await kboard();
+  assert.deepEqual(kb, { pits: after.pits, nki: after.nki, stores: after.stores }, `the board after ${kmove} is kiothi replay's`);
+  assert.deepEqual([await param("pits"), await param("to"), await param("turn")], [after.pits.join(","), after.to_move, `${after.turn}`], "the new position in the URL");
+  const mi = kpos.to_move === "south" ? 0 : 1;
+  assert.equal(await page.getAttribute("#kiothi-played", "data-move"), kmove);
+  assert.equal(Number(await page.getAttribute("#kiothi-played", "data-captured")), after.stores[mi] - kpos.stores[mi], "the capture shown");
+  const kfile2 = join(tmp, "k2.json");
+  writeFileSync(kfile2, JSON.stringify({ game: "kiothi", pits: after.pits, stores: after.stores, to_move: after.to_move, nki: after.nki, turn: after.turn }));
+  const kc2 = cliJson("kiothi", "solve", "--position", kfile2, "--depth", "4", "--json");
+  assert.deepEqual([Number(await page.getAttribute("#kiothi-value", "data-lower")), Number(await page.getAttribute("#kiothi-value", "data-upper"))], [kc2.lower, kc2.upper], "the new position solved as the CLI does");
+  await page.screenshot({ path: join(out, "kiothi-move.png"), clip: { x: 0, y: 0, width: 1100, height: 600 } });
+  log(`Kiothi move ${kmove} by clicking: board, prisons, nki and URL equal kiothi replay's; captured ${after.stores[mi] - kpos.stores[mi]}`);
+  await kiothiDone(() => page.goBack());
+  kb = await kboard();
+  assert.deepEqual(kb.pits, kpos.pits, "back: the position before the move");
+  assert.equal(await page.textContent("#kiothi-played"), "", "back: no move shown");
+  log("Kiothi: back restores the position before the move");
 
   assert.deepEqual(pageErrors, [], "no script errors");
   assert.deepEqual(foreign, [], "no request leaves the server");

@@ -22,48 +22,26 @@ pub struct ReplayArgs {
     rules: RuleFlags,
 }
 
-/// The legal moves as printed: none once the game has ended, the number of redistributions on
-/// turns 1 and 2 (too many to list), else every sowing.
-fn legal_json(g: &Game) -> serde_json::Value {
-    if g.result.is_some() {
-        return json!([]);
-    }
-    if g.position.is_redistribution() {
-        return match g.position.redistribution_count(&g.rules) {
-            Ok(n) => json!(n.to_string()),
-            Err(_) => json!(null),
-        };
-    }
-    json!(g.legal_sowings().iter().map(|m| m.to_string()).collect::<Vec<_>>())
-}
-
 pub fn replay(a: ReplayArgs) -> Result<()> {
     let rules = a.rules.rules();
     let start = load(a.position, &rules)?;
     let mut g = Game::new(rules, start).or_else(bad)?;
     let mut lines = Vec::new();
     for (ply, text) in a.moves.split_whitespace().enumerate() {
-        let mut line = g.position.to_json();
+        let mut line = g.state_json();
         line["ply"] = json!(ply);
-        line["legal"] = legal_json(&g);
-        line["terminal"] = json!(g.result.is_some());
         let m: Move = match text.parse() {
             Ok(m) => m,
             Err(e) => return usage(format!("--moves: ply {ply}: {e}")),
         };
         if let Err(e) = g.play(&m) {
-            return usage(format!("--moves: ply {ply}: `{text}`: {e} (legal: {})", legal_json(&g)));
+            return usage(format!("--moves: ply {ply}: `{text}`: {e} (legal: {})", g.legal_json()));
         }
         line["move"] = json!(text);
         lines.push(line);
     }
-    let mut last = g.position.to_json();
+    let mut last = g.state_json();
     last["ply"] = json!(lines.len());
-    last["legal"] = legal_json(&g);
-    last["terminal"] = json!(g.result.is_some());
-    if let Some(r) = &g.result {
-        last["result"] = r.to_json();
-    }
     lines.push(last);
     if a.jsonl {
         lines[0]["rules"] = rules.to_json();

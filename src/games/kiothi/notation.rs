@@ -2,7 +2,7 @@
 //! (emptied own indices ascending, then absolute boma ascending and unique, each count >= 1),
 //! and the state JSON of a position. Syntax only here; legality is the rules' business.
 
-use super::{Board, GameResult, KiothiError, Move, Position, Redistribution, SowMove, ALL_BOMA, BOMA, ROW};
+use super::{Board, Game, GameResult, KiothiError, Move, Position, Redistribution, SowMove, ALL_BOMA, BOMA, ROW};
 use crate::side::Side;
 use std::fmt;
 use std::str::FromStr;
@@ -131,6 +131,36 @@ impl GameResult {
             "score": self.score,
             "win_by_exactly_two": self.win_by_exactly_two(),
         })
+    }
+}
+
+impl Game {
+    /// The legal moves as `kiothi replay` prints them: none once the game has ended, the
+    /// number of redistributions (a decimal string) on turns 1 and 2, too many to list (`null`
+    /// past 128 bits), else every sowing `B:K`.
+    pub fn legal_json(&self) -> serde_json::Value {
+        if self.result.is_some() {
+            return serde_json::json!([]);
+        }
+        if self.position.is_redistribution() {
+            return match self.position.redistribution_count(&self.rules) {
+                Ok(n) => serde_json::json!(n.to_string()),
+                Err(_) => serde_json::Value::Null,
+            };
+        }
+        serde_json::json!(self.legal_sowings().iter().map(|m| m.to_string()).collect::<Vec<_>>())
+    }
+
+    /// The position's state JSON with `legal`, `terminal` and, once ended, `result`: a line of
+    /// `kiothi replay --jsonl` without its `ply`.
+    pub fn state_json(&self) -> serde_json::Value {
+        let mut v = self.position.to_json();
+        v["legal"] = self.legal_json();
+        v["terminal"] = serde_json::json!(self.result.is_some());
+        if let Some(r) = &self.result {
+            v["result"] = r.to_json();
+        }
+        v
     }
 }
 

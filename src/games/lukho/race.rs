@@ -42,6 +42,17 @@ impl Race {
         }
     }
 
+    /// What the outcome means, in the words of the CLI's `--race` help (one line; a test in
+    /// tests/serve.rs holds the two together).
+    pub fn description(self) -> &'static str {
+        match self {
+            Race::SouthFirst => "South's whole sowing, then North's",
+            Race::NorthFirst => "North's whole sowing, then South's",
+            Race::LockstepSouth => "one seed each per tick, South's first in every tick",
+            Race::LockstepNorth => "one seed each per tick, North's first in every tick",
+        }
+    }
+
     /// The named player (sequential) or the one stepping first in each tick (lockstep): he
     /// moves first when nobody else finished first, e.g. when neither has anything to sow.
     pub fn leader(self) -> Side {
@@ -57,6 +68,14 @@ impl Race {
         &Race::ALL[k..k + 1]
     }
 }
+
+/// Rule book L8 in one sentence: what every race outcome decides.
+pub const RACE_RULE: &str =
+    "How the two opening sowings race (rule book L8): both players sow at once and the first to \
+     finish moves first; a player who sows nothing finishes at once, so he moves first.";
+
+/// What `speeds:K` means (a [`RaceLabel::Speeds`]), as the CLI's `--race` help says it.
+pub const SPEEDS_LABEL: &str = "the K-th outcome of constant sowing speeds for this pair (`lukho races` lists them)";
 
 /// A text that names no race, race model or race outcome; the message gives the accepted forms.
 #[derive(Debug, Clone, thiserror::Error, PartialEq, Eq)]
