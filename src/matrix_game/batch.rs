@@ -314,7 +314,7 @@ fn segment(
         }
     }
     if let Some(length) = length {
-        *length += super::tableau::squared_length(x);
+        *length += squared_length(x);
     }
 }
 
@@ -327,10 +327,19 @@ fn prefetch(x: &[f64]) {
     }
 }
 
-/// `Σ a_j b_j` in eight interleaved partial sums (so that it vectorises; see
-/// `tableau::squared_length`, which is `dot(x, x)`).
+/// `Σ x²` in eight interleaved partial sums. A plain left-to-right sum is one chain of
+/// dependent additions, which the compiler may not reorder, so it neither vectorises nor
+/// overlaps; applying a batch of pivots takes one per row for the dual's weights, and the
+/// tableau one per changed row and column.
 #[inline(always)]
-pub(super) fn dot(a: &[f64], b: &[f64]) -> f64 {
+pub(super) fn squared_length(row: &[f64]) -> f64 {
+    dot(row, row)
+}
+
+/// `Σ a_j b_j` in eight interleaved partial sums (so that it vectorises; see
+/// [`squared_length`]).
+#[inline(always)]
+fn dot(a: &[f64], b: &[f64]) -> f64 {
     let mut acc = [0.0f64; 8];
     let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
     let tail: f64 = ca.remainder().iter().zip(cb.remainder()).map(|(x, y)| x * y).sum();
@@ -492,5 +501,4 @@ mod simd {
 }
 
 #[cfg(test)]
-#[path = "batch_tests.rs"]
 mod tests;

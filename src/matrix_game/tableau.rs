@@ -15,8 +15,8 @@
 //! ([`super::batch`]); the steepest-edge weights are kept exact between batches by
 //! Goldfarb and Reid's update instead of being recomputed in each pivot's pass.
 
-use super::batch::{Batch, Weights, BATCH};
-use super::{normalise, MatrixSolution};
+use super::batch::{squared_length, Batch, Weights, BATCH};
+use super::solution::{normalise, MatrixSolution};
 
 /// Labels: `y` of matrix column `J` is `J`, the slack of matrix row `I` is `SLACK + I`: all
 /// `y` before all slacks, each by matrix index (Bland's order; the same order as a tableau
@@ -34,8 +34,7 @@ pub(super) enum Rhs {
     /// The true one (to read the mixes off; within rounding). The optimal basis of the
     /// perturbed right-hand side may be slightly infeasible for the true one (a basic `y` or
     /// slack a little below 0): then `y` read off it misses the true optimum by about the
-    /// perturbation (measured: 6·10^-7 on a 1,024-square restricted game of the full Lukho
-    /// family, which failed the answer's check and sent the LP to `microlp` for minutes).
+    /// perturbation, enough to fail the answer's check.
     True,
 }
 
@@ -49,7 +48,7 @@ pub(super) struct Tableau {
     /// Steepest edge: each column's squared length in the constraint rows, plus 1.
     norms: Vec<f64>,
     shift: f64,
-    /// Pivots made on it (for `MANCALA_LP_TRACE`).
+    /// Pivots made on it (for the trace and the tests).
     pub(super) pivots: u64,
     /// Pivots not yet applied to the constraint block (rows `0..m`, columns `0..n`); the
     /// objective row and the right-hand sides are always current. Empty between calls.
@@ -105,13 +104,6 @@ impl Tableau {
         };
         tab.norms = tab.column_norms();
         tab
-    }
-
-    /// Apply each pivot at once (`limit` 1) or hold up to `limit` (tests compare the two).
-    #[cfg(test)]
-    pub(super) fn hold_at_most(&mut self, limit: usize) {
-        debug_assert!(self.batch.is_empty());
-        self.batch = Batch::new(&self.t, (self.m, self.n), limit);
     }
 
     fn column_norms(&self) -> Vec<f64> {
@@ -469,23 +461,10 @@ impl Tableau {
         if north - south > 1e-9 * scale || (value - south).abs() > 1e-8 * scale {
             return None;
         }
-        Some(MatrixSolution { value: south, north_value: north, x, y })
+        Some(MatrixSolution { value: south, column_value: north, x, y })
     }
 }
 
-/// `Σ x²` in eight interleaved partial sums. A plain left-to-right sum is one chain of
-/// dependent additions, which the compiler may not reorder, so it neither vectorises nor
-/// overlaps; applying a batch of pivots takes one per row for the dual's weights. (When each
-/// dual pivot took one per changed row, on the full `lockstep` run's restricted LP — 2,772
-/// dual pivots on 1,470–1,595-member tableaux — the dual rounds went from 7.4 s to 2.5 s.)
-#[inline(always)]
-pub(super) fn squared_length(row: &[f64]) -> f64 {
-    super::batch::dot(row, row)
-}
-
-#[cfg(test)]
-#[path = "tableau_tests.rs"]
-mod tests;
-
-#[path = "tableau_extend.rs"]
 mod extend;
+#[cfg(test)]
+mod tests;
