@@ -20,7 +20,7 @@
 # iteration's 7.1 GiB before it starts one).
 # At 128 replies an iteration sweeps 280–570 new vectors (1.8–3.6 GB; 7,069 vectors were 44.9 GB
 # at iteration 628), so 50G fills within a few iterations; 60G leaves about 20G free here.
-# MANCALA_LP_TRACE=1 in the environment puts the LP's rounds in the log.
+# LP_TRACE=1 in the environment passes --lp-trace, which puts the LP's rounds in the log.
 # REPLIES (default 128 from iteration 624, 64 before) sets --replies and
 # --average-replies: the candidates added per iteration, all from the averaged mix's ranking.
 # RESTRICTED_GAP (default 0.01 from stop 40; 0 before: exact) sets --restricted-gap, the
@@ -44,7 +44,7 @@ run)
     echo "--- sitting $(date -u +%FT%TZ) with $(basename "$bin")" >> "$dir.log"
     setsid nohup nice -n 19 "$bin" lukho equilibrium --race lockstep --payoff margin --out "$dir" \
         --replies "${REPLIES:-128}" --average 32 --average-weights anchored --average-replies "${REPLIES:-128}" --vector-budget "${VECTOR_BUDGET:-60G}" \
-        --restricted-gap "${RESTRICTED_GAP:-0.01}" \
+        --restricted-gap "${RESTRICTED_GAP:-0.01}" ${LP_TRACE:+--lp-trace} \
         --time "${2:-10800}" --exploit 0,6356799,6356984,6356991 >/dev/null 2>> "$dir.log" &
     echo "running (pid $!); progress: tail -f $dir.log"
     ;;
