@@ -58,10 +58,9 @@ pub(super) struct Tableau {
 /// The dual simplex's row weights (dual steepest edge: each constraint row's squared length
 /// plus 1), all kept exact from pivot to pivot (one product with the pivot row each, over the
 /// [`Batch`]'s short copy of the block). Keeping only the infeasible rows' exact, a feasible
-/// row's measured afresh from its row when it turned infeasible, was slower: on the full
-/// `lockstep` run's LP ~660 rows turned infeasible per dual pivot, and each was a pass over
-/// its row in double through the held pivots (a third of the LP's time; `lp_replay` of
-/// iteration 589, results/BENCHMARKS.md). Applying a batch recomputes them all.
+/// row's measured afresh from its row when it turned infeasible, is slower: many rows turn
+/// infeasible per dual pivot, and each costs a pass over its row in double through the held
+/// pivots (results/BENCHMARKS.md). Applying a batch recomputes them all.
 pub(super) struct RowWeights {
     lengths: Vec<f64>,
     /// The rows whose weight a pivot updates (scratch).
@@ -190,10 +189,8 @@ impl Tableau {
     /// if a row cannot be fixed (lost precision) or the pivots run out.
     ///
     /// The budget is a few times `m + n`: rows added to a warm optimum can need more pivots
-    /// than the tableau has rows and columns. On the full `lockstep` game's LP (730 rows added
-    /// to a 2,529-member optimum, 3,259 × 3,259 after) the dual took 7,471 pivots; the budget
-    /// was `m + n + 100` and the LP fell back to a start from its guess. (Raising the costs
-    /// slightly against dual degeneracy, tried, saved 2 % of the pivots: not kept.)
+    /// than the tableau has rows and columns, and a budget of about `m + n` sends such an LP
+    /// back to a start from its guess.
     pub(super) fn dual(&mut self, rhs: Rhs) -> Option<()> {
         let out = self.dual_pivots(rhs);
         let w = self.n + 2;
@@ -226,9 +223,8 @@ impl Tableau {
                 (0..m).filter(|&i| t[i * w + rhs] < feasible).min_by_key(|&i| self.basic[i])
             } else {
                 // Dual steepest edge (with the tableau row's length): the most violated per
-                // unit length. On the full `lockstep` run's restricted LP (rows added to a
-                // 521-member optimum) it needed a third of the pivots of the most negative
-                // row, which ran out of pivots.
+                // unit length. The most negative row alone takes far more pivots on rows added
+                // to a warm optimum, enough to run out of them.
                 let (t, lengths) = (&self.t, &weights.lengths);
                 let score = |i: usize| t[i * w + rhs] * t[i * w + rhs] / lengths[i];
                 (0..m).filter(|&i| t[i * w + rhs] < feasible).max_by(|&a, &b| score(a).total_cmp(&score(b)))
@@ -263,9 +259,8 @@ impl Tableau {
     /// `p` (`row`) as they stand: the objective row and the right-hand sides are pivoted at
     /// once, the constraint block gets a held pivot ([`Batch`]; every `BATCH` of them are
     /// applied) and the steepest-edge weights are updated: the dual's `rows`, if given, else
-    /// the primal's column `norms`. (Weights left as they were for the batch, or updated
-    /// Devex-style, took 27–90 % more pivots on 1,200- and 2,000-square games: steepest edge
-    /// wants exact weights.)
+    /// the primal's column `norms`. Steepest edge wants exact weights: left as they were for
+    /// the batch, or updated Devex-style, they cost many more pivots.
     fn exchange(
         &mut self,
         (p, q): (usize, usize),

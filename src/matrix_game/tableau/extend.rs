@@ -2,9 +2,8 @@
 //!
 //! Both are matrix products over the tableau: a new column is the slack columns' combination
 //! (weighted by the new member's payoffs), a new row the original constraint less the basic
-//! `y`s' rows. Computed a column (or row) at a time, the first read the tableau down its
-//! columns, one cache line per entry: on the full `lockstep` run's LP (rounds adding 64–740
-//! members to 2,600–3,800-square tableaux) `extend` was 16 % of the LP's time. Here both run
+//! `y`s' rows. Computed a column (or row) at a time, the first reads the tableau down its
+//! columns, one cache line per entry, a large share of a round's time. Here both run
 //! over tiles of the output that sit in cache while the tableau streams past them a row at a
 //! time. Every entry still sums its terms in the same order with the same operations
 //! (multiply, then add), so the tableau is the same bits as computed one column at a time
@@ -150,9 +149,9 @@ impl Tableau {
     /// The same basis written afresh from the matrix `a` (`cols` wide): the sub-game's
     /// tableau with every slack basic, then each basic `y` pivoted in (Gauss–Jordan, on the
     /// largest entry among the rows whose slack leaves). Each pivot adds its rounding to the
-    /// tableau, and a warm start carries them into the next LP: after 19 LPs (~700,000
-    /// pivots) the run's optimum guaranteed its value to within 3·10⁻⁸, near the answer's
-    /// check. Written afresh, only the rebuild's own pivots' rounding is left.
+    /// tableau, and a warm start carries them into the next LP: over a long chain of warm
+    /// starts they reach the answer's check. Written afresh, only the rebuild's own pivots'
+    /// rounding is left.
     pub(in super::super) fn rebuilt(&self, a: &[f64], cols: usize) -> Tableau {
         debug_assert!(self.batch.is_empty());
         let labels = || self.basic.iter().chain(&self.nonbasic);
