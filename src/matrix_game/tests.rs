@@ -65,6 +65,7 @@ fn dense_simplex_agrees_with_microlp() {
 /// from scratch (0) and a mix guaranteeing it; the warm start is taken (its count goes
 /// up); and a chain continued from the optima written as bytes and read back computes the
 /// same bits (a resumed run's LPs are the uninterrupted run's). A damaged byte is refused.
+/// With `warm_start` off the carried optimum is not used, and the value is the same.
 #[test]
 fn warm_starts_solve_the_growing_games_and_survive_a_round_trip() {
     let n = 320;
@@ -78,11 +79,14 @@ fn warm_starts_solve_the_growing_games_and_survive_a_round_trip() {
         let m = sub(k);
         let guess: Vec<usize> = (0..k).step_by(5).collect();
         let opts = SolveOptions::default();
-        // Without the warm start: from the guess, the same value and a mix that guarantees it.
-        let cold = SolveOptions { warm_start: false, ..opts };
-        let ((v3, x3), w3) = maximiser_warm(&m, k, k, (&guess, &guess), warm.clone(), &cold).unwrap();
-        assert!(v3.abs() < 1e-9 && w3.is_some_and(|w| w.uses == 0), "size {k}: without the warm start");
-        assert!((0..k).all(|j| (0..k).map(|i| x3[i] * m[i * k + j]).sum::<f64>() >= v3 - 1e-9), "size {k}");
+        // Without the warm start (every other size): from the guess, though an optimum is
+        // there to carry; the same value, and a mix that guarantees it.
+        if step % 2 == 1 {
+            let cold = SolveOptions { warm_start: false, ..opts };
+            let ((v3, x3), w3) = maximiser_warm(&m, k, k, (&guess, &guess), warm.clone(), &cold).unwrap();
+            assert!(v3.abs() < 1e-9 && w3.is_some_and(|w| w.uses == 0), "size {k}: without the warm start");
+            assert!((0..k).all(|j| (0..k).map(|i| x3[i] * m[i * k + j]).sum::<f64>() >= v3 - 1e-9), "size {k}");
+        }
         let ((v, x), w) = maximiser_warm(&m, k, k, (&guess, &guess), warm.take(), &opts).unwrap();
         let ((v2, x2), w2) = maximiser_warm(&m, k, k, (&guess, &guess), copied.take(), &opts).unwrap();
         assert_eq!((v.to_bits(), &x), (v2.to_bits(), &x2), "size {k}: the round trip changed the LP");
