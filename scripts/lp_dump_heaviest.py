@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# How few members can a regret-matching⁺ mix keep? Regret matching⁺ (as src/opening_game/lp/regret.rs,
+# How few members can a regret-matching⁺ mix keep? Regret matching⁺ (as src/matrix_game/regret.rs,
 # in numpy) on a restricted game dumped by the `lp_probe` test (MANCALA_LP_PROBE_DUMP), to the
 # duality gap EPS, then the exact guarantee of the averaged mix cut to its k heaviest members.
 #   python3 scripts/lp_dump_heaviest.py DUMP [EPS]      (needs numpy; results/BENCHMARKS-journal.md)

@@ -28,7 +28,7 @@
 # solved to by regret matching⁺ (an iteration that adds no member is followed by an exact
 # LP, so a run still ends exact). The sitting runs at nice 19 under `setsid`, so it outlives
 # this shell; `--time` keeps it from starting iterations after SECONDS, and a kill loses only
-# the iteration in progress.
+# the iteration in progress. LP_TRACE=1 passes --lp-trace (the LP's rounds in the log).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 work=${WORK:-/work/lukho-eq}
@@ -61,7 +61,7 @@ run)
     r=${REPLIES:-$replies}
     setsid nohup nice -n 19 "$bin" lukho equilibrium --race "$race" --payoff "$payoff" --out "$dir" \
         "${seeding[@]}" --replies "$r" --average "$average" --average-weights anchored --average-replies "$r" \
-        --vector-budget "${VECTOR_BUDGET:-$budget}" --restricted-gap "${RESTRICTED_GAP:-0.01}" \
+        --vector-budget "${VECTOR_BUDGET:-$budget}" --restricted-gap "${RESTRICTED_GAP:-0.01}" ${LP_TRACE:+--lp-trace} \
         --time "${3:-10800}" --exploit 0,6356799,6356984,6356991 >/dev/null 2>> "$dir.log" &
     echo "running (pid $!); progress: tail -f $dir.log"
     ;;

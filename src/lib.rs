@@ -11,6 +11,7 @@ pub mod export;
 pub mod games;
 pub mod index;
 pub mod input;
+pub mod matrix_game;
 pub mod opening_game;
 pub mod range;
 pub mod retro;

@@ -101,6 +101,42 @@ fn equilibrium_symmetric_model_has_value_zero() {
     }
 }
 
+/// `--lp-trace` writes the restricted LPs' progress to stderr and changes nothing computed: the
+/// same answer (mixes, bounds, iterations, games) with and without it, exactly and by regret
+/// matching⁺; without it no LP line.
+#[test]
+fn equilibrium_lp_trace_reports_and_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    for gap in ["0", "0.05"] {
+        let run = |name: &str, trace: bool| {
+            let o = dir.path().join(format!("{name}-{gap}"));
+            let mut args = vec!["lukho", "equilibrium", "--race", "south-first", "--payoff", "margin"];
+            args.extend(["--family", "all:remove=0000000*", "--restricted-gap", gap, "--json"]);
+            args.extend(["--out", o.to_str().unwrap()]);
+            if trace {
+                args.push("--lp-trace");
+            }
+            let out = mancala().args(&args).assert().success().get_output().clone();
+            let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
+            (answer, String::from_utf8(out.stderr).unwrap())
+        };
+        let ((plain, quiet), (traced, lines)) = (run("plain", false), run("traced", true));
+        for f in ["value", "lower", "upper", "exact", "south", "north", "iterations", "games", "certificate"] {
+            let strip = |v: &Value| {
+                let mut v = v.clone();
+                if let Some(o) = v.as_object_mut() {
+                    o.remove("seconds");
+                }
+                v
+            };
+            assert_eq!(strip(&plain[f]), strip(&traced[f]), "gap {gap}: {f}");
+        }
+        let (simplex, rm) = (lines.contains("lp round: "), lines.contains("rm+: "));
+        assert!(simplex && (gap == "0" || rm), "gap {gap}: {lines}");
+        assert!(!quiet.contains("lp round: ") && !quiet.contains("rm+: "), "gap {gap}: {quiet}");
+    }
+}
+
 /// Unknown payoff or race model, an empty family, a corrupt or foreign state: one line naming
 /// the field, exit 2, nothing written or overwritten.
 #[test]

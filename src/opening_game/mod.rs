@@ -7,7 +7,7 @@
 //! first game, South's minus North's).
 //!
 //! Double oracle keeps restricted sets `S` (South) and `N` (North), solves the restricted
-//! matrix game by LP ([`lp`]), then computes each player's best response to the
+//! matrix game by LP ([`crate::matrix_game`]), then computes each player's best response to the
 //! other's mixed strategy over the WHOLE family and adds it, until neither gains:
 //!
 //! - `upper` = max over all South choices of the payoff against North's mix `y`,
@@ -37,7 +37,6 @@
 
 mod answer;
 mod double_oracle;
-pub mod lp;
 mod pass;
 mod payoff;
 pub mod replies;
@@ -51,8 +50,8 @@ pub use double_oracle::{IterRecord, Observer, Quiet, Solver, StopAt, Weights, TO
 pub use payoff::{full_matrix, OpeningGame, Payoff, PayoffError};
 pub use state::{read_state, write_state, Certified, State, STATE_FILE, STATE_FORMAT, STATE_MAGIC};
 
+use crate::matrix_game::LpError;
 use crate::sweep::InputError;
-use lp::LpError;
 use std::io;
 use std::path::{Path, PathBuf};
 

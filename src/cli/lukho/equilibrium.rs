@@ -84,6 +84,11 @@ pub struct EquilibriumArgs {
     /// Print the run's report as JSON.
     #[arg(long)]
     json: bool,
+    /// Trace the restricted LPs on stderr: a line per start (from the carried optimum or from
+    /// the guessed supports) and per constraint-generation round (rows × columns, pivots,
+    /// seconds), one per regret-matching⁺ solve. Changes nothing computed.
+    #[arg(long)]
+    lp_trace: bool,
     /// Worker threads (default: all cores).
     #[arg(long, value_parser = threads)]
     threads: Option<Threads>,
@@ -269,6 +274,7 @@ pub fn equilibrium(a: EquilibriumArgs) -> Result<()> {
     solver.average_weights = a.average_weights.parse().expect("clap checked it");
     solver.vector_budget = a.vector_budget;
     solver.restricted_gap = a.restricted_gap;
+    solver.lp_trace = a.lp_trace;
     if let Some(&id) = exploit_ids.iter().find(|&&id| solver.ids.binary_search(&id).is_err()) {
         let message = format!("choice {id} is not in the family `{}`", solver.def.family.text);
         return Err(input(InputError::new("exploit", message)));

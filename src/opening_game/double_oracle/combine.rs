@@ -17,7 +17,7 @@
 
 use super::super::pass::Term;
 use super::super::vectors::{chunked_top, Kind};
-use super::super::{io_err, lp, write_bytes_atomic, EqError};
+use super::super::{io_err, write_bytes_atomic, EqError};
 use super::{Mix, Solver};
 use std::collections::BTreeMap;
 use std::hash::Hasher;
@@ -299,7 +299,7 @@ pub(in crate::opening_game) fn best_weights(scores: &[&[f64]]) -> Result<Vec<f64
                 a[j * r + i] = -s[c];
             }
         }
-        let (neg, lambda) = lp::maximiser(&a, m, r)?;
+        let (neg, lambda) = crate::matrix_game::maximiser(&a, m, r)?;
         let top = combined_top(scores, &lambda, PER_ROUND);
         if top[0].0 < best.0 {
             best = (top[0].0, lambda);

@@ -113,7 +113,7 @@ impl Solver {
     /// or truncated one is refused before an iteration starts, whether or not this sitting
     /// needs it (vectors narrowed before a bad one is found stay narrowed: the saved state
     /// names them). Missing ones are swept when needed.
-    pub(super) fn load_saved(&mut self) -> Result<(), EqError> {
+    pub(in crate::opening_game) fn load_saved(&mut self) -> Result<(), EqError> {
         self.narrow_saved()?;
         for name in self.state.vectors.keys().cloned().collect::<Vec<_>>() {
             let (kind, id) = Self::parse_name(&name).expect("checked by narrow_saved");

@@ -156,8 +156,11 @@ pub struct Solver {
     /// are certified over the whole family either way; on the full `lockstep` run's 10,721
     /// members the exact LP took ~850 s an iteration, `G` = 0.01 seeds 39 s.
     pub restricted_gap: f64,
+    /// `--lp-trace`: a line on stderr per start and constraint-generation round of each
+    /// restricted LP (its size and pivots), one per regret-matching⁺ solve. Only reports.
+    pub lp_trace: bool,
     /// Each player's last restricted LP's optimum (North's, South's), the next LP's start.
-    pub(super) lp_warm: [Option<super::lp::Warm>; 2],
+    pub(super) lp_warm: [Option<crate::matrix_game::Warm>; 2],
     /// Page-cache bytes a best-reply pass may keep its vectors in (`None`: what the machine
     /// has when the pass starts, [`super::pass`]); tests set it to stream every vector.
     pub(in crate::opening_game) resident: Option<u64>,
@@ -230,6 +233,7 @@ impl Solver {
             average_replies: 1,
             average_weights: Weights::Uniform,
             restricted_gap: 0.0,
+            lp_trace: false,
             mix_scores: HashMap::new(),
             lp_warm: [None, None],
             vector_budget: None,
@@ -380,11 +384,6 @@ impl Solver {
         self.state.check_members(&path, &self.ids)?;
         self.state.seed_certificate();
         Ok(true)
-    }
-
-    #[cfg(test)]
-    pub(in crate::opening_game) fn load_saved_for_probe(&mut self) {
-        self.load_saved().unwrap()
     }
 
     /// Run iterations until converged or a limit is reached; the state is saved after each.

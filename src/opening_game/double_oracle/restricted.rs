@@ -4,7 +4,7 @@
 
 use super::super::vectors::{Kind, Values};
 use super::{Mix, Solver};
-use crate::opening_game::lp::{maximiser_regret, maximiser_warm, LpError, Warm};
+use crate::matrix_game::{maximiser_with, stderr_trace, LpError, SolveOptions, Trace, Warm};
 use crate::sweep::play::play_pair;
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -179,48 +179,39 @@ impl Solver {
         // The last LP's optimum, when its columns were this player's plain restricted game
         // too (with cuts beyond it, their indices move as the sets grow).
         let warm = if self.cuts == 0 { self.lp_warm[usize::from(south)].take() } else { None };
-        RestrictedLp { a, rows, cols, rows0, cols0, warm, gap: self.gap_now() }
+        RestrictedLp { a, rows, cols, rows0, cols0, warm, gap: self.gap_now(), trace: self.lp_trace }
     }
 }
 
 /// One player's restricted LP, built (its entries read or played) and ready to solve: a pure
 /// computation, so both players' LPs of an asymmetric game can run side by side.
 pub(in crate::opening_game) struct RestrictedLp {
-    a: Vec<f64>,
-    rows: usize,
-    cols: usize,
-    rows0: Vec<usize>,
-    cols0: Vec<usize>,
+    /// The player's payoffs (`rows × cols`, row-major, payoff units), he maximises.
+    pub(in crate::opening_game) a: Vec<f64>,
+    pub(in crate::opening_game) rows: usize,
+    pub(in crate::opening_game) cols: usize,
+    /// The guessed supports: rows, columns.
+    pub(in crate::opening_game) rows0: Vec<usize>,
+    pub(in crate::opening_game) cols0: Vec<usize>,
     /// The LP's optimum to start from, then to carry on ([`Solver::keep_warm`]).
     pub(in crate::opening_game) warm: Option<Warm>,
     /// Solve only to this duality gap, by regret matching⁺ (0: exactly, by the simplex).
     gap: f64,
+    /// `--lp-trace`: the solve's progress lines on stderr.
+    trace: bool,
 }
 
 impl RestrictedLp {
     pub(in crate::opening_game) fn solve(&mut self) -> Result<(f64, Vec<f64>), LpError> {
-        if self.gap > 0.0 {
-            self.warm = None;
-            return Ok(maximiser_regret(&self.a, self.rows, self.cols, self.gap));
-        }
-        let (solved, warm) = maximiser_warm(&self.a, self.rows, self.cols, &self.rows0, &self.cols0, self.warm.take())?;
+        let opts = SolveOptions {
+            gap: self.gap,
+            trace: self.trace.then_some(&stderr_trace as &Trace),
+            ..SolveOptions::default()
+        };
+        let guess = (&self.rows0[..], &self.cols0[..]);
+        let (solved, warm) = maximiser_with(&self.a, self.rows, self.cols, guess, self.warm.take(), &opts)?;
         self.warm = warm;
         Ok(solved)
-    }
-}
-
-#[cfg(test)]
-impl RestrictedLp {
-    /// The LP as bytes for the `lp_replay` probe: `rows`, `cols`, the guesses' lengths and
-    /// entries (u64 each), then the matrix (f64), all little-endian.
-    pub(in crate::opening_game) fn dump(&self) -> Vec<u8> {
-        let mut out = Vec::new();
-        let heads = [self.rows, self.cols, self.rows0.len(), self.cols0.len()];
-        for &x in heads.iter().chain(&self.rows0).chain(&self.cols0) {
-            out.extend_from_slice(&(x as u64).to_le_bytes());
-        }
-        self.a.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes()));
-        out
     }
 }
 

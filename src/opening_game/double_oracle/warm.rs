@@ -6,9 +6,9 @@
 //! saved and the older ones are deleted after, so the state's last iteration always has its
 //! files (a run stopped in between finds its iteration's file and an extra one).
 
-use super::super::lp::Warm;
 use super::super::{io_err, write_bytes_atomic, EqError};
 use super::Solver;
+use crate::matrix_game::Warm;
 use std::path::PathBuf;
 
 fn side(south: bool) -> &'static str {

@@ -2,8 +2,8 @@
 //! checked against LPs over whole enumerated matrices.
 
 use super::def;
+use crate::matrix_game::solve_matrix_game;
 use crate::opening_game::double_oracle::combine::{best_weights, combined_top};
-use crate::opening_game::lp::solve_matrix_game;
 use crate::opening_game::{full_matrix, Quiet, Solver, StopAt, Weights};
 use std::path::Path;
 

@@ -2,7 +2,7 @@ use super::vectors::Kind;
 use super::*;
 use crate::games::lukho::Races;
 use crate::games::lukho::{play_game, Chain, Choice, ProvenCycles, Race, Rules};
-use crate::opening_game::lp::solve_matrix_game;
+use crate::matrix_game::solve_matrix_game;
 use crate::sweep::Spec;
 use std::fs;
 use std::path::Path;
@@ -569,7 +569,7 @@ fn lp_probe() {
     let race = std::env::var("MANCALA_LP_PROBE_RACE").unwrap_or("sequential".into());
     let d = def(&race, "margin", "all");
     let mut sv = Solver::open(d.clone(), Path::new(&dir)).unwrap();
-    sv.load_saved_for_probe();
+    sv.load_saved().unwrap();
     let (s, n) = (sv.state.south.clone(), sv.state.north.clone());
     let t = std::time::Instant::now();
     let m = sv.restricted(&s, &n);
@@ -590,34 +590,23 @@ fn lp_probe() {
     if std::env::var_os("MANCALA_LP_PROBE_WARM").is_some() {
         sv.load_warm();
     }
+    sv.lp_trace = true;
     let mut lp = sv.lp(true, &s, &n, &n, (&mix, &mix));
-    // `MANCALA_LP_PROBE_DUMP=FILE`: write the LP for `lp_replay` instead of solving it.
+    // `MANCALA_LP_PROBE_DUMP=FILE`: write the LP (for scripts/lp_dump_heaviest.py) instead
+    // of solving it: `rows`, `cols`, the guesses' lengths and entries (u64 each), then the
+    // matrix (f64), all little-endian.
     if let Some(file) = std::env::var_os("MANCALA_LP_PROBE_DUMP") {
-        fs::write(file, lp.dump()).unwrap();
+        let mut out = Vec::new();
+        let heads = [lp.rows, lp.cols, lp.rows0.len(), lp.cols0.len()];
+        for &x in heads.iter().chain(&lp.rows0).chain(&lp.cols0) {
+            out.extend_from_slice(&(x as u64).to_le_bytes());
+        }
+        lp.a.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes()));
+        fs::write(file, out).unwrap();
         return;
     }
     let t = std::time::Instant::now();
     let (v, w) = lp.solve().unwrap();
     let support = w.iter().filter(|&&x| x > 0.0).count();
     eprintln!("maximiser_from: value {v:.3e}, support {support}, {:.2} s", t.elapsed().as_secs_f64());
-}
-
-/// Not a test: an LP written by `lp_probe` (`MANCALA_LP_PROBE_DUMP`) solved again, from the
-/// carried optimum `MANCALA_LP_REPLAY_WARM` (a run's `DIR/lp/*.warm`) if given
-/// (`MANCALA_LP_REPLAY=FILE cargo test --release --lib lp_replay -- --ignored --nocapture`,
-/// with `MANCALA_LP_TRACE` for its rounds).
-#[test]
-#[ignore]
-fn lp_replay() {
-    let Some(file) = std::env::var_os("MANCALA_LP_REPLAY") else { return };
-    let crate::opening_game::lp::Dump { rows, cols, rows0, cols0, a } = crate::opening_game::lp::Dump::read(file);
-    let warm = std::env::var_os("MANCALA_LP_REPLAY_WARM")
-        .map(|w| crate::opening_game::lp::Warm::from_bytes(&fs::read(w).unwrap()).expect("a warm optimum"));
-    let old: Vec<usize> = warm.as_ref().map_or(Vec::new(), |w| w.core().0.to_vec());
-    let t = std::time::Instant::now();
-    let ((v, w), _) = crate::opening_game::lp::maximiser_warm(&a, rows, cols, &rows0, &cols0, warm).unwrap();
-    let support = w.iter().filter(|&&x| x > 0.0).count();
-    let kept = old.iter().filter(|&&i| w[i] > 0.0).count();
-    eprintln!("of the warm core's {} rows, {kept} are in the new support", old.len());
-    eprintln!("replay {rows}x{cols}: value {v:.3e}, support {support}, {:.2} s", t.elapsed().as_secs_f64());
 }

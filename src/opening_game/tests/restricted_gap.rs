@@ -30,18 +30,3 @@ fn an_approximate_restricted_game_still_ends_exact() {
         }
     }
 }
-
-/// Not a test: an LP written by `lp_probe` (`MANCALA_LP_PROBE_DUMP`) solved approximately by
-/// regret matching⁺ to the duality gap `MANCALA_RM_REPLAY_EPS` (payoff units, 0.01 by default)
-/// (`MANCALA_RM_REPLAY=FILE cargo test --release --lib rm_replay -- --ignored --nocapture`).
-#[test]
-#[ignore]
-fn rm_replay() {
-    let Some(file) = std::env::var_os("MANCALA_RM_REPLAY") else { return };
-    let crate::opening_game::lp::Dump { rows, cols, a, .. } = crate::opening_game::lp::Dump::read(file);
-    let eps = std::env::var("MANCALA_RM_REPLAY_EPS").map_or(0.01, |e| e.parse().unwrap());
-    let t = std::time::Instant::now();
-    let (v, w) = crate::opening_game::lp::maximiser_regret(&a, rows, cols, eps);
-    let support = w.iter().filter(|&&x| x > 0.0).count();
-    eprintln!("rm+ {rows}x{cols}: value {v:.3e}, support {support}, {:.2} s", t.elapsed().as_secs_f64());
-}

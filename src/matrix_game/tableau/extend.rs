@@ -2,16 +2,15 @@
 //!
 //! Both are matrix products over the tableau: a new column is the slack columns' combination
 //! (weighted by the new member's payoffs), a new row the original constraint less the basic
-//! `y`s' rows. Computed a column (or row) at a time, the first read the tableau down its
-//! columns, one cache line per entry: on the full `lockstep` run's LP (rounds adding 64–740
-//! members to 2,600–3,800-square tableaux) `extend` was 16 % of the LP's time. Here both run
+//! `y`s' rows. Computed a column (or row) at a time, the first reads the tableau down its
+//! columns, one cache line per entry, a large share of a round's time. Here both run
 //! over tiles of the output that sit in cache while the tableau streams past them a row at a
 //! time. Every entry still sums its terms in the same order with the same operations
 //! (multiply, then add), so the tableau is the same bits as computed one column at a time
 //! (test `tiled_extension_is_the_plain_one_bit_for_bit`), on any number of threads.
 
-use super::super::batch::Batch;
 use super::{perturbed, Tableau, SLACK};
+use crate::matrix_game::batch::Batch;
 use rayon::prelude::*;
 
 /// Output rows per tile (new columns: tableau rows; new rows: the new rows).
@@ -48,7 +47,7 @@ impl Tableau {
 
     /// Take the extended tableau `t2`: the rows `rs` added (their slacks basic) and the
     /// columns `nonbasic` (the old ones, then the new `y`s).
-    fn adopt(&mut self, t2: Vec<f64>, rs: &[usize], nonbasic: Vec<usize>) {
+    pub(super) fn adopt(&mut self, t2: Vec<f64>, rs: &[usize], nonbasic: Vec<usize>) {
         let (m2, n2) = (self.m + rs.len(), nonbasic.len());
         debug_assert_eq!(t2.len(), (m2 + 1) * (n2 + 2));
         self.t = t2;
@@ -144,76 +143,15 @@ impl Tableau {
             }
         });
     }
-
-    /// [`Tableau::extend`] a column and a row at a time, as it was written first: the
-    /// reference the tiled one must equal bit for bit.
-    #[cfg(test)]
-    pub(super) fn extend_plain(&mut self, a: &[f64], cols: usize, cs: &[usize], rs: &[usize]) {
-        let (m, n) = (self.m, self.n);
-        let w = n + 2;
-        let (n2, m2) = (n + cs.len(), m + rs.len());
-        let w2 = n2 + 2;
-        let t = &self.t;
-        let slack_col: Vec<(usize, usize)> =
-            self.nonbasic.iter().enumerate().filter(|&(_, &l)| l >= SLACK).map(|(c, &l)| (l - SLACK, c)).collect();
-        let slack_row: Vec<(usize, usize)> =
-            self.basic.iter().enumerate().filter(|&(_, &l)| l >= SLACK).map(|(k, &l)| (l - SLACK, k)).collect();
-        let mut new_cols = vec![0.0f64; (m + 1) * cs.len()];
-        for (jj, &c) in cs.iter().enumerate() {
-            let col = &mut new_cols[jj * (m + 1)..(jj + 1) * (m + 1)];
-            col[m] = -1.0;
-            for &(r, sc) in &slack_col {
-                let b = a[r * cols + c] + self.shift;
-                for (k, x) in col.iter_mut().enumerate() {
-                    *x += t[k * w + sc] * b;
-                }
-            }
-            for &(r, k) in &slack_row {
-                col[k] += a[r * cols + c] + self.shift;
-            }
-        }
-        let mut t2 = vec![0.0f64; (m2 + 1) * w2];
-        for (k, k2) in (0..m).map(|k| (k, k)).chain([(m, m2)]) {
-            let (src, dst) = (&t[k * w..(k + 1) * w], &mut t2[k2 * w2..(k2 + 1) * w2]);
-            dst[..n].copy_from_slice(&src[..n]);
-            for jj in 0..cs.len() {
-                dst[n + jj] = new_cols[jj * (m + 1) + k];
-            }
-            dst[n2] = src[n];
-            dst[n2 + 1] = src[n + 1];
-        }
-        let mut nonbasic = self.nonbasic.clone();
-        nonbasic.extend_from_slice(cs);
-        let basic_y: Vec<(usize, usize)> =
-            self.basic.iter().enumerate().filter(|&(_, &l)| l < SLACK).map(|(k, &l)| (l, k)).collect();
-        for (ii, &r) in rs.iter().enumerate() {
-            let (above, below) = t2.split_at_mut((m + ii) * w2);
-            let row = &mut below[..w2];
-            for (c2, &l) in nonbasic.iter().enumerate() {
-                if l < SLACK {
-                    row[c2] = a[r * cols + l] + self.shift;
-                }
-            }
-            row[n2] = perturbed(r);
-            row[n2 + 1] = 1.0;
-            for &(y, k) in &basic_y {
-                let b = a[r * cols + y] + self.shift;
-                for (x, &s) in row.iter_mut().zip(&above[k * w2..(k + 1) * w2]) {
-                    *x -= b * s;
-                }
-            }
-        }
-        self.adopt(t2, rs, nonbasic);
-    }
 }
 
 impl Tableau {
     /// The same basis written afresh from the matrix `a` (`cols` wide): the sub-game's
     /// tableau with every slack basic, then each basic `y` pivoted in (Gauss–Jordan, on the
     /// largest entry among the rows whose slack leaves). Each pivot adds its rounding to the
-    /// tableau, and a warm start carries them into the next LP: after 19 LPs (~700,000
-    /// pivots) the run's optimum guaranteed its value to within 3·10⁻⁸, near the answer's
-    /// check. Written afresh, only the rebuild's own pivots' rounding is left.
+    /// tableau, and a warm start carries them into the next LP: over a long chain of warm
+    /// starts they reach the answer's check. Written afresh, only the rebuild's own pivots'
+    /// rounding is left.
     pub(in super::super) fn rebuilt(&self, a: &[f64], cols: usize) -> Tableau {
         debug_assert!(self.batch.is_empty());
         let labels = || self.basic.iter().chain(&self.nonbasic);
@@ -243,7 +181,7 @@ impl Tableau {
             tab.current_row(p, &mut row);
             tab.exchange((p, q), (&col, &mut row), &mut scratch, None);
         }
-        tab.batch.apply(&mut tab.t, w, super::super::batch::Weights::None);
+        tab.batch.apply(&mut tab.t, w, crate::matrix_game::batch::Weights::None);
         tab.norms = tab.column_norms();
         tab.pivots = self.pivots;
         tab

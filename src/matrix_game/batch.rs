@@ -1,9 +1,8 @@
 //! Pivots held back from the tableau's constraint block and applied in batches.
 //!
-//! An exchange pivot touches every cell of the tableau, and a dense simplex on the restricted
-//! games here spends nearly all its time in that pass: on tableaux of 2,000–4,000 square
-//! (32–128 MB) it is memory-bound (about 20–35 GB/s, 3–6 ms a pivot on the full `lockstep`
-//! run). But a pivot only *reads* one column (the ratio test), one row and the parts kept
+//! An exchange pivot touches every cell of the tableau, and a dense simplex on big games spends
+//! nearly all its time in that pass: once the tableau outgrows the caches the pass is
+//! memory-bound (figures: results/BENCHMARKS-journal.md, "Pivots held back in batches"). But a pivot only *reads* one column (the ratio test), one row and the parts kept
 //! current at once (the objective row and the right-hand sides). So the constraint block keeps
 //! the pivots' rank-one updates `x −= c_i r_j` pending, a column or row is read through them
 //! (`BATCH` terms at most), and every `BATCH` pivots one pass applies them all while each row
@@ -18,9 +17,8 @@
 
 /// Pivots held at most (then applied). Per held pivot a read costs one multiply-add per
 /// entry; applying costs one per cell, vectorised, where a plain pivot costs a cell's trip to
-/// memory and back. 32, not 16 or 64: on the full `lockstep` run's LP (10,081 members,
-/// tableaux up to 6,213 square) 32 took 5 % less time than 16 in two pairs, and 64 took longer
-/// than either (its reads cost more and its rounding led to more pivots).
+/// memory and back. More held pivots make each read dearer and add rounding that costs pivots;
+/// 32 beat 16 and 64 on the biggest LPs measured (results/BENCHMARKS-journal.md, "32 pivots held").
 pub(super) const BATCH: usize = 32;
 
 /// Tableaux of at least this many cells apply their batches in two halves side by side. The
@@ -49,12 +47,10 @@ pub(super) struct Batch {
 
 /// A shadow entry: the high half of the entry's single-precision bits (bfloat16: 8 bits of
 /// mantissa, the exponent's full range). The products read the whole shadow once per pivot,
-/// which dominates a primal pivot; half the bytes of single precision cost the full
-/// `lockstep` run's LP (7,713 members, from iteration 588's optimum) 2.6 % more pivots
-/// (39,286 against 38,285, the same support) and 17 % less CPU time (`lp_replay`; results/
-/// BENCHMARKS-journal.md "What the warm LP's pivots are, and the shadow in bfloat16"). Its products
-/// sum in single precision, twice the lanes of double: on the same LP 17 % less CPU time
-/// again, 2 % more pivots (39,614 against 38,808; BENCHMARKS-journal.md, stop 37).
+/// which dominates a primal pivot, so half the bytes of single precision pay for the few
+/// more pivots their coarser ranking costs. Its products sum in single precision, twice the
+/// lanes of double, for the same reason (results/BENCHMARKS-journal.md, "What the warm LP's
+/// pivots are, and the shadow in bfloat16").
 type Short = u16;
 
 /// `x` rounded to the nearest [`Short`] (ties to even).
@@ -314,7 +310,7 @@ fn segment(
         }
     }
     if let Some(length) = length {
-        *length += super::tableau::squared_length(x);
+        *length += squared_length(x);
     }
 }
 
@@ -327,10 +323,19 @@ fn prefetch(x: &[f64]) {
     }
 }
 
-/// `Σ a_j b_j` in eight interleaved partial sums (so that it vectorises; see
-/// `tableau::squared_length`, which is `dot(x, x)`).
+/// `Σ x²` in eight interleaved partial sums. A plain left-to-right sum is one chain of
+/// dependent additions, which the compiler may not reorder, so it neither vectorises nor
+/// overlaps; applying a batch of pivots takes one per row for the dual's weights, and the
+/// tableau one per changed row and column.
 #[inline(always)]
-pub(super) fn dot(a: &[f64], b: &[f64]) -> f64 {
+pub(super) fn squared_length(row: &[f64]) -> f64 {
+    dot(row, row)
+}
+
+/// `Σ a_j b_j` in eight interleaved partial sums (so that it vectorises; see
+/// [`squared_length`]).
+#[inline(always)]
+fn dot(a: &[f64], b: &[f64]) -> f64 {
     let mut acc = [0.0f64; 8];
     let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
     let tail: f64 = ca.remainder().iter().zip(cb.remainder()).map(|(x, y)| x * y).sum();
@@ -492,5 +497,4 @@ mod simd {
 }
 
 #[cfg(test)]
-#[path = "batch_tests.rs"]
 mod tests;

@@ -15,8 +15,8 @@
 //! ([`super::batch`]); the steepest-edge weights are kept exact between batches by
 //! Goldfarb and Reid's update instead of being recomputed in each pivot's pass.
 
-use super::batch::{Batch, Weights, BATCH};
-use super::{normalise, MatrixSolution};
+use super::batch::{squared_length, Batch, Weights, BATCH};
+use super::solution::{normalise, MatrixSolution};
 
 /// Labels: `y` of matrix column `J` is `J`, the slack of matrix row `I` is `SLACK + I`: all
 /// `y` before all slacks, each by matrix index (Bland's order; the same order as a tableau
@@ -34,8 +34,7 @@ pub(super) enum Rhs {
     /// The true one (to read the mixes off; within rounding). The optimal basis of the
     /// perturbed right-hand side may be slightly infeasible for the true one (a basic `y` or
     /// slack a little below 0): then `y` read off it misses the true optimum by about the
-    /// perturbation (measured: 6·10^-7 on a 1,024-square restricted game of the full Lukho
-    /// family, which failed the answer's check and sent the LP to `microlp` for minutes).
+    /// perturbation, enough to fail the answer's check.
     True,
 }
 
@@ -49,7 +48,7 @@ pub(super) struct Tableau {
     /// Steepest edge: each column's squared length in the constraint rows, plus 1.
     norms: Vec<f64>,
     shift: f64,
-    /// Pivots made on it (for `MANCALA_LP_TRACE`).
+    /// Pivots made on it (for the trace and the tests).
     pub(super) pivots: u64,
     /// Pivots not yet applied to the constraint block (rows `0..m`, columns `0..n`); the
     /// objective row and the right-hand sides are always current. Empty between calls.
@@ -59,10 +58,9 @@ pub(super) struct Tableau {
 /// The dual simplex's row weights (dual steepest edge: each constraint row's squared length
 /// plus 1), all kept exact from pivot to pivot (one product with the pivot row each, over the
 /// [`Batch`]'s short copy of the block). Keeping only the infeasible rows' exact, a feasible
-/// row's measured afresh from its row when it turned infeasible, was slower: on the full
-/// `lockstep` run's LP ~660 rows turned infeasible per dual pivot, and each was a pass over
-/// its row in double through the held pivots (a third of the LP's time; `lp_replay` of
-/// iteration 589, results/BENCHMARKS-journal.md). Applying a batch recomputes them all.
+/// row's measured afresh from its row when it turned infeasible, is slower: many rows turn
+/// infeasible per dual pivot, and each costs a pass over its row in double through the held
+/// pivots (results/BENCHMARKS-journal.md). Applying a batch recomputes them all.
 pub(super) struct RowWeights {
     lengths: Vec<f64>,
     /// The rows whose weight a pivot updates (scratch).
@@ -105,13 +103,6 @@ impl Tableau {
         };
         tab.norms = tab.column_norms();
         tab
-    }
-
-    /// Apply each pivot at once (`limit` 1) or hold up to `limit` (tests compare the two).
-    #[cfg(test)]
-    pub(super) fn hold_at_most(&mut self, limit: usize) {
-        debug_assert!(self.batch.is_empty());
-        self.batch = Batch::new(&self.t, (self.m, self.n), limit);
     }
 
     fn column_norms(&self) -> Vec<f64> {
@@ -198,10 +189,8 @@ impl Tableau {
     /// if a row cannot be fixed (lost precision) or the pivots run out.
     ///
     /// The budget is a few times `m + n`: rows added to a warm optimum can need more pivots
-    /// than the tableau has rows and columns. On the full `lockstep` game's LP (730 rows added
-    /// to a 2,529-member optimum, 3,259 × 3,259 after) the dual took 7,471 pivots; the budget
-    /// was `m + n + 100` and the LP fell back to a start from its guess. (Raising the costs
-    /// slightly against dual degeneracy, tried, saved 2 % of the pivots: not kept.)
+    /// than the tableau has rows and columns, and a budget of about `m + n` sends such an LP
+    /// back to a start from its guess.
     pub(super) fn dual(&mut self, rhs: Rhs) -> Option<()> {
         let out = self.dual_pivots(rhs);
         let w = self.n + 2;
@@ -234,9 +223,8 @@ impl Tableau {
                 (0..m).filter(|&i| t[i * w + rhs] < feasible).min_by_key(|&i| self.basic[i])
             } else {
                 // Dual steepest edge (with the tableau row's length): the most violated per
-                // unit length. On the full `lockstep` run's restricted LP (rows added to a
-                // 521-member optimum) it needed a third of the pivots of the most negative
-                // row, which ran out of pivots.
+                // unit length. The most negative row alone takes far more pivots on rows added
+                // to a warm optimum, enough to run out of them.
                 let (t, lengths) = (&self.t, &weights.lengths);
                 let score = |i: usize| t[i * w + rhs] * t[i * w + rhs] / lengths[i];
                 (0..m).filter(|&i| t[i * w + rhs] < feasible).max_by(|&a, &b| score(a).total_cmp(&score(b)))
@@ -271,9 +259,8 @@ impl Tableau {
     /// `p` (`row`) as they stand: the objective row and the right-hand sides are pivoted at
     /// once, the constraint block gets a held pivot ([`Batch`]; every `BATCH` of them are
     /// applied) and the steepest-edge weights are updated: the dual's `rows`, if given, else
-    /// the primal's column `norms`. (Weights left as they were for the batch, or updated
-    /// Devex-style, took 27–90 % more pivots on 1,200- and 2,000-square games: steepest edge
-    /// wants exact weights.)
+    /// the primal's column `norms`. Steepest edge wants exact weights: left as they were for
+    /// the batch, or updated Devex-style, they cost many more pivots.
     fn exchange(
         &mut self,
         (p, q): (usize, usize),
@@ -469,23 +456,10 @@ impl Tableau {
         if north - south > 1e-9 * scale || (value - south).abs() > 1e-8 * scale {
             return None;
         }
-        Some(MatrixSolution { value: south, north_value: north, x, y })
+        Some(MatrixSolution { value: south, column_value: north, x, y })
     }
 }
 
-/// `Σ x²` in eight interleaved partial sums. A plain left-to-right sum is one chain of
-/// dependent additions, which the compiler may not reorder, so it neither vectorises nor
-/// overlaps; applying a batch of pivots takes one per row for the dual's weights. (When each
-/// dual pivot took one per changed row, on the full `lockstep` run's restricted LP — 2,772
-/// dual pivots on 1,470–1,595-member tableaux — the dual rounds went from 7.4 s to 2.5 s.)
-#[inline(always)]
-pub(super) fn squared_length(row: &[f64]) -> f64 {
-    super::batch::dot(row, row)
-}
-
-#[cfg(test)]
-#[path = "tableau_tests.rs"]
-mod tests;
-
-#[path = "tableau_extend.rs"]
 mod extend;
+#[cfg(test)]
+mod tests;

@@ -1,22 +1,24 @@
 //! A matrix game solved approximately by regret matching⁺ (alternating updates, linearly
 //! weighted averages): each step costs two passes over the matrix, and the averaged mixes'
-//! duality gap falls roughly as 1/steps. Exactness is not the point: a double-oracle
-//! iteration's restricted mix is certified over the whole family anyway, so a mix within a
-//! small gap of the restricted optimum may serve where the simplex's exact vertex costs
-//! tens of thousands of pivots.
+//! duality gap falls roughly as 1/steps. Exactness is not the point: where a caller certifies
+//! the mix another way (a double-oracle run evaluates it against the whole game), a mix within
+//! a small gap of the optimum may serve where the simplex's exact vertex costs tens of
+//! thousands of pivots.
 
+use super::options::SolveOptions;
 use rayon::prelude::*;
 
-/// Steps at most: far beyond what the gaps in use need (420 steps for 0.01 seeds on a
-/// 10,721-member `lockstep` game), a guard against a gap too small for single precision.
+/// Steps at most: far beyond what the gaps in use need, a guard against a gap too small for
+/// single precision.
 const MAX_STEPS: usize = 100_000;
 
 /// The maximiser's (rows of `a`, `rows × cols`, row-major) guarantee and mix, within
-/// 1.5 `eps` of the game's value ([`regret_steps`]). Traced under `MANCALA_LP_TRACE`.
-pub fn maximiser_regret(a: &[f64], rows: usize, cols: usize, eps: f64) -> (f64, Vec<f64>) {
+/// 1.5 `eps` of the game's value ([`regret_steps`]). A line to `opts.trace` per solve (the
+/// other options are not read: the gap is `eps`).
+pub fn maximiser_regret(a: &[f64], rows: usize, cols: usize, eps: f64, opts: &SolveOptions) -> (f64, Vec<f64>) {
     let t = std::time::Instant::now();
     let (value, x, steps) = regret_steps(a, rows, cols, eps, MAX_STEPS);
-    super::trace(format_args!(
+    opts.trace(format_args!(
         "rm+: {rows}x{cols}, gap {eps}: {steps} steps, value {value:.6}, support {}, {:.1} s",
         x.iter().filter(|&&w| w > 0.0).count(),
         t.elapsed().as_secs_f64()
@@ -60,10 +62,9 @@ pub(super) fn regret_steps(a: &[f64], rows: usize, cols: usize, eps: f64, max_st
 
 /// The mix `x` cut to as few of its heaviest members (renormalised) as guarantee at most
 /// `loss` less than the whole mix, found by bisection on their number (each candidate's
-/// guarantee exact, in f64), and that guarantee. Each member of a mix costs a vector sweep
-/// over the family: on the full `lockstep` row's 10,721-member restricted game the whole
-/// averaged mix has 9,826 members; its heaviest 5,500 guarantee 0.0006 seeds less, the
-/// heaviest 5,000 0.013 less.
+/// guarantee exact, in f64), and that guarantee. The averaged mix spreads over most rows,
+/// while a few of its heaviest members guarantee nearly as much, and a caller may pay per
+/// member of a mix (a double-oracle run sweeps each member's payoffs over its whole family).
 fn heaviest(a: &[f64], rows: usize, cols: usize, x: Vec<f64>, loss: f64) -> (f64, Vec<f64>) {
     let guarantee = |z: &[f64]| col_values_f64(a, rows, cols, z).into_iter().fold(f64::INFINITY, f64::min);
     let mut order: Vec<usize> = (0..rows).filter(|&i| x[i] > 0.0).collect();
@@ -196,11 +197,12 @@ mod tests {
                     }
                 }
             }
-            let exact = super::super::solve_matrix_game(&a, rows, cols).unwrap().value;
+            let exact = crate::matrix_game::solve_matrix_game(&a, rows, cols).unwrap().value;
             let eps = 0.05;
             let pool = |n| rayon::ThreadPoolBuilder::new().num_threads(n).build().unwrap();
-            let (v, x) = pool(2).install(|| maximiser_regret(&a, rows, cols, eps));
-            let (v1, x1) = pool(1).install(|| maximiser_regret(&a, rows, cols, eps));
+            let opts = SolveOptions::default();
+            let (v, x) = pool(2).install(|| maximiser_regret(&a, rows, cols, eps, &opts));
+            let (v1, x1) = pool(1).install(|| maximiser_regret(&a, rows, cols, eps, &opts));
             assert!(
                 v.to_bits() == v1.to_bits() && x.iter().zip(&x1).all(|(p, q)| p.to_bits() == q.to_bits()),
                 "case {case}"

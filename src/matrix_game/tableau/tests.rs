@@ -3,6 +3,74 @@
 
 use super::*;
 
+impl Tableau {
+    /// Apply each pivot at once (`limit` 1) or hold up to `limit` (the tests compare the two).
+    fn hold_at_most(&mut self, limit: usize) {
+        debug_assert!(self.batch.is_empty());
+        self.batch = Batch::new(&self.t, (self.m, self.n), limit);
+    }
+
+    /// [`Tableau::extend`] a column and a row at a time, as it was written first: the
+    /// reference the tiled one must equal bit for bit.
+    fn extend_plain(&mut self, a: &[f64], cols: usize, cs: &[usize], rs: &[usize]) {
+        let (m, n) = (self.m, self.n);
+        let w = n + 2;
+        let (n2, m2) = (n + cs.len(), m + rs.len());
+        let w2 = n2 + 2;
+        let t = &self.t;
+        let slack_col: Vec<(usize, usize)> =
+            self.nonbasic.iter().enumerate().filter(|&(_, &l)| l >= SLACK).map(|(c, &l)| (l - SLACK, c)).collect();
+        let slack_row: Vec<(usize, usize)> =
+            self.basic.iter().enumerate().filter(|&(_, &l)| l >= SLACK).map(|(k, &l)| (l - SLACK, k)).collect();
+        let mut new_cols = vec![0.0f64; (m + 1) * cs.len()];
+        for (jj, &c) in cs.iter().enumerate() {
+            let col = &mut new_cols[jj * (m + 1)..(jj + 1) * (m + 1)];
+            col[m] = -1.0;
+            for &(r, sc) in &slack_col {
+                let b = a[r * cols + c] + self.shift;
+                for (k, x) in col.iter_mut().enumerate() {
+                    *x += t[k * w + sc] * b;
+                }
+            }
+            for &(r, k) in &slack_row {
+                col[k] += a[r * cols + c] + self.shift;
+            }
+        }
+        let mut t2 = vec![0.0f64; (m2 + 1) * w2];
+        for (k, k2) in (0..m).map(|k| (k, k)).chain([(m, m2)]) {
+            let (src, dst) = (&t[k * w..(k + 1) * w], &mut t2[k2 * w2..(k2 + 1) * w2]);
+            dst[..n].copy_from_slice(&src[..n]);
+            for jj in 0..cs.len() {
+                dst[n + jj] = new_cols[jj * (m + 1) + k];
+            }
+            dst[n2] = src[n];
+            dst[n2 + 1] = src[n + 1];
+        }
+        let mut nonbasic = self.nonbasic.clone();
+        nonbasic.extend_from_slice(cs);
+        let basic_y: Vec<(usize, usize)> =
+            self.basic.iter().enumerate().filter(|&(_, &l)| l < SLACK).map(|(k, &l)| (l, k)).collect();
+        for (ii, &r) in rs.iter().enumerate() {
+            let (above, below) = t2.split_at_mut((m + ii) * w2);
+            let row = &mut below[..w2];
+            for (c2, &l) in nonbasic.iter().enumerate() {
+                if l < SLACK {
+                    row[c2] = a[r * cols + l] + self.shift;
+                }
+            }
+            row[n2] = perturbed(r);
+            row[n2 + 1] = 1.0;
+            for &(y, k) in &basic_y {
+                let b = a[r * cols + y] + self.shift;
+                for (x, &s) in row.iter_mut().zip(&above[k * w2..(k + 1) * w2]) {
+                    *x -= b * s;
+                }
+            }
+        }
+        self.adopt(t2, rs, nonbasic);
+    }
+}
+
 /// The interleaved sum is the sum: rows of every length up to two chunks and a tail.
 #[test]
 fn squared_length_is_the_sum_of_squares() {
@@ -82,7 +150,7 @@ fn extended_tableau_solves_the_bigger_game() {
         tab.dual(Rhs::True).unwrap();
         let (r, c): (Vec<usize>, Vec<usize>) = ((0..rows).collect(), (0..cols).collect());
         let s = tab.solution(&a, cols, &r, &c).unwrap_or_else(|| panic!("case {case}: check"));
-        let d = super::super::dense_game(&a, rows, cols).unwrap();
+        let d = crate::matrix_game::dense_game(&a, rows, cols).unwrap();
         assert!((s.value - d.value).abs() < 1e-9, "case {case}: {} vs {}", s.value, d.value);
     }
 }
@@ -127,109 +195,6 @@ fn tiled_extension_is_the_plain_one_bit_for_bit() {
         assert!(bits(&tiled) == bits(&plain), "case {case}: then rows");
         tiled.dual(Rhs::Perturbed).unwrap();
         assert!(tiled.pivots > 0, "case {case}: the added rows are pivoted on");
-    }
-}
-
-/// Not a test: the tiled and the plain extension timed on a run's carried optimum
-/// (`MANCALA_EXTEND_PROBE=LP MANCALA_EXTEND_PROBE_WARM=WARM`, an `lp_replay` dump and a run's
-/// `DIR/lp/*.warm`), adding `MANCALA_EXTEND_PROBE_ADD` (740 by default) members outside its
-/// core as columns, then as rows: `cargo test --release --lib extend_probe -- --ignored
-/// --nocapture`.
-#[test]
-#[ignore]
-fn extend_probe() {
-    let (Some(lp), Some(warm)) =
-        (std::env::var_os("MANCALA_EXTEND_PROBE"), std::env::var_os("MANCALA_EXTEND_PROBE_WARM"))
-    else {
-        return;
-    };
-    let add: usize = std::env::var("MANCALA_EXTEND_PROBE_ADD").map_or(740, |v| v.parse().unwrap());
-    let super::super::Dump { rows, cols, a, .. } = super::super::Dump::read(lp);
-    let warm = super::super::Warm::from_bytes(&std::fs::read(warm).unwrap()).unwrap();
-    let (r, c) = (warm.r.clone(), warm.c.clone());
-    let more_c: Vec<usize> = (0..cols).filter(|j| c.binary_search(j).is_err()).take(add).collect();
-    let more_r: Vec<usize> = (0..rows).filter(|i| r.binary_search(i).is_err()).take(add).collect();
-    let mut out = Vec::new();
-    for plain in [false, true] {
-        let mut tab = warm.tab.clone();
-        let t = std::time::Instant::now();
-        if plain {
-            tab.extend_plain(&a, cols, &more_c, &[]);
-        } else {
-            tab.extend(&a, cols, &more_c, &[]);
-        }
-        let t1 = t.elapsed().as_secs_f64();
-        let t = std::time::Instant::now();
-        if plain {
-            tab.extend_plain(&a, cols, &[], &more_r);
-        } else {
-            tab.extend(&a, cols, &[], &more_r);
-        }
-        let t2 = t.elapsed().as_secs_f64();
-        eprintln!(
-            "{} {}x{} + {add}: columns {t1:.2} s, rows {t2:.2} s",
-            if plain { "plain" } else { "tiled" },
-            r.len(),
-            c.len()
-        );
-        out.push(tab.t.iter().map(|x| x.to_bits()).collect::<Vec<_>>());
-    }
-    assert!(out[0] == out[1]);
-}
-
-/// Not a test: does a carried optimum that keeps the members nearest to binding, not only its
-/// core, save the next LP pivots? From `MANCALA_KEEP_PROBE_WARM` (a run's `DIR/lp/*.warm`) and
-/// the next LP (`MANCALA_KEEP_PROBE`, an `lp_replay` dump whose first members are the warm
-/// one's), for each K in `MANCALA_KEEP_PROBE_K` (default `0,1200`): the K non-core members
-/// whose columns come nearest to the old optimum's value are added back (rows and columns; the
-/// basis stays optimal), then the LP is solved (`MANCALA_LP_TRACE=1` for its rounds).
-#[test]
-#[ignore]
-fn keep_probe() {
-    let (Some(lp), Some(warm)) = (std::env::var_os("MANCALA_KEEP_PROBE"), std::env::var_os("MANCALA_KEEP_PROBE_WARM"))
-    else {
-        return;
-    };
-    let ks: Vec<usize> = std::env::var("MANCALA_KEEP_PROBE_K")
-        .unwrap_or("0,1200".into())
-        .split(',')
-        .map(|k| k.parse().unwrap())
-        .collect();
-    let super::super::Dump { rows, cols, rows0, cols0, a } = super::super::Dump::read(lp);
-    let warm = super::super::Warm::from_bytes(&std::fs::read(warm).unwrap()).unwrap();
-    let old = warm.cols;
-    assert_eq!(warm.rows, old);
-    let a_old: Vec<f64> = (0..old).flat_map(|i| a[i * cols..i * cols + old].iter().copied()).collect();
-    let ((v, x), _) = super::super::maximiser_warm(&a_old, old, old, &[], &[], Some(warm.clone())).unwrap();
-    let g: Vec<f64> = (0..old).map(|j| (0..old).map(|i| x[i] * a_old[i * old + j]).sum()).collect();
-    let mut near: Vec<usize> = (0..old).filter(|j| warm.c.binary_search(j).is_err()).collect();
-    near.sort_by(|&i, &j| g[i].total_cmp(&g[j]).then(i.cmp(&j)));
-    eprintln!("old {old} members, value {v:.3e}, core {}x{}", warm.r.len(), warm.c.len());
-    for k in ks {
-        let mut keep: Vec<usize> = near[..k.min(near.len())].to_vec();
-        keep.sort_unstable();
-        let mut w = warm.clone();
-        w.tab.extend(&a, cols, &keep, &[]);
-        w.tab.primal().unwrap();
-        w.tab.extend(&a, cols, &[], &keep);
-        w.tab.dual(Rhs::Perturbed).unwrap();
-        let settle = w.tab.pivots;
-        w.tab.pivots = 0;
-        let (mut r, mut c) = (w.r.clone(), w.c.clone());
-        r.extend(&keep);
-        c.extend(&keep);
-        r.sort_unstable();
-        c.sort_unstable();
-        let gap = if k == 0 { 0.0 } else { g[near[k.min(near.len()) - 1]] - v };
-        let w = super::super::Warm { r, c, ..w };
-        let t = std::time::Instant::now();
-        let ((v, x), next) = super::super::maximiser_warm(&a, rows, cols, &rows0, &cols0, Some(w)).unwrap();
-        let support = x.iter().filter(|&&p| p > 0.0).count();
-        let pivots = next.map_or(0, |n| n.tab.pivots);
-        eprintln!(
-            "keep {k} (slack up to {gap:.3e}, {settle} pivots to settle): value {v:.3e}, support {support}, {pivots} pivots, {:.1} s",
-            t.elapsed().as_secs_f64()
-        );
     }
 }
 
