@@ -5,8 +5,11 @@
 #
 #   scripts/oware_scale_run.sh DIR [MAX=28] [MEMORY=5G] [BIN=target/release/mancala]
 #
-# Resumable: rerun the same command; `db build` keeps every finished layer (checked) and the
-# CSV (DIR/layers.csv) gains the rows of the layers built by this run. Run as root for the
+# Resumable: rerun the same command; `db build` keeps every finished layer (checked), a stopped
+# out-of-core layer resumes from its last checkpoint (after a partition's forward pass, a
+# threshold, or at most 20 minutes of visits; it prints `layer N: resuming at ...`), and the
+# CSV (DIR/layers.csv) gains the rows of the layers built by this run (a resumed layer's seconds
+# are those of the run that finished it). Run as root for the
 # per-layer peak (it resets /proc/PID/clear_refs); elsewhere the column is the running peak.
 set -uo pipefail
 dir=${1:?DIR}; max=${2:-28}; mem=${3:-5G}; bin=${4:-target/release/mancala}

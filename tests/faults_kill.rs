@@ -175,3 +175,105 @@ fn equilibrium_killed_at_random_resumes_to_the_same_answer() {
         &equilibrium_normalised,
     );
 }
+
+/// An out-of-core layer (`--memory` small enough to split the top layer in partitions) killed at
+/// several moments inside its partitioned build, each after a random number of its checkpoints
+/// (forward partitions, thresholds) and a random few microseconds more, so the kill lands inside
+/// a visit or a write: the rerun says it resumes the layer from its checkpoint, and every file
+/// equals an uninterrupted build's. Mapped and streamed lookups.
+#[test]
+fn an_out_of_core_layer_killed_inside_resumes_from_its_checkpoint_byte_identical() {
+    use mancala::retro::oware::{IndexKind, OwareLayers};
+    use mancala::retro::LayeredGame;
+    use std::process::Command;
+    let test = "oware_outcore_layer_resume";
+    let max: usize = if cfg!(debug_assertions) { 10 } else { 12 };
+    let game = OwareLayers::with_index(Default::default(), IndexKind::Full);
+    // The lower layers and a third of the top layer's working arrays: the top layer splits.
+    let lower: u64 = (0..max).map(|n| game.layer_size(n)).sum();
+    let budget = ((48 << 20) + lower + game.layer_size(max)).to_string();
+    let mut rng = Rng::new(test);
+    let mut n = Counts::default();
+    let mut resumed = 0;
+    let tmp = tempfile::tempdir().unwrap();
+    for lookups in ["mapped", "streamed"] {
+        let build = |root: &Path| {
+            let dir = root.join("db");
+            let m = max.to_string();
+            let d = dir.to_str().unwrap();
+            args(&[
+                "oware",
+                "db",
+                "build",
+                "--max-stones",
+                &m,
+                "--threads",
+                "2",
+                "--memory",
+                &budget,
+                "--lookups",
+                lookups,
+                "--dir",
+                d,
+            ])
+        };
+        let reference = tmp.path().join(format!("reference-{lookups}"));
+        std::fs::create_dir(&reference).unwrap();
+        complete(&build(&reference));
+        let want = snapshot(&reference);
+        for trial in 0..4 {
+            let root = tmp.path().join(format!("trial-{lookups}-{trial}"));
+            std::fs::create_dir(&root).unwrap();
+            let a = build(&root);
+            let progress = root.join(format!("db/.oware-gs-no-capture-{max}.db.work/progress"));
+            let mut killed = 0;
+            for _ in 0..1 + rng.below(2) {
+                let mut child = faults::command(&a).spawn().unwrap();
+                let target = 1 + rng.below(8);
+                let (mut seen, mut last) = (0, String::new());
+                let t0 = Instant::now();
+                while child.try_wait().unwrap().is_none() && t0.elapsed() < Duration::from_secs(120) {
+                    if let Ok(text) = std::fs::read_to_string(&progress) {
+                        if text != last {
+                            (seen, last) = (seen + 1, text);
+                        }
+                    }
+                    if seen >= target {
+                        let until = Instant::now() + Duration::from_micros(rng.below(3_000));
+                        while Instant::now() < until {
+                            std::hint::spin_loop();
+                        }
+                        if child.try_wait().unwrap().is_none() {
+                            child.kill().unwrap();
+                            killed += 1;
+                        }
+                        break;
+                    }
+                    std::thread::sleep(Duration::from_micros(200));
+                }
+                child.wait().unwrap();
+            }
+            n.kills += killed;
+            // A kill after the layer's first checkpoint and before it was written leaves the
+            // checkpoint; the rerun must resume from it.
+            let left = progress.exists();
+            let out = Command::new(faults::BIN).args(&a).output().unwrap();
+            let err = String::from_utf8_lossy(&out.stderr).into_owned();
+            assert!(out.status.success(), "{test}, {lookups} trial {trial}: {err}");
+            n.resumes += (killed > 0) as u64;
+            if left {
+                let line = format!("layer {max}: resuming at ");
+                assert!(err.contains(&line), "{test}, {lookups} trial {trial}: no resume line: {err}");
+                resumed += 1;
+            }
+            assert!(!err.contains("starting the layer over"), "{test}, {lookups} trial {trial}: {err}");
+            let temps = temporaries(&root);
+            assert!(temps.is_empty(), "{test}, {lookups} trial {trial}: temporaries left: {temps:?}");
+            assert_same(&format!("{test}, {lookups} trial {trial}"), &want, &snapshot(&root), &exact);
+            std::fs::remove_dir_all(&root).unwrap();
+        }
+    }
+    eprintln!("{test}: {resumed} reruns resumed a stopped layer");
+    n.report(test);
+    assert!(resumed >= 2, "{test}: too few kills inside the layer: {n:?}");
+}

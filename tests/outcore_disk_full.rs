@@ -43,12 +43,11 @@ fn reached(work: &Path, trigger: &str) -> bool {
     std::fs::read_dir(work).is_ok_and(|rd| {
         rd.filter_map(|e| e.ok()).any(|e| {
             let n = e.file_name().to_string_lossy().into_owned();
+            // State and inbox files carry a generation (`part-1.state.0`, `part-0.in.0`).
             if trigger == ".in" {
-                n.ends_with(".in")
-            } else if trigger == "lookups-" {
-                n.starts_with("lookups-")
+                n.contains(".in.")
             } else {
-                n == trigger
+                n.starts_with(trigger)
             }
         })
     })

@@ -28,6 +28,10 @@ impl Progress for LayerBar {
     fn threshold(&self, t: i32, decided: u64) {
         self.pb.set_message(format!("threshold {t}/{}: {decided} decided", self.n));
     }
+    fn note(&self, line: &str) {
+        // Above the bar on a terminal, and in the log when stderr is not one (the bar is hidden).
+        self.pb.suspend(|| eprintln!("layer {:>2}: {line}", self.n));
+    }
 }
 
 /// A solve's progress line: elapsed time ticking, and the deepest iteration, the root's

@@ -31,6 +31,9 @@ pub trait Progress: Sync {
     fn forward(&self, _done: u64) {}
     /// A threshold `t` has been fully propagated; `decided` positions have a value so far.
     fn threshold(&self, _t: i32, _decided: u64) {}
+    /// A line about the layer's build worth showing (an out-of-core layer resumed from its
+    /// checkpoint, or started over).
+    fn note(&self, _line: &str) {}
 }
 
 /// A progress observer that ignores everything.

@@ -21,6 +21,7 @@
 //! position enters once and is expanded backwards (its predecessors) once, so the work is
 //! one forward pass, one backward pass and `2n` cheap scans.
 pub mod builder;
+pub mod checkpoint;
 pub mod database;
 #[cfg(feature = "mpi")]
 pub mod distributed;
@@ -172,7 +173,8 @@ pub fn bellman<G: LayeredGame, L: Layers + ?Sized>(
 /// Build the layers `layers.len()..=max` of a table family into `dir` on top of the finished
 /// (and checked) `layers` below them, and return them all, mapped. `plan(n)` is the number of
 /// partitions layer `n` is built in and how its lower layers are read (1 and mapped: in
-/// memory; more, or streamed: out of core, [`outcore`], in a work directory beside its file).
+/// memory; more, or streamed: out of core, [`outcore`], in a work directory beside its file,
+/// resumed from its last checkpoint when a stopped build left one).
 /// `on_layer(n, header)` is called after each layer is written. Under a `memory` budget the
 /// pages of the mapped lower layers are dropped from the process whenever its RSS nears the
 /// budget ([`crate::store::resident`]): mapped lookups read them at random and would otherwise
@@ -216,10 +218,31 @@ pub fn build_files<G: LayeredGame>(
                 let work = file.with_file_name(format!(".{name}.work"));
                 let io = |(path, source)| layer_file::DbError::Io { path, source };
                 let streamed = (lookups == outcore::Lookups::Streamed).then_some(&layers as &dyn stream::LowerBlocks);
+                // A checkpoint in the work directory is resumed only by a build of the same
+                // game, rules and lower layers.
+                let lower: Vec<u8> = layers.iter().flat_map(|l| l.header.checksum.to_le_bytes()).collect();
+                let identity = format!(
+                    "{} {} {} lower crc32 {:08x}",
+                    family.game,
+                    family.rules,
+                    family.index_order,
+                    layer_file::checksum(&lower)
+                );
                 // The values are copied from their file a slice at a time, never mapped whole.
-                let built = outcore::build_layer_parts(game, layers.as_slice(), streamed, n, k, &work, p.as_ref())
-                    .and_then(|values| family.write_from(n, &values));
-                // Finished or failed (a full disk), nothing of the partitions stays behind.
+                let built = outcore::build_layer_parts(
+                    game,
+                    layers.as_slice(),
+                    streamed,
+                    n,
+                    k,
+                    &work,
+                    &identity,
+                    outcore::CHECKPOINT_EVERY,
+                    p.as_ref(),
+                )
+                .and_then(|values| family.write_from(n, &values));
+                // Finished or failed (a full disk), nothing of the partitions stays behind; only
+                // a stopped process leaves them, and the next build resumes from them.
                 let cleaned = std::fs::remove_dir_all(&work).map_err(|e| io((work.clone(), e)));
                 let header = built?;
                 cleaned?;

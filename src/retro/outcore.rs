@@ -19,17 +19,25 @@
 //! ([`Lookups::Streamed`], [`super::stream`]: the memory is bounded whatever their size);
 //! [`plan_layer`] chooses.
 //!
+//! A stopped build resumes from its last checkpoint (after each partition's forward pass, each
+//! threshold, and visits inside a threshold at most [`CHECKPOINT_EVERY`] apart), named by a
+//! progress file in the work directory ([`super::checkpoint`]); [`build_parts`] says why the
+//! resumed layer is the uninterrupted one byte for byte.
+//!
 //! The partitions are rank ranges, so `k` processes (MPI ranks) can each own a contiguous range
 //! of every layer the same way: the inbox files become the messages between them.
 
 use super::builder::{Part, Progress, FRONTIER_SHARE, MAX_PART_LEN, WORK_BYTES_PER_POSITION};
+use super::checkpoint::{self, Checkpoint, Plan, Step};
 use super::stream::{self, read_full, LowerBlocks};
 use super::{LayeredGame, Layers};
 use crate::store::layer_file::{as_bytes, DbError};
+use std::collections::HashMap;
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, BufReader, Write};
+use std::io::{self, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 /// Updates buffered in memory before they are appended to the inbox files, and read from an
 /// inbox file at a time, each: the size of a partition (a byte per position), within these.
@@ -185,9 +193,15 @@ fn io_at(path: &Path) -> impl Fn(io::Error) -> (PathBuf, io::Error) + '_ {
 /// An I/O error with the file it concerns.
 type IoAt = (PathBuf, io::Error);
 
-/// Buffered updates per partition, their bytes, and the first error of a flush made while
-/// sending (reported by the next [`Outbox::flush`]).
-type Pending = (Vec<Vec<u64>>, u64, Option<IoAt>);
+/// Buffered updates per partition and their bytes, each partition's inbox as `(generation,
+/// bytes)`, and the first error of a flush made while sending (reported by the next
+/// [`Outbox::flush`]).
+struct Pending {
+    boxes: Vec<Vec<u64>>,
+    bytes: u64,
+    inboxes: Vec<(u64, u64)>,
+    error: Option<IoAt>,
+}
 
 /// Pending updates of the other partitions, buffered, then appended to their inbox files.
 struct Outbox<'a> {
@@ -198,46 +212,59 @@ struct Outbox<'a> {
 }
 
 impl<'a> Outbox<'a> {
-    fn new(work: &'a Path, parts: u64, len: u64) -> Self {
-        Outbox { work, pending: Mutex::new((vec![Vec::new(); parts as usize], 0, None)), len, cap: message_bytes(len) }
+    fn new(work: &'a Path, inboxes: Vec<(u64, u64)>, len: u64) -> Self {
+        let boxes = vec![Vec::new(); inboxes.len()];
+        let pending = Mutex::new(Pending { boxes, bytes: 0, inboxes, error: None });
+        Outbox { work, pending, len, cap: message_bytes(len) }
     }
 
     fn send(&self, batch: &[(u64, bool)]) {
         let mut g = self.pending.lock().unwrap();
         for &(r, win) in batch {
-            g.0[(r / self.len) as usize].push(encode(r, win));
+            g.boxes[(r / self.len) as usize].push(encode(r, win));
         }
-        g.1 += batch.len() as u64 * 8;
-        if g.1 >= self.cap {
-            if let Err(e) = Self::flush_locked(self.work, &mut g.0) {
-                g.2.get_or_insert(e);
+        g.bytes += batch.len() as u64 * 8;
+        if g.bytes >= self.cap {
+            if let Err(e) = Self::flush_locked(self.work, &mut g) {
+                g.error.get_or_insert(e);
             }
-            g.1 = 0;
         }
     }
 
-    fn flush_locked(work: &Path, boxes: &mut [Vec<u64>]) -> Result<(), (PathBuf, io::Error)> {
-        for (q, b) in boxes.iter_mut().enumerate() {
+    fn flush_locked(work: &Path, g: &mut Pending) -> Result<(), IoAt> {
+        g.bytes = 0;
+        for (q, b) in g.boxes.iter_mut().enumerate() {
             if b.is_empty() {
                 continue;
             }
-            let path = inbox(work, q as u64);
+            let path = inbox(work, q as u64, g.inboxes[q].0);
             let mut f = OpenOptions::new().create(true).append(true).open(&path).map_err(io_at(&path))?;
             // Taken, not cleared: a box kept at its capacity after every flush would let the
             // boxes together hold a cap each, past the budget.
             let bytes: Vec<u8> = std::mem::take(b).iter().flat_map(|x| x.to_le_bytes()).collect();
             f.write_all(&bytes).map_err(io_at(&path))?;
+            g.inboxes[q].1 += bytes.len() as u64;
         }
         Ok(())
     }
 
-    fn flush(&self) -> Result<(), (PathBuf, io::Error)> {
+    fn flush(&self) -> Result<(), IoAt> {
         let mut g = self.pending.lock().unwrap();
-        if let Some(e) = g.2.take() {
+        if let Some(e) = g.error.take() {
             return Err(e);
         }
-        g.1 = 0;
-        Self::flush_locked(self.work, &mut g.0)
+        Self::flush_locked(self.work, &mut g)
+    }
+
+    /// Every partition's inbox, `(generation, bytes)`.
+    fn inboxes(&self) -> Vec<(u64, u64)> {
+        self.pending.lock().unwrap().inboxes.clone()
+    }
+
+    /// Partition `p`'s inbox has been read: its next updates go to a new file.
+    fn consumed(&self, p: u64) {
+        let b = &mut self.pending.lock().unwrap().inboxes[p as usize];
+        *b = (b.0 + 1, 0);
     }
 }
 
@@ -251,34 +278,59 @@ fn decode(x: u64) -> (u64, bool) {
     (x >> 1, x & 1 == 1)
 }
 
-fn state(work: &Path, p: u64) -> PathBuf {
-    work.join(format!("part-{p}.state"))
+/// Partition `p`'s state file of generation `g` (a visit after a checkpoint works on a copy,
+/// the next generation, and leaves the one the checkpoint names as it is).
+fn state(work: &Path, p: u64, g: u64) -> PathBuf {
+    work.join(format!("part-{p}.state.{g}"))
 }
 
-fn inbox(work: &Path, p: u64) -> PathBuf {
-    work.join(format!("part-{p}.in"))
+/// Partition `p`'s inbox file of generation `g` (a visit that reads its inbox sends the
+/// partition's next updates to the next generation).
+fn inbox(work: &Path, p: u64, g: u64) -> PathBuf {
+    work.join(format!("part-{p}.in.{g}"))
 }
 
-/// Partition `p`'s state, mapped from its file (changes reach the file as the map is dropped).
-fn load(work: &Path, p: u64, base: u64) -> Result<Part, (PathBuf, io::Error)> {
-    let path = state(work, p);
-    let f = OpenOptions::new().read(true).write(true).open(&path).map_err(io_at(&path))?;
+/// The state file `path`, mapped (changes reach the file as they are made: it is in the page
+/// cache, which outlives the process; a checkpoint fsyncs it).
+fn load(path: &Path, base: u64) -> Result<Part, IoAt> {
+    let f = OpenOptions::new().read(true).write(true).open(path).map_err(io_at(path))?;
     // SAFETY: the file is this build's own, in its own work directory; nothing else writes it
     // while it is mapped.
-    let map = unsafe { memmap2::MmapMut::map_mut(&f) }.map_err(io_at(&path))?;
+    let map = unsafe { memmap2::MmapMut::map_mut(&f) }.map_err(io_at(path))?;
     Ok(Part::mapped(base, map))
 }
 
-fn save(work: &Path, p: u64, part: &Part) -> Result<(), (PathBuf, io::Error)> {
-    let path = state(work, p);
-    let mut f = io::BufWriter::new(File::create(&path).map_err(io_at(&path))?);
-    part.write_to(&mut f).and_then(|()| f.flush()).map_err(io_at(&path))
+fn save(path: &Path, part: &Part) -> Result<(), IoAt> {
+    let mut f = io::BufWriter::new(File::create(path).map_err(io_at(path))?);
+    part.write_to(&mut f).map_err(io_at(path))?;
+    f.into_inner().map_err(|e| e.into_error()).and_then(|f| f.sync_all()).map_err(io_at(path))
 }
 
-/// Build layer `n` in `parts` partitions with their files in `work` (created, and emptied of
-/// what a stopped build left). The forward pass looks the capture children up in `lower`
-/// (mapped), or, given `streamed`, reads them from it in rank order ([`super::stream`]).
-/// Returns the file of its values, one byte per rank, in `work`.
+fn sync(path: &Path) -> Result<(), IoAt> {
+    File::open(path).and_then(|f| f.sync_all()).map_err(io_at(path))
+}
+
+fn remove(path: &Path) -> Result<(), IoAt> {
+    match fs::remove_file(path) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => Err((path.to_path_buf(), e)),
+        _ => Ok(()),
+    }
+}
+
+/// How often a visit inside a threshold ends in a checkpoint at most (after each forward
+/// partition and each threshold there is always one): a checkpoint makes the next visit of
+/// every partition copy its state first, so at every visit the copies would outweigh the
+/// small visits at the end of a threshold.
+pub const CHECKPOINT_EVERY: Duration = Duration::from_secs(20 * 60);
+
+/// Build layer `n` in `parts` partitions with their files in `work`. The forward pass looks
+/// the capture children up in `lower` (mapped), or, given `streamed`, reads them from it in
+/// rank order ([`super::stream`]). `identity` names the game, its rules and its lower layers:
+/// a build resumes from a checkpoint in `work` only if it was made for the same layer, plan and
+/// identity, and empties `work` otherwise ([`build_parts`]). Visits inside a threshold end in
+/// a checkpoint at most every `every`. Returns the file of its values, one byte per rank, in
+/// `work`.
+#[allow(clippy::too_many_arguments)]
 pub fn build_layer_parts<G: LayeredGame, L: Layers + ?Sized>(
     game: &G,
     lower: &L,
@@ -286,11 +338,14 @@ pub fn build_layer_parts<G: LayeredGame, L: Layers + ?Sized>(
     n: usize,
     parts: u64,
     work: &Path,
+    identity: &str,
+    every: Duration,
     progress: &dyn Progress,
 ) -> Result<PathBuf, DbError> {
-    build_parts(game, lower, streamed, n, parts, work, progress).map_err(|e| match e {
+    build_parts(game, lower, streamed, n, parts, work, identity, every, None, progress).map_err(|e| match e {
         Failed::Io((path, source)) => DbError::Io { path, source },
         Failed::Db(e) => e,
+        Failed::Stopped => unreachable!("stopped only when asked"),
     })
 }
 
@@ -298,6 +353,8 @@ pub fn build_layer_parts<G: LayeredGame, L: Layers + ?Sized>(
 enum Failed {
     Io(IoAt),
     Db(DbError),
+    /// After the visits asked for (tests: a stop between a visit and its checkpoint).
+    Stopped,
 }
 
 impl From<IoAt> for Failed {
@@ -306,6 +363,219 @@ impl From<IoAt> for Failed {
     }
 }
 
+/// The checkpoints of a build of partitions ([`build_parts`]).
+struct Run<'a> {
+    work: &'a Path,
+    /// The last checkpoint written. The files it names are never changed (a visit copies a
+    /// state first, appends go past the inbox bytes it names) and are removed only once a
+    /// later checkpoint no longer names them.
+    ck: Checkpoint,
+    /// Each partition's current state file, and whether it is the one the checkpoint names.
+    states: Vec<u64>,
+    frozen: Vec<bool>,
+    /// Files the checkpoint names that the build has gone past: removed after the next one.
+    retired: Vec<PathBuf>,
+    every: Duration,
+    last: Instant,
+}
+
+impl<'a> Run<'a> {
+    /// Resume from the checkpoint in `work` when it is `plan`'s (keeping exactly the files it
+    /// names, [`keep_only`]), else empty `work` and start, saying why on `progress` when a
+    /// checkpoint was there.
+    fn open(
+        work: &'a Path,
+        plan: Plan,
+        lens: &dyn Fn(u64) -> u64,
+        every: Duration,
+        progress: &dyn Progress,
+    ) -> Result<Self, IoAt> {
+        let found =
+            if work.exists() { Checkpoint::read(work).map_err(io_at(&checkpoint::path(work)))? } else { Ok(None) };
+        let resumed = match found {
+            Ok(Some(ck)) if ck.plan == plan => {
+                if keep_only(work, &ck, lens)? {
+                    progress.note(&format!("resuming at {}", ck.describe()));
+                    Some(ck)
+                } else {
+                    progress.note("a file its checkpoint names is missing or short; starting the layer over");
+                    None
+                }
+            }
+            Ok(Some(ck)) => {
+                let (p, q) = (&ck.plan, &plan);
+                let why = if (p.layer, p.size, &p.identity) != (q.layer, q.size, &q.identity) {
+                    "another game, rules or lower layers".to_string()
+                } else {
+                    format!("{} partitions with {} lookups, not {} with {}", p.parts, p.lookups, q.parts, q.lookups)
+                };
+                progress.note(&format!(
+                    "its work directory holds a checkpoint of another plan ({why}); starting the layer over"
+                ));
+                None
+            }
+            Err(()) => {
+                progress.note("its work directory's progress file is damaged; starting the layer over");
+                None
+            }
+            Ok(None) => None,
+        };
+        let ck = match resumed {
+            Some(ck) => ck,
+            None => {
+                if work.exists() {
+                    fs::remove_dir_all(work).map_err(io_at(work))?;
+                }
+                fs::create_dir_all(work).map_err(io_at(work))?;
+                Checkpoint::start(plan)
+            }
+        };
+        let k = ck.states.len();
+        Ok(Run {
+            work,
+            states: ck.states.clone(),
+            frozen: vec![true; k],
+            retired: Vec::new(),
+            every,
+            last: Instant::now(),
+            ck,
+        })
+    }
+
+    /// Make partition `p`'s current state one the checkpoint does not name (copy it), so a
+    /// visit can change it in place.
+    fn thaw(&mut self, p: u64) -> Result<(), IoAt> {
+        let i = p as usize;
+        if self.frozen[i] {
+            let old = state(self.work, p, self.states[i]);
+            self.states[i] += 1;
+            let new = state(self.work, p, self.states[i]);
+            fs::copy(&old, &new).map_err(io_at(&new))?;
+            self.frozen[i] = false;
+            self.retired.push(old);
+        }
+        Ok(())
+    }
+
+    /// Partition `p`'s inbox of generation `g` has been read: removed now, or after the next
+    /// checkpoint when this one names it.
+    fn retire_inbox(&mut self, p: u64, g: u64) -> Result<(), IoAt> {
+        let path = inbox(self.work, p, g);
+        if self.ck.inboxes[p as usize].0 == g {
+            self.retired.push(path);
+            Ok(())
+        } else {
+            remove(&path)
+        }
+    }
+
+    fn due(&self) -> bool {
+        self.last.elapsed() >= self.every
+    }
+
+    /// Record `step` as the next: the states and inbox bytes written since the last
+    /// checkpoint are made durable first, then the progress file is replaced, then the files
+    /// only the old checkpoint named are removed.
+    fn checkpoint(&mut self, step: Step, decided: u64, inboxes: Vec<(u64, u64)>) -> Result<(), IoAt> {
+        for (p, &g) in self.states.iter().enumerate() {
+            if !self.frozen[p] {
+                sync(&state(self.work, p as u64, g))?;
+            }
+        }
+        for (p, &(g, bytes)) in inboxes.iter().enumerate() {
+            if bytes > 0 && (g, bytes) != self.ck.inboxes[p] {
+                sync(&inbox(self.work, p as u64, g))?;
+            }
+        }
+        let ck = Checkpoint { plan: self.ck.plan.clone(), step, decided, states: self.states.clone(), inboxes };
+        ck.write(self.work).map_err(io_at(&checkpoint::path(self.work)))?;
+        self.ck = ck;
+        self.frozen.fill(true);
+        for path in std::mem::take(&mut self.retired) {
+            remove(&path)?;
+        }
+        self.last = Instant::now();
+        Ok(())
+    }
+}
+
+/// Leave in `work` exactly what `ck` names: the state files of the partitions saved (each of
+/// `3 * lens(p)` bytes), the first bytes of each inbox it names (appends made after it are cut
+/// off) and the progress file; every other file (later state generations, later inboxes, the
+/// values, a streamed pass's requests, temporaries) is removed. False when a file it names is
+/// missing or short.
+fn keep_only(work: &Path, ck: &Checkpoint, lens: &dyn Fn(u64) -> u64) -> Result<bool, IoAt> {
+    let saved = match ck.step {
+        Step::Forward { next } => next,
+        Step::Threshold { .. } => ck.plan.parts,
+    };
+    // Path -> (bytes, whether the file may be longer and is cut back).
+    let mut keep: HashMap<PathBuf, (u64, bool)> = HashMap::new();
+    for p in 0..saved {
+        keep.insert(state(work, p, ck.states[p as usize]), (3 * lens(p), false));
+    }
+    for (p, &(g, bytes)) in ck.inboxes.iter().enumerate() {
+        if bytes > 0 {
+            keep.insert(inbox(work, p as u64, g), (bytes, true));
+        }
+    }
+    let progress = checkpoint::path(work);
+    let mut found = 0;
+    for e in fs::read_dir(work).map_err(io_at(work))? {
+        let path = e.map_err(io_at(work))?.path();
+        if path == progress {
+            continue;
+        }
+        let Some(&(want, cut)) = keep.get(&path) else {
+            if path.is_dir() {
+                fs::remove_dir_all(&path).map_err(io_at(&path))?;
+            } else {
+                remove(&path)?;
+            }
+            continue;
+        };
+        let have = fs::metadata(&path).map_err(io_at(&path))?.len();
+        if have < want || (have > want && !cut) {
+            return Ok(false);
+        }
+        if have > want {
+            OpenOptions::new().write(true).open(&path).and_then(|f| f.set_len(want)).map_err(io_at(&path))?;
+        }
+        found += 1;
+    }
+    Ok(found == keep.len())
+}
+
+/// The partitioned build, resumable from its checkpoints.
+///
+/// **State on disk.** A partition's state (values, open-move counters, best exits) is a file
+/// per generation, `part-P.state.G`; the updates sent to it are appended to its inbox
+/// `part-P.in.G`. The progress file ([`super::checkpoint`]) names the last consistent state:
+/// the next step, each partition's state generation and each inbox's generation and length.
+///
+/// **Checkpoints** come after each partition's forward pass is saved, after each threshold
+/// (every partition visited and no update pending), and after a visit inside a threshold when
+/// `every` has passed since the last one.
+///
+/// **Why a resumed build is exact.** Within a threshold, a partition's state and the updates
+/// pending for it change only by visits, and a visit is a function of its partition's state and
+/// inbox alone: it applies the inbox (and on the first pass the seeds), propagates, and appends
+/// the updates of other partitions to their inboxes. Nothing the checkpoint names is changed
+/// after it: a visit works on a copy of a state the checkpoint names (the next generation), a
+/// visit that reads its inbox sends the partition's later updates to a new generation of it
+/// (the old one is removed once no checkpoint names it), and appends to other inboxes go past
+/// the lengths it records. So at any moment after a checkpoint — inside a visit, between an
+/// append and the next, mid-write of an update — the files it names hold exactly its state; a
+/// resumed build removes everything else and cuts each inbox back to the recorded length
+/// ([`keep_only`]), and so neither loses an update (every update sent before the checkpoint
+/// is either applied in a state it names or in an inbox within the recorded length) nor
+/// applies one twice (an interrupted visit's effects, in a newer generation or past the
+/// recorded lengths, are gone). The visits after it are then those of some uninterrupted
+/// build from that state, and the result of a threshold is its least fixed point whatever the
+/// order of the visits (module docs), so every layer is bit for bit the uninterrupted one.
+/// Durability: before the progress file is replaced (atomically) every file written since the
+/// last checkpoint is fsynced, so a checkpoint survives the machine, not only the process.
+#[allow(clippy::too_many_arguments)]
 fn build_parts<G: LayeredGame, L: Layers + ?Sized>(
     game: &G,
     lower: &L,
@@ -313,40 +583,54 @@ fn build_parts<G: LayeredGame, L: Layers + ?Sized>(
     n: usize,
     parts: u64,
     work: &Path,
+    identity: &str,
+    every: Duration,
+    stop_after: Option<u64>,
     progress: &dyn Progress,
 ) -> Result<PathBuf, Failed> {
     let size = game.layer_size(n);
     let len = size.div_ceil(parts.max(least_parts(size))).max(1);
     let parts = size.div_ceil(len).max(1);
     let range = |p: u64| p * len..((p + 1) * len).min(size);
-    if work.exists() {
-        fs::remove_dir_all(work).map_err(io_at(work))?;
-    }
-    fs::create_dir_all(work).map_err(io_at(work))?;
-    for p in 0..parts {
+    let lookups = if streamed.is_some() { Lookups::Streamed } else { Lookups::Mapped };
+    let plan =
+        Plan { layer: n, size, parts, lookups: lookups.name().to_string(), identity: identity.replace('\n', " ") };
+    let part_len = |p: u64| range(p).end - range(p).start;
+    let mut run = Run::open(work, plan, &part_len, every, progress)?;
+    while let Step::Forward { next: p } = run.ck.step {
         let part = match streamed {
             Some(s) => stream::forward(game, s, n, range(p), work, progress).map_err(Failed::Db)?,
             None => Part::forward(game, lower, n, range(p), progress),
         };
-        save(work, p, &part)?;
+        save(&state(work, p, run.states[p as usize]), &part)?;
+        drop(part);
+        let next = if p + 1 < parts {
+            Step::Forward { next: p + 1 }
+        } else {
+            Step::Threshold { t: n as i32, first: true, next: 0 }
+        };
+        run.checkpoint(next, 0, run.ck.inboxes.clone())?;
     }
-    let outbox = Outbox::new(work, parts, len);
-    let mut decided = 0u64;
-    for t in (1..=n as i32).rev() {
-        let mut first = true;
+    let Step::Threshold { t: top, first: first_at_top, next: next_at_top } = run.ck.step else {
+        unreachable!("the forward pass is done")
+    };
+    let outbox = Outbox::new(work, run.ck.inboxes.clone(), len);
+    let mut decided = run.ck.decided;
+    let mut visits = 0u64;
+    for t in (1..=top).rev() {
+        let (mut first, mut from) = if t == top { (first_at_top, next_at_top) } else { (true, 0) };
         loop {
-            let mut visited = false;
-            for p in 0..parts {
-                let path = inbox(work, p);
-                let pending = path.exists();
-                if !first && !pending {
+            for p in from..parts {
+                let (g, bytes) = outbox.inboxes()[p as usize];
+                if !first && bytes == 0 {
                     continue;
                 }
-                visited = true;
-                let part = load(work, p, range(p).start)?;
+                run.thaw(p)?;
+                let part = load(&state(work, p, run.states[p as usize]), range(p).start)?;
                 let mut frontier = if first { part.seeds(t) } else { Vec::new() };
-                if pending {
-                    let mut r = BufReader::new(File::open(&path).map_err(io_at(&path))?);
+                if bytes > 0 {
+                    let path = inbox(work, p, g);
+                    let mut r = BufReader::new(File::open(&path).map_err(io_at(&path))?).take(bytes);
                     let mut buf = vec![0u8; message_bytes(len) as usize];
                     loop {
                         let got = read_full(&mut r, &mut buf).map_err(io_at(&path))?;
@@ -363,26 +647,35 @@ fn build_parts<G: LayeredGame, L: Layers + ?Sized>(
                             frontier.extend(part.receive(t, &updates));
                         }
                     }
-                    fs::remove_file(&path).map_err(io_at(&path))?;
+                    outbox.consumed(p);
+                    run.retire_inbox(p, g)?;
                 }
                 decided += part.propagate(game, n, t, frontier, &|batch| outbox.send(batch));
                 outbox.flush()?;
                 drop(part);
+                visits += 1;
+                if stop_after == Some(visits) {
+                    return Err(Failed::Stopped);
+                }
+                if run.due() {
+                    run.checkpoint(Step::Threshold { t, first, next: p + 1 }, decided, outbox.inboxes())?;
+                }
             }
-            first = false;
-            if !visited || !(0..parts).any(|p| inbox(work, p).exists()) {
+            if outbox.inboxes().iter().all(|&(_, bytes)| bytes == 0) {
                 break;
             }
+            (first, from) = (false, 0);
         }
         progress.threshold(t, decided);
+        run.checkpoint(Step::Threshold { t: t - 1, first: true, next: 0 }, decided, outbox.inboxes())?;
     }
+    // The states stay until the layer is written: a build stopped while writing the values
+    // resumes from them.
     let out = work.join("values");
     let mut f = io::BufWriter::new(File::create(&out).map_err(io_at(&out))?);
     for p in 0..parts {
-        let values = load(work, p, range(p).start)?.finish();
+        let values = load(&state(work, p, run.states[p as usize]), range(p).start)?.finish();
         f.write_all(as_bytes(&values)).map_err(io_at(&out))?;
-        let path = state(work, p);
-        fs::remove_file(&path).map_err(io_at(&path))?;
     }
     f.into_inner().map_err(|e| e.into_error()).and_then(|f| f.sync_all()).map_err(io_at(&out))?;
     Ok(out)
@@ -391,6 +684,124 @@ fn build_parts<G: LayeredGame, L: Layers + ?Sized>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::retro::builder::{self, Silent};
+    use crate::retro::oware::{IndexKind, OwareLayers};
+
+    /// A progress observer that keeps the notes a build makes.
+    #[derive(Default)]
+    struct Notes(Mutex<Vec<String>>);
+
+    impl Progress for Notes {
+        fn note(&self, line: &str) {
+            self.0.lock().unwrap().push(line.to_string());
+        }
+    }
+
+    impl Notes {
+        fn take(&self) -> Vec<String> {
+            std::mem::take(&mut self.0.lock().unwrap())
+        }
+    }
+
+    /// Build layer `n` in `parts` partitions in `work`, stopped after `stop` visits; the values
+    /// when it finished.
+    #[allow(clippy::too_many_arguments)]
+    fn run(
+        game: &OwareLayers,
+        layers: &[Vec<i8>],
+        streamed: bool,
+        n: usize,
+        parts: u64,
+        work: &Path,
+        every: Duration,
+        stop: Option<u64>,
+        notes: &Notes,
+    ) -> Option<Vec<u8>> {
+        let lower = stream::InMemory(layers);
+        let s = streamed.then_some(&lower as &dyn LowerBlocks);
+        match build_parts(game, &layers[..n], s, n, parts, work, "test game", every, stop, notes) {
+            Ok(values) => Some(fs::read(values).unwrap()),
+            Err(Failed::Stopped) => None,
+            Err(Failed::Io((path, e))) => panic!("{}: {e}", path.display()),
+            Err(Failed::Db(e)) => panic!("{e}"),
+        }
+    }
+
+    /// A build stopped after any visit, before that visit's checkpoint (its state changed in
+    /// place and its updates appended: what a kill leaves at worst), and resumed, perhaps
+    /// stopped again, gives the uninterrupted layer byte for byte, resuming from its
+    /// checkpoint; with checkpoints after every visit, or only after each threshold.
+    #[test]
+    fn a_build_stopped_between_a_visit_and_its_checkpoint_resumes_to_the_same_layer() {
+        let game = OwareLayers::with_index(Default::default(), IndexKind::Full);
+        let n = 8;
+        let layers = builder::build_all(&game, n);
+        let want = as_bytes(&layers[n]).to_vec();
+        let dir = tempfile::tempdir().unwrap();
+        let work = dir.path().join("work");
+        let notes = Notes::default();
+        // Every checkpoint fsyncs what it names: a few stops keep the test short on a busy disk.
+        for streamed in [false, true] {
+            for every in [Duration::ZERO, Duration::from_secs(3600)] {
+                let mut stopped = 0;
+                for stop in [2u64, 7, 19, 40] {
+                    let _ = fs::remove_dir_all(&work);
+                    if let Some(values) = run(&game, &layers, streamed, n, 4, &work, every, Some(stop), &notes) {
+                        // Fewer visits than `stop`: finished.
+                        assert!(values == want);
+                        break;
+                    }
+                    stopped += 1;
+                    assert!(notes.take().is_empty());
+                    // Stopped again after a few visits of the resumed build, then finished.
+                    let again = run(&game, &layers, streamed, n, 4, &work, every, Some(1 + stop % 3), &notes);
+                    let resumed = notes.take();
+                    assert!(resumed.len() == 1 && resumed[0].starts_with("resuming at "), "{resumed:?}");
+                    let values = again.or_else(|| run(&game, &layers, streamed, n, 4, &work, every, None, &notes));
+                    assert!(
+                        values.unwrap() == want,
+                        "streamed {streamed}, every {every:?}, stopped after {stop} visits"
+                    );
+                    assert!(notes.take().iter().all(|l| l.starts_with("resuming at ")));
+                }
+                assert!(stopped >= 3, "{stopped} stops");
+            }
+        }
+    }
+
+    /// A checkpoint of another plan (other partitions) or a damaged progress file: the layer
+    /// starts over, says so, and is still exact.
+    #[test]
+    fn a_checkpoint_of_another_plan_starts_the_layer_over() {
+        let game = OwareLayers::with_index(Default::default(), IndexKind::Full);
+        let n = 8;
+        let layers = builder::build_all(&game, n);
+        let want = as_bytes(&layers[n]).to_vec();
+        let dir = tempfile::tempdir().unwrap();
+        let work = dir.path().join("work");
+        let notes = Notes::default();
+        assert!(run(&game, &layers, false, n, 4, &work, Duration::ZERO, Some(6), &notes).is_none());
+        let values = run(&game, &layers, false, n, 3, &work, Duration::ZERO, None, &notes).unwrap();
+        assert!(values == want);
+        let said = notes.take();
+        assert!(
+            said.len() == 1 && said[0].contains("another plan (4 partitions with mapped lookups, not 3"),
+            "{said:?}"
+        );
+        // A finished build leaves its last checkpoint (the caller removes the directory).
+        fs::remove_dir_all(&work).unwrap();
+        assert!(run(&game, &layers, false, n, 3, &work, Duration::ZERO, Some(4), &notes).is_none());
+        let path = checkpoint::path(&work);
+        let text = fs::read_to_string(&path).unwrap();
+        fs::write(&path, text.replacen("decided", "decided 1", 1)).unwrap();
+        assert!(run(&game, &layers, false, n, 3, &work, Duration::ZERO, None, &notes).unwrap() == want);
+        assert_eq!(notes.take(), ["its work directory's progress file is damaged; starting the layer over"]);
+        // A checkpoint of another game or lower layers is not resumed.
+        assert!(build_parts(&game, &layers[..n], None, n, 3, &work, "other", Duration::ZERO, None, &notes).is_ok());
+        assert_eq!(notes.take(), ["its work directory holds a checkpoint of another plan (another game, rules or lower layers); starting the layer over"]);
+        let silent = build_parts(&game, &layers[..n], None, n, 3, &work, "other", Duration::ZERO, None, &Silent);
+        assert!(fs::read(silent.ok().unwrap()).unwrap() == want);
+    }
 
     #[test]
     fn inbox_updates_keep_ranks_past_32_bits() {

@@ -8,8 +8,8 @@
 //! A layer's plan is [`outcore::plan_layer`]'s (the fewest partitions within the budget, and
 //! lookups that keep its memory bounded). Across layers the memory peak is the largest layer
 //! plan still to build; the disk is the layers still to write plus, while an out-of-core layer
-//! is built, its partitions' state and values ([`STAGING_BYTES_PER_POSITION`]) and, streamed,
-//! one partition's spilled requests ([`SPILL_BYTES_PER_POSITION`]). Under MPI each
+//! is built, its partitions' state, their copies and values ([`STAGING_BYTES_PER_POSITION`])
+//! and, streamed, one partition's spilled requests ([`SPILL_BYTES_PER_POSITION`]). Under MPI each
 //! process holds its share of a layer's working state ([`private_bytes`]) and the lower layers
 //! are mapped once per machine (the page cache is shared).
 //!
@@ -20,9 +20,11 @@ use super::outcore::{self, LayerPlan, Lookups, FIXED_BYTES};
 use crate::store::layer_file::BLOCK;
 
 /// Disk an out-of-core layer stages per position while it is built: its partitions' state
-/// (three bytes, [`super::builder::Part`]) and its values before they become the layer file,
-/// rounded up to leave room for the inboxes.
-pub const STAGING_BYTES_PER_POSITION: u64 = 5;
+/// (three bytes, [`super::builder::Part`]), the copies visits make of them between two
+/// checkpoints (as much again at most: a file a checkpoint names is never changed,
+/// [`super::outcore`]), and its values before they become the layer file, rounded up to leave
+/// room for the inboxes.
+pub const STAGING_BYTES_PER_POSITION: u64 = 8;
 
 /// Disk the streamed forward pass spills per position of a partition: its capture requests
 /// (8 bytes each) beyond the half byte a position held in memory, answered and deleted
