@@ -71,7 +71,7 @@ fn a_build_that_does_not_fit_the_memory_is_one_line() {
     );
     assert!(err.starts_with("error: --max-stones: building up to 20 needs about "), "{err}");
     assert!(err.contains(" at layer 20 (1 of the 1 processes here)"), "{err}");
-    assert!(err.contains("0.10 GiB are available"), "{err}");
+    assert!(err.contains("102.4 MiB are available"), "{err}");
     assert!(!d.exists() || std::fs::read_dir(&d).unwrap().next().is_none(), "nothing is written");
 }
 

@@ -259,12 +259,18 @@ pub fn refuse_misfit<G: TableGame>(spec: &DbSpec<G>, plan: &BuildPlan, max: usiz
     let free = dir.and_then(|d| mancala::store::space::available(d).ok());
     match plan.misfit(memory_limit(), free) {
         None => Ok(()),
-        Some(Misfit::Memory { need, layer, available }) => usage(format!(
-            "{}: building up to {max} needs about {} of memory at layer {layer}, {} are available (MemAvailable, or MANCALA_MEMORY_LIMIT_GIB when lower); `--plan` shows the plan",
-            spec.max_flag,
-            human_bytes(need),
-            human_bytes(available)
-        )),
+        Some(Misfit::Memory { need, layer, available }) => {
+            let here = match &plan.processes {
+                Processes::One => String::new(),
+                Processes::Mpi { k, here } => format!(" ({} of the {k} processes here)", here.len()),
+            };
+            usage(format!(
+                "{}: building up to {max} needs about {} of memory at layer {layer}{here}, {} are available (MemAvailable, or MANCALA_MEMORY_LIMIT_GIB when lower); `--plan` shows the plan",
+                spec.max_flag,
+                human_bytes(need),
+                human_bytes(available)
+            ))
+        }
         Some(Misfit::Disk { need, free }) => usage(format!(
             "--dir: building up to {max} writes about {} (layers {} + out-of-core staging {}), {} are free at {}; `--plan` shows the plan",
             human_bytes(need),
