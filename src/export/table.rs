@@ -27,30 +27,13 @@ pub fn meta_json(file: &str, schema: &[Column], rules: &serde_json::Value) -> se
     serde_json::json!({"file": file, "rules": rules, "version": VERSION, "columns": columns})
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    Csv,
-    Jsonl,
-    Parquet,
-}
-
-impl Format {
-    pub const ALL: [Format; 3] = [Format::Csv, Format::Jsonl, Format::Parquet];
-
-    /// The name on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            Format::Csv => "csv",
-            Format::Jsonl => "jsonl",
-            Format::Parquet => "parquet",
-        }
-    }
-}
-
-impl std::str::FromStr for Format {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        Self::ALL.into_iter().find(|f| f.name() == s).ok_or_else(|| format!("`{s}`; expected csv, jsonl or parquet"))
+crate::variant::variants! {
+    /// The table formats.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Format ("table format") {
+        Csv = "csv": "comma-separated values, the rules and columns in a NAME.meta.json sidecar",
+        Jsonl = "jsonl": "JSON lines, the rules in a first {\"rules\":…} object",
+        Parquet = "parquet": "Apache Parquet, the rules as key-value metadata (a build with the parquet feature)",
     }
 }
 
