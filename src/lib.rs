@@ -23,3 +23,4 @@ pub mod signature;
 pub mod solve;
 pub mod store;
 pub mod sweep;
+pub mod variant;

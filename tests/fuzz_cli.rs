@@ -13,7 +13,6 @@ use mancala::sweep::shard::Shard;
 use mancala::sweep::spec::Spec;
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
-use proptest::test_runner::TestRunner;
 use std::path::Path;
 
 /// Grammar pieces and breakers: every separator, numbers at and past each width, signs,
@@ -109,8 +108,11 @@ fn values(valid: &'static [&'static str]) -> BoxedStrategy<String> {
     prop_oneof![1 => any::<String>(), 2 => soup(), 4 => mutated(valid)].boxed()
 }
 
+/// Values per flag (tests/common/fuzz.rs).
+const CASES: u32 = 200;
+
 fn cases() -> usize {
-    std::env::var("PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(200)
+    common::fuzz::cases(CASES) as usize
 }
 
 /// A flag under test: the command around the value, and whether the library would refuse the
@@ -472,7 +474,7 @@ fn expect_refusal(flag: &str, args: &[String], env: &[(&str, &str)]) {
 #[test]
 fn every_parsing_flag_refuses_random_values_in_one_line() {
     let dir = tempfile::tempdir().unwrap();
-    let mut runner = TestRunner::deterministic();
+    let mut runner = common::fuzz::deterministic(CASES);
     let mut report = Vec::new();
     for f in flags() {
         let (mut ran, mut drawn) = (0, 0);
@@ -522,7 +524,7 @@ fn kiothi_position_files_refuse_random_content() {
         1 => soup().prop_map(String::into_bytes),
         4 => mutated(Just(valid.to_string())).prop_map(String::into_bytes),
     ];
-    let mut runner = TestRunner::deterministic();
+    let mut runner = common::fuzz::deterministic(CASES);
     let (mut ran, mut drawn) = (0, 0);
     while ran < cases() && drawn < 50 * cases() {
         drawn += 1;

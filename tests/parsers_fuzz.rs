@@ -4,20 +4,16 @@
 //! a printer exists, the round trip `parse(print(x)) == x`.
 //!
 //! Case counts stay small so the file runs in seconds in debug; `PROPTEST_CASES=N` raises
-//! every property to N cases. Each property prints how many inputs it tried.
+//! every property to N cases (tests/common/fuzz.rs). Each property prints how many inputs it
+//! tried.
+mod common;
 mod support_fuzz {
+    use super::common::fuzz::config;
     use proptest::prelude::*;
     use proptest::sample::Index;
-    use proptest::test_runner::{Config, TestCaseError, TestRunner};
+    use proptest::test_runner::{TestCaseError, TestRunner};
     use std::fmt::Debug;
     use std::sync::atomic::{AtomicU64, Ordering};
-
-    /// `default` cases, or `PROPTEST_CASES` when set; no failure files are written (a failing
-    /// input becomes a named regression test next to the parser instead).
-    pub fn config(default: u32) -> Config {
-        let cases = std::env::var("PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(default);
-        Config { cases, failure_persistence: None, ..Config::default() }
-    }
 
     /// Run `test` on `cases` inputs of `strategy`, print the count, fail with the minimal
     /// failing input (a panic inside `test` is a failure too).

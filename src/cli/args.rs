@@ -2,22 +2,14 @@
 //! refuses the same bad values with the same one-line message (clap names the flag).
 
 use clap::builder::{PathBufValueParser, PossibleValue, PossibleValuesParser, TypedValueParser};
+use mancala::variant::Variant;
 use std::path::{Path, PathBuf};
 
 /// A parser for a rules or format enum: its names (each with its help) as clap's possible
-/// values, so `--help` and errors list them, then the type's `FromStr`. The names and their
-/// meaning live in the library type; the CLI only lists them.
-pub fn variant<T>(
-    all: &[T],
-    name: fn(T) -> &'static str,
-    help: fn(T) -> &'static str,
-) -> impl TypedValueParser<Value = T>
-where
-    T: Copy + Send + Sync + std::str::FromStr + 'static,
-    T::Err: std::fmt::Display,
-{
-    PossibleValuesParser::new(all.iter().map(|&v| PossibleValue::new(name(v)).help(help(v))))
-        .map(|s| s.parse::<T>().unwrap_or_else(|e| unreachable!("a listed value parses: {e}")))
+/// values, so `--help` and errors list them. The names and their meaning live in the library
+/// type; the CLI only lists them.
+pub fn variant<T: Variant + Send + Sync>() -> impl TypedValueParser<Value = T> {
+    listed(|_: T| false)
 }
 
 /// `--format`: the table formats of [`mancala::export::Format`]. Parquet is listed only in a
@@ -25,9 +17,13 @@ where
 /// says which build has it.
 pub fn format() -> impl TypedValueParser<Value = mancala::export::Format> {
     use mancala::export::Format;
-    let built = |f: Format| f != Format::Parquet || cfg!(feature = "parquet");
-    PossibleValuesParser::new(Format::ALL.iter().map(|&f| PossibleValue::new(f.name()).hide(!built(f))))
-        .map(|s| s.parse::<Format>().unwrap_or_else(|e| unreachable!("a listed value parses: {e}")))
+    listed(|f: Format| f == Format::Parquet && !cfg!(feature = "parquet"))
+}
+
+/// The values of `T` as possible values, those `hide` names accepted but not listed.
+fn listed<T: Variant + Send + Sync>(hide: fn(T) -> bool) -> impl TypedValueParser<Value = T> {
+    PossibleValuesParser::new(T::ALL.iter().map(|&v| PossibleValue::new(v.name()).help(v.description()).hide(hide(v))))
+        .map(|s| T::from_name(&s).unwrap_or_else(|| unreachable!("a listed value parses: {s}")))
 }
 
 /// `--threads N`: worker threads, at least 1. The cap keeps a typo from asking the OS for

@@ -3,13 +3,14 @@
 
 use super::args::{seconds, threads, Threads, MAX_THREADS};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestRunner};
+use proptest::test_runner::TestRunner;
 
-/// `default` cases, or `PROPTEST_CASES`.
-pub(crate) fn config(default: u32) -> Config {
-    let cases = std::env::var("PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(default);
-    Config { cases, failure_persistence: None, ..Config::default() }
-}
+/// The property tests' one configuration, shared with the library's (the command line's
+/// parsers are the binary's, so these properties live here).
+#[path = "../../tests/common/fuzz.rs"]
+#[allow(dead_code)]
+mod shared;
+use shared::config;
 
 /// Run `test` on inputs of `strategy`, print how many were tried, fail with the minimal
 /// failing input (a panic is a failure).

@@ -5,48 +5,29 @@ use crate::side::Side;
 use crate::sweep::spec::Spec;
 use serde_json::{json, Value as Json};
 
-/// What a game is worth to South.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Payoff {
-    /// South − North final totals (cycles split), in seeds.
-    Margin,
-    /// +1 South wins, 0 draw, −1 North wins.
-    Result,
-    /// Match points of the first game of a series, South's minus North's (a bull scores 12).
-    Points,
-    /// Match points of any later game of a series (a bull scores 4, like a loser at 0).
-    PointsLater,
-}
-
-#[derive(Debug, Clone, thiserror::Error, PartialEq, Eq)]
-#[error("`{0}` is not a payoff; expected margin, result, points or points-later")]
-pub struct PayoffError(pub String);
-
-impl std::str::FromStr for Payoff {
-    type Err = PayoffError;
-    fn from_str(s: &str) -> Result<Payoff, PayoffError> {
-        Payoff::parse(s)
+crate::variant::variants! {
+    /// What a game is worth to South.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Payoff ("payoff", PayoffError = |s: &str| PayoffError(<Payoff as crate::variant::Variant>::unknown(s))) {
+        /// South − North final totals (cycles split), in seeds.
+        Margin = "margin": "South − North seeds",
+        /// +1 South wins, 0 draw, −1 North wins.
+        Result = "result": "+1/0/−1",
+        /// Match points of the first game of a series, South's minus North's (a bull scores 12).
+        Points = "points": "match points of the first game of a series, South − North; a bull scores 12",
+        /// Match points of any later game of a series (a bull scores 4, like a loser at 0).
+        PointsLater = "points-later": "match points of any later game: a bull scores 4 (rule book L13)",
     }
 }
+
+/// A name that is no payoff; the message lists the payoffs.
+#[derive(Debug, Clone, thiserror::Error, PartialEq, Eq)]
+#[error("{0}")]
+pub struct PayoffError(pub String);
 
 impl Payoff {
     pub fn parse(s: &str) -> Result<Payoff, PayoffError> {
-        match s.trim() {
-            "margin" => Ok(Payoff::Margin),
-            "result" => Ok(Payoff::Result),
-            "points" => Ok(Payoff::Points),
-            "points-later" => Ok(Payoff::PointsLater),
-            _ => Err(PayoffError(s.to_string())),
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Payoff::Margin => "margin",
-            Payoff::Result => "result",
-            Payoff::Points => "points",
-            Payoff::PointsLater => "points-later",
-        }
+        s.parse()
     }
 
     /// The game's payoff to South in integer units (half-seeds for `margin`).

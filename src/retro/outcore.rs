@@ -79,39 +79,14 @@ pub fn memory_streamed(size: u64, parts: u64) -> u64 {
     memory_for(size, 0, parts) + stream::stream_bytes(len)
 }
 
-/// How the forward pass of a layer reads the values of its capture children.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Lookups {
-    /// At random through the maps of the lower layers: fast while they are resident.
-    Mapped,
-    /// In rank order, block by block, from the lower layers' files ([`super::stream`]).
-    Streamed,
-}
-
-impl Lookups {
-    pub const ALL: [Lookups; 2] = [Lookups::Mapped, Lookups::Streamed];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Lookups::Mapped => "mapped",
-            Lookups::Streamed => "streamed",
-        }
-    }
-
-    pub fn description(self) -> &'static str {
-        match self {
-            Lookups::Mapped => "capture children looked up at random in the mapped lower layers (they stay resident)",
-            Lookups::Streamed => {
-                "capture children batched and read from the lower layers' files in rank order (memory bounded whatever their size)"
-            }
-        }
-    }
-}
-
-impl std::str::FromStr for Lookups {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        Lookups::ALL.into_iter().find(|k| k.name() == s).ok_or_else(|| format!("`{s}`; expected mapped or streamed"))
+crate::variant::variants! {
+    /// How the forward pass of a layer reads the values of its capture children.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum Lookups ("lookup mode") {
+        /// At random through the maps of the lower layers: fast while they are resident.
+        Mapped = "mapped": "capture children looked up at random in the mapped lower layers (they stay resident)",
+        /// In rank order, block by block, from the lower layers' files ([`super::stream`]).
+        Streamed = "streamed": "capture children batched and read from the lower layers' files in rank order (memory bounded whatever their size)",
     }
 }
 

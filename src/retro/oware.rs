@@ -15,39 +15,23 @@ pub const INDEX_ORDER: &str = "lex-p0-msb-mover-view";
 /// row, then the opponent's row among those with an empty pit; recorded in every header.
 pub const REACHABLE_INDEX_ORDER: &str = "reachable-opp-seeds-mover-lex-opp-lex-with-empty";
 
-/// Which positions a database holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum IndexKind {
-    /// Every distribution of the seeds: `C(n+11, 11)` positions with `n` seeds.
-    #[default]
-    Full,
-    /// Only the boards that can arise after a move: the player not to move has an empty pit
-    /// (the one he sowed from), `C(n+11, 11) − C(n+5, 11)` positions. Every child of such a
-    /// position is one again (the mover's origin stays empty through every lap, captures only
-    /// take from the other row), so a layer is closed under moves; any other position is one
-    /// ply from the table.
-    Reachable,
+crate::variant::variants! {
+    /// Which positions a database holds.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+    pub enum IndexKind ("database index") {
+        /// Every distribution of the seeds: `C(n+11, 11)` positions with `n` seeds.
+        #[default]
+        Full = "full": "every distribution of the seeds (C(n+11,11) positions per layer)",
+        /// Only the boards that can arise after a move: the player not to move has an empty pit
+        /// (the one he sowed from), `C(n+11, 11) − C(n+5, 11)` positions. Every child of such a
+        /// position is one again (the mover's origin stays empty through every lap, captures only
+        /// take from the other row), so a layer is closed under moves; any other position is one
+        /// ply from the table.
+        Reachable = "reachable": "only boards where the player not to move has an empty pit (13 % fewer at 30 seeds); others are valued from their children",
+    }
 }
 
 impl IndexKind {
-    pub const ALL: [IndexKind; 2] = [IndexKind::Full, IndexKind::Reachable];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            IndexKind::Full => "full",
-            IndexKind::Reachable => "reachable",
-        }
-    }
-
-    pub fn description(self) -> &'static str {
-        match self {
-            IndexKind::Full => "every distribution of the seeds (C(n+11,11) positions per layer)",
-            IndexKind::Reachable => {
-                "only boards where the player not to move has an empty pit (13 % fewer at 30 seeds); others are valued from their children"
-            }
-        }
-    }
-
     /// The header's index order.
     pub fn order(self) -> &'static str {
         match self {
@@ -63,13 +47,6 @@ impl IndexKind {
             IndexKind::Full => "",
             IndexKind::Reachable => "-reachable",
         }
-    }
-}
-
-impl std::str::FromStr for IndexKind {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        IndexKind::ALL.into_iter().find(|k| k.name() == s).ok_or_else(|| format!("`{s}`; expected full or reachable"))
     }
 }
 

@@ -231,20 +231,23 @@ fn handle(o: &Arc<Oracle>, mut req: tiny_http::Request) {
 /// What the page needs to build its controls: variant names (the CLI's), databases, limits.
 fn info(o: &Oracle) -> serde_json::Value {
     use crate::games::{kiothi, lukho, oware as ow};
+    use crate::variant::Variant;
     use serde_json::json;
-    let variants = |names: Vec<(&str, &str)>| {
+    let listed = |names: Vec<(&str, &str)>| {
         names.into_iter().map(|(n, d)| json!({"name": n, "description": d})).collect::<Vec<_>>()
     };
+    fn variants<T: Variant>() -> Vec<(&'static str, &'static str)> {
+        T::ALL.iter().map(|v| (v.name(), v.description())).collect()
+    }
     json!({
         "oware": {
-            "grand_slam": variants(ow::GrandSlam::ALL.iter().map(|g| (g.name(), g.description())).collect()),
+            "grand_slam": listed(variants::<ow::GrandSlam>()),
             "databases": o.oware.iter().map(|d| json!({"rules": d.rules().to_json(), "max_stones": d.max_layer()})).collect::<Vec<_>>(),
         },
         "lukho": {
-            "chain": variants(lukho::Chain::ALL.iter().map(|c| (c.name(), c.description())).collect()),
+            "chain": listed(variants::<lukho::Chain>()),
             // What `lukho play --race` accepts, each with its help line.
-            "races": variants(lukho::race::Race::ALL.iter().map(|r| (r.name(), r.description()))
-                .chain([("speeds:K", lukho::race::SPEEDS_LABEL)]).collect()),
+            "races": listed(variants::<lukho::race::Race>().into_iter().chain([("speeds:K", lukho::race::SPEEDS_LABEL)]).collect()),
             "race_rule": lukho::race::RACE_RULE,
             "results": o.results.is_some(),
         },

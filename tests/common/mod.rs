@@ -1,5 +1,5 @@
 //! Helpers shared by the test files (each file is its own crate and uses a subset): the binary
-//! and its error contract here, `faults` (kills and damage), `layer_checksums` (the recorded
+//! and its error contract here, `faults` (kills and damage), `fuzz` (the property tests' configuration), `layer_checksums` (the recorded
 //! checksums of layers), `tmpfs` (a small file system to fill). The benches read
 //! `layer_checksums.rs` too.
 #![allow(dead_code)]
@@ -7,6 +7,7 @@
 use assert_cmd::Command;
 
 pub mod faults;
+pub mod fuzz;
 pub mod layer_checksums;
 pub mod tmpfs;
 

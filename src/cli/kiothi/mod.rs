@@ -25,13 +25,13 @@ pub struct KiothiArgs {
 #[derive(Args, Clone, Copy)]
 struct RuleFlags {
     /// K1: starting layout (6 boma × 5, 5 × 5, 5 × 6 warriors per side).
-    #[arg(long, value_parser = super::args::variant(&Setup::ALL, Setup::name, Setup::description), default_value = "6x5")]
+    #[arg(long, value_parser = super::args::variant::<Setup>(), default_value = "6x5")]
     setup: Setup,
     /// K2: how many boma a redistribution empties.
-    #[arg(long, value_parser = super::args::variant(&Redistribute::ALL, Redistribute::name, Redistribute::description), default_value = "exactly-2")]
+    #[arg(long, value_parser = super::args::variant::<Redistribute>(), default_value = "exactly-2")]
     redistribute: Redistribute,
     /// K3: what clears an nki boma.
-    #[arg(long, value_parser = super::args::variant(&NkiClear::ALL, NkiClear::name, NkiClear::description), default_value = "lift")]
+    #[arg(long, value_parser = super::args::variant::<NkiClear>(), default_value = "lift")]
     nki_clear: NkiClear,
     /// K7: allow at most N relays per move (default: unbounded, exact cycle detection).
     #[arg(long)]

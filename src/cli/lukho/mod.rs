@@ -141,7 +141,7 @@ pub fn run(a: LukhoArgs) -> Result<()> {
 #[derive(Args, Clone)]
 struct RuleFlags {
     /// What follows a capture (docs/rules/lukho.md L4).
-    #[arg(long, value_parser = super::args::variant(&Chain::ALL, Chain::name, Chain::description), default_value = "it")]
+    #[arg(long, value_parser = super::args::variant::<Chain>(), default_value = "it")]
     chain: Chain,
     /// The opening drop must leave at least one seed to sow.
     #[arg(long)]

@@ -34,7 +34,7 @@ enum DbCmd {
         #[arg(long, value_parser = crate::cli::args::threads)]
         threads: Option<crate::cli::args::Threads>,
         /// Which positions the layers hold (readers find the index from the files).
-        #[arg(long, value_parser = crate::cli::args::variant(&IndexKind::ALL, IndexKind::name, IndexKind::description), default_value = "full")]
+        #[arg(long, value_parser = crate::cli::args::variant::<IndexKind>(), default_value = "full")]
         index: IndexKind,
         /// Memory budget (`512M`, `4G`, `1.5GiB`, bytes): a layer whose working arrays do not
         /// fit is built in partitions kept on disk, and one whose lower layers do not fit
@@ -44,7 +44,7 @@ enum DbCmd {
         /// How a layer's forward pass reads the values of its captures' children in the lower
         /// layers (default: mapped while the budget holds them, else streamed; streamed builds
         /// every layer out of core).
-        #[arg(long, value_parser = crate::cli::args::variant(&Lookups::ALL, Lookups::name, Lookups::description))]
+        #[arg(long, value_parser = crate::cli::args::variant::<Lookups>())]
         lookups: Option<Lookups>,
         /// Print the build's plan and build nothing: per layer its positions, partitions,
         /// lookups and memory, then the memory, disk and time the build needs against what

@@ -20,10 +20,10 @@ pub struct OwareArgs {
 #[derive(Args, Clone, Copy)]
 struct RuleFlags {
     /// O4: a move whose captures would take all the opponent's seeds.
-    #[arg(long, value_parser = super::args::variant(&GrandSlam::ALL, GrandSlam::name, GrandSlam::description), default_value = "no-capture")]
+    #[arg(long, value_parser = super::args::variant::<GrandSlam>(), default_value = "no-capture")]
     grand_slam: GrandSlam,
     /// O8: what a repeated position does (databases need `split`).
-    #[arg(long, value_parser = super::args::variant(&Cycle::ALL, Cycle::name, Cycle::description), default_value = "split")]
+    #[arg(long, value_parser = super::args::variant::<Cycle>(), default_value = "split")]
     cycle: Cycle,
 }
 

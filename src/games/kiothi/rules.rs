@@ -1,45 +1,32 @@
 //! The rule variants in force (docs/rules/kiothi.md K1, K2, K3, K7) and [`Rules`], which holds them.
 
 use super::{KiothiError, Position};
+use crate::variant::Variant;
 use serde::{Deserialize, Serialize};
-use std::fmt;
 
-/// K1: how the warriors stand at the start.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
-pub enum Setup {
-    /// 6 boma of 5 per side (the default).
-    #[default]
-    #[serde(rename = "6x5")]
-    S6x5,
-    /// 5 boma of 5 per side.
-    #[serde(rename = "5x5")]
-    S5x5,
-    /// 5 boma of 6 per side.
-    #[serde(rename = "5x6")]
-    S5x6,
+/// A name that is none of `T`'s: the error names the flag (the variant's [`Variant::WHAT`]).
+fn unknown<T: Variant>(s: &str) -> KiothiError {
+    KiothiError::Parse { field: T::WHAT, message: format!("'{s}' is not a variant"), expected: T::NAMES }
+}
+
+crate::variant::variants! {
+    /// K1: how the warriors stand at the start.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+    pub enum Setup ("setup", KiothiError = unknown::<Setup>) {
+        /// 6 boma of 5 per side (the default).
+        #[default]
+        #[serde(rename = "6x5")]
+        S6x5 = "6x5": "5 warriors in each of own indices 4..9 (30 per side). Default",
+        /// 5 boma of 5 per side.
+        #[serde(rename = "5x5")]
+        S5x5 = "5x5": "5 warriors in each of own indices 5..9 (25 per side)",
+        /// 5 boma of 6 per side.
+        #[serde(rename = "5x6")]
+        S5x6 = "5x6": "6 warriors in each of own indices 5..9 (30 per side)",
+    }
 }
 
 impl Setup {
-    /// Every setup, in the order they are listed.
-    pub const ALL: [Setup; 3] = [Setup::S6x5, Setup::S5x5, Setup::S5x6];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Setup::S6x5 => "6x5",
-            Setup::S5x5 => "5x5",
-            Setup::S5x6 => "5x6",
-        }
-    }
-
-    /// The layout in one line.
-    pub fn description(self) -> &'static str {
-        match self {
-            Setup::S6x5 => "5 warriors in each of own indices 4..9 (30 per side). Default",
-            Setup::S5x5 => "5 warriors in each of own indices 5..9 (25 per side)",
-            Setup::S5x6 => "6 warriors in each of own indices 5..9 (30 per side)",
-        }
-    }
-
     /// (first occupied own index, warriors per occupied boma); the rightmost boma are filled.
     pub fn shape(self) -> (usize, u8) {
         match self {
@@ -50,37 +37,21 @@ impl Setup {
     }
 }
 
-/// K2: how many boma an opening redistribution empties.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
-pub enum Redistribute {
-    /// Exactly two (the default).
-    #[default]
-    #[serde(rename = "exactly-2")]
-    Exactly2,
-    /// One or two.
-    #[serde(rename = "up-to-2")]
-    UpTo2,
+crate::variant::variants! {
+    /// K2: how many boma an opening redistribution empties.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+    pub enum Redistribute ("redistribute", KiothiError = unknown::<Redistribute>) {
+        /// Exactly two (the default).
+        #[default]
+        #[serde(rename = "exactly-2")]
+        Exactly2 = "exactly-2": "Exactly two (default, the seed text)",
+        /// One or two.
+        #[serde(rename = "up-to-2")]
+        UpTo2 = "up-to-2": "One or two, never none",
+    }
 }
 
 impl Redistribute {
-    /// Every variant, in the order they are listed.
-    pub const ALL: [Redistribute; 2] = [Redistribute::Exactly2, Redistribute::UpTo2];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Redistribute::Exactly2 => "exactly-2",
-            Redistribute::UpTo2 => "up-to-2",
-        }
-    }
-
-    /// The variant in one line.
-    pub fn description(self) -> &'static str {
-        match self {
-            Redistribute::Exactly2 => "Exactly two (default, the seed text)",
-            Redistribute::UpTo2 => "One or two, never none",
-        }
-    }
-
     /// Whether emptying `n` boma is allowed.
     pub fn allows(self, n: u32) -> bool {
         match self {
@@ -90,64 +61,18 @@ impl Redistribute {
     }
 }
 
-/// K3: what clears an nki flag.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
-#[serde(rename_all = "kebab-case")]
-pub enum NkiClear {
-    /// Only lifting (the default).
-    #[default]
-    Lift,
-    /// Lifting, and dropping during a relay lap.
-    Pass,
-}
-
-impl NkiClear {
-    /// Every variant, in the order they are listed.
-    pub const ALL: [NkiClear; 2] = [NkiClear::Lift, NkiClear::Pass];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            NkiClear::Lift => "lift",
-            NkiClear::Pass => "pass",
-        }
-    }
-
-    /// The variant in one line.
-    pub fn description(self) -> &'static str {
-        match self {
-            NkiClear::Lift => "Only lifting from the boma (start of a move or a relay). Default",
-            NkiClear::Pass => "Also any warrior dropped into it during a relay lap",
-        }
+crate::variant::variants! {
+    /// K3: what clears an nki flag.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+    #[serde(rename_all = "kebab-case")]
+    pub enum NkiClear ("nki-clear", KiothiError = unknown::<NkiClear>) {
+        /// Only lifting (the default).
+        #[default]
+        Lift = "lift": "Only lifting from the boma (start of a move or a relay). Default",
+        /// Lifting, and dropping during a relay lap.
+        Pass = "pass": "Also any warrior dropped into it during a relay lap",
     }
 }
-
-/// `Display` as the variant's name and `FromStr` from it, for the three variant enums.
-macro_rules! named_variants {
-    ($($t:ident: $field:literal, $expected:literal);*) => {$(
-        impl fmt::Display for $t {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(self.name())
-            }
-        }
-
-        impl std::str::FromStr for $t {
-            type Err = KiothiError;
-            fn from_str(s: &str) -> Result<Self, KiothiError> {
-                $t::ALL.into_iter().find(|v| v.name() == s).ok_or_else(|| KiothiError::Parse {
-                    field: $field,
-                    message: format!("'{s}' is not a variant"),
-                    expected: $expected,
-                })
-            }
-        }
-    )*};
-}
-
-named_variants!(
-    Setup: "setup", "6x5, 5x5 or 5x6";
-    Redistribute: "redistribute", "exactly-2 or up-to-2";
-    NkiClear: "nki-clear", "lift or pass"
-);
 
 /// Every Kiothi rule variant in force (CLI flags `--setup`, `--redistribute`, `--nki-clear`,
 /// `--max-relays`).

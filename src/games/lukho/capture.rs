@@ -6,51 +6,20 @@ use super::tables::{get, CLEAR};
 use crate::side::Side;
 use serde::{Deserialize, Serialize};
 
-/// What happens after a capture (docs/rules/lukho.md "L4. Chain rule").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
-#[serde(rename_all = "kebab-case")]
-pub enum Chain {
-    /// Italian text: after capturing at own index `i`, own `i+1, i+2, …` while each is empty
-    /// (not a knife) and faces a non-empty non-knife pit, whose seeds are taken too. Default.
-    #[default]
-    It,
-    /// English text: after the captured opponent index `j`, opponent `j+1, j+2, …` (no wrap)
-    /// while each is non-empty and not a knife.
-    En,
-    /// Only the single opposite pit.
-    None,
-}
-
-impl Chain {
-    pub const ALL: [Chain; 3] = [Chain::It, Chain::En, Chain::None];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Chain::It => "it",
-            Chain::En => "en",
-            Chain::None => "none",
-        }
-    }
-
-    pub fn description(self) -> &'static str {
-        match self {
-            Chain::It => "Own pits onward from the capture (Italian text; default)",
-            Chain::En => "Opponent pits onward from the captured one (English text)",
-            Chain::None => "Only the opposite pit",
-        }
-    }
-}
-
-impl std::str::FromStr for Chain {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Chain, String> {
-        Chain::ALL.into_iter().find(|c| c.name() == s).ok_or_else(|| format!("`{s}`; expected it, en or none"))
-    }
-}
-
-impl std::fmt::Display for Chain {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
+crate::variant::variants! {
+    /// What happens after a capture (docs/rules/lukho.md "L4. Chain rule").
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+    #[serde(rename_all = "kebab-case")]
+    pub enum Chain ("chain rule") {
+        /// Italian text: after capturing at own index `i`, own `i+1, i+2, …` while each is empty
+        /// (not a knife) and faces a non-empty non-knife pit, whose seeds are taken too. Default.
+        #[default]
+        It = "it": "Own pits onward from the capture (Italian text; default)",
+        /// English text: after the captured opponent index `j`, opponent `j+1, j+2, …` (no wrap)
+        /// while each is non-empty and not a knife.
+        En = "en": "Opponent pits onward from the captured one (English text)",
+        /// Only the single opposite pit.
+        None = "none": "Only the opposite pit",
     }
 }
 

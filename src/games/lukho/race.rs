@@ -16,43 +16,25 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 
-/// One race outcome: how the two opening sowings interleave.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Race {
-    /// `sequential`: South's whole sowing, then North's.
-    SouthFirst,
-    /// `sequential`: North's whole sowing, then South's.
-    NorthFirst,
-    /// `lockstep`: one step each per tick, South's first in the tick.
-    LockstepSouth,
-    /// `lockstep`: one step each per tick, North's first in the tick.
-    LockstepNorth,
+crate::variant::variants! {
+    /// One race outcome: how the two opening sowings interleave. The descriptions are the
+    /// words of the CLI's `--race` help (one line each; a test in tests/serve.rs holds the two
+    /// together).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "kebab-case")]
+    pub enum Race ("race outcome", RaceError = |s: &str| RaceError(<Race as crate::variant::Variant>::unknown(s))) {
+        /// `sequential`: South's whole sowing, then North's.
+        SouthFirst = "south-first": "South's whole sowing, then North's",
+        /// `sequential`: North's whole sowing, then South's.
+        NorthFirst = "north-first": "North's whole sowing, then South's",
+        /// `lockstep`: one step each per tick, South's first in the tick.
+        LockstepSouth = "lockstep-south": "one seed each per tick, South's first in every tick",
+        /// `lockstep`: one step each per tick, North's first in the tick.
+        LockstepNorth = "lockstep-north": "one seed each per tick, North's first in every tick",
+    }
 }
 
 impl Race {
-    pub const ALL: [Race; 4] = [Race::SouthFirst, Race::NorthFirst, Race::LockstepSouth, Race::LockstepNorth];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Race::SouthFirst => "south-first",
-            Race::NorthFirst => "north-first",
-            Race::LockstepSouth => "lockstep-south",
-            Race::LockstepNorth => "lockstep-north",
-        }
-    }
-
-    /// What the outcome means, in the words of the CLI's `--race` help (one line; a test in
-    /// tests/serve.rs holds the two together).
-    pub fn description(self) -> &'static str {
-        match self {
-            Race::SouthFirst => "South's whole sowing, then North's",
-            Race::NorthFirst => "North's whole sowing, then South's",
-            Race::LockstepSouth => "one seed each per tick, South's first in every tick",
-            Race::LockstepNorth => "one seed each per tick, North's first in every tick",
-        }
-    }
-
     /// The named player (sequential) or the one stepping first in each tick (lockstep): he
     /// moves first when nobody else finished first, e.g. when neither has anything to sow.
     pub fn leader(self) -> Side {
@@ -82,17 +64,8 @@ pub const SPEEDS_LABEL: &str = "the K-th outcome of constant sowing speeds for t
 #[error("{0}")]
 pub struct RaceError(String);
 
-const OUTCOME_NAMES: &str = "south-first, north-first, lockstep-south, lockstep-north";
-
-impl FromStr for Race {
-    type Err = RaceError;
-    fn from_str(s: &str) -> Result<Race, RaceError> {
-        Race::ALL
-            .into_iter()
-            .find(|r| r.name() == s.trim())
-            .ok_or_else(|| RaceError(format!("`{s}` is not a race outcome; expected {OUTCOME_NAMES}")))
-    }
-}
+/// The race outcomes as the errors of the race texts list them.
+const OUTCOME_NAMES: &str = <Race as crate::variant::Variant>::NAMES;
 
 /// A race model: the set of race outcomes a pair of choices is played under.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -198,7 +171,7 @@ impl fmt::Display for RaceLabel {
 impl FromStr for RaceLabel {
     type Err = RaceError;
     fn from_str(s: &str) -> Result<RaceLabel, RaceError> {
-        let bad = || RaceError(format!("`{s}`; expected {OUTCOME_NAMES} or speeds:K (K = 0, 1, …)"));
+        let bad = || RaceError(format!("`{s}`; expected a race outcome ({OUTCOME_NAMES}) or speeds:K (K = 0, 1, …)"));
         match s.trim().strip_prefix("speeds:") {
             Some(k) => k.parse().map(RaceLabel::Speeds).map_err(|_| bad()),
             None => s.parse().map(RaceLabel::Named).map_err(|_| bad()),

@@ -1,8 +1,9 @@
 //! A layer file written in slices by several writers ([`SlicedLayer`]): the same bytes
 //! [`super::write_layer`] writes from the whole layer.
 
-use super::{as_bytes, block_count, checksum, combine_blocks, encode_head, io_err, payload_offset, prefix};
-use super::{DbError, Family, Header, BLOCK};
+use super::family::Family;
+use super::header::{encode_head, io_err, DbError, Header};
+use super::layout::{as_bytes, block_count, checksum, combine_blocks, payload_offset, prefix, BLOCK};
 use crate::store::AtomicFile;
 use std::io;
 use std::path::PathBuf;
