@@ -35,20 +35,29 @@
 //! vector serves both players. There the restricted sets stay equal (`S = N`), South's optimal mix is
 //! North's too, and North's best reply mirrors South's, so an iteration costs one sweep.
 
-mod answer;
-mod double_oracle;
-mod pass;
+// From the bottom up: each file imports only from those listed before it.
 mod payoff;
-pub mod replies;
+mod options;
+mod vectors;
+mod pass;
 mod state;
+mod observer;
+mod store;
+mod double_oracle;
+mod answer;
+pub mod replies;
 #[cfg(test)]
 mod tests;
-mod vectors;
 
 pub use answer::{Answer, BestBound, Certificate, Exploit, ExploitReport, MixEntry, Named, ANSWER_FILE};
-pub use double_oracle::{IterRecord, Observer, Quiet, Solver, StopAt, Weights, TOLERANCE};
+pub use double_oracle::{Solver, TOLERANCE};
+pub use observer::{Observer, Quiet};
+pub use options::{Options, StopAt, Weights, MAX_AVERAGE, MAX_REPLIES};
 pub use payoff::{full_matrix, OpeningGame, Payoff, PayoffError};
-pub use state::{read_state, write_state, Certified, State, STATE_FILE, STATE_FORMAT, STATE_MAGIC};
+pub use state::{
+    read_state, write_state, Certified, IterRecord, State, STATE_FILE, STATE_FORMAT, STATE_MAGIC,
+};
+pub use vectors::VectorFiles;
 
 use crate::matrix_game::LpError;
 use crate::sweep::InputError;
