@@ -232,7 +232,7 @@ mod tests {
             };
             let dir = tempfile::tempdir().unwrap();
             let mut solver = Solver::open(def.clone(), dir.path()).unwrap();
-            let ids = solver.ids.clone();
+            let ids = solver.store.ids.clone();
             let south: Vec<u32> = ids.iter().copied().step_by(7).collect();
             let r = solver.replies(&south, ids.len(), &Quiet).unwrap();
             let a = full_matrix(&def, &ids);

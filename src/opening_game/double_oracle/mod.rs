@@ -174,7 +174,7 @@ impl Solver {
     /// The duality gap this iteration's restricted games are solved to: `--restricted-gap`,
     /// but 0 (exact) after an iteration that added no member, whose approximate mixes no
     /// reply beat by more than the gap. Read from the state, so a resumed run decides alike.
-    fn gap_now(&self) -> f64 {
+    pub(in crate::opening_game) fn gap_now(&self) -> f64 {
         if self.run.state.stuck() {
             0.0
         } else {

@@ -187,7 +187,7 @@ impl Restricted {
     }
 
     /// The carried optima of the state's last iteration, `iteration`.
-    pub(super) fn load_warm(&mut self, dir: &Path, iteration: usize) {
+    pub(in crate::opening_game) fn load_warm(&mut self, dir: &Path, iteration: usize) {
         self.warm = warm::load(dir, iteration);
     }
 }
