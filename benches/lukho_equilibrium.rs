@@ -22,7 +22,8 @@ fn solve(weights: Weights) -> usize {
         family: Spec::parse("all:remove=00*0*0*0").unwrap(),
     };
     let dir = tempfile::tempdir().unwrap();
-    let options = Options { replies: 8, average: 8, average_replies: 8, average_weights: weights, ..Options::default() };
+    let options =
+        Options { replies: 8, average: 8, average_replies: 8, average_weights: weights, ..Options::default() };
     let mut s = Solver::open_with(def, dir.path(), options).unwrap();
     s.run(&Quiet).unwrap();
     assert!(s.exact() && s.value().abs() < 1e-6, "{:?}", s.state().log.last());

@@ -80,7 +80,6 @@ impl IterRecord {
     }
 }
 
-
 /// The resumable state: everything after the last completed iteration.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct State {

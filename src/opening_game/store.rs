@@ -7,9 +7,7 @@
 use super::observer::{Observer, Quiet};
 use super::pass::{self, Term};
 use super::state::{RunState, STATE_FILE};
-use super::vectors::{
-    file_name, merge_top, parse_name, top_of, Kind, Values, Vector, VectorFiles, Width, CHUNK,
-};
+use super::vectors::{file_name, merge_top, parse_name, top_of, Kind, Values, Vector, VectorFiles, Width, CHUNK};
 use super::{io_err, write_bytes_atomic, EqError, OpeningGame};
 use crate::games::lukho::{Choice, GameOutcome, ProvenCycles};
 use crate::sweep::play::games_batched;
@@ -315,7 +313,8 @@ impl Store {
     /// Returns the files to delete once the saved state no longer names them.
     pub(super) fn evict(&mut self, files: &mut VectorFiles, keep: &[(Kind, u32)], coming: u64) -> Vec<PathBuf> {
         let Some(budget) = self.budget else { return Vec::new() };
-        let over = (self.vector_bytes(files) + coming).saturating_sub(budget).div_ceil(self.bytes_per_vector()) as usize;
+        let over =
+            (self.vector_bytes(files) + coming).saturating_sub(budget).div_ceil(self.bytes_per_vector()) as usize;
         if over == 0 {
             return Vec::new();
         }

@@ -68,7 +68,8 @@ impl Solver {
             let scale = self.store.def.scale();
             let anchored = self.options.average_weights == Weights::Anchored;
             let st = &self.run.state;
-            let (anchor_s, anchor_n) = if anchored { (st.best_south.clone(), st.best_north.clone()) } else { (None, None) };
+            let (anchor_s, anchor_n) =
+                if anchored { (st.best_south.clone(), st.best_north.clone()) } else { (None, None) };
             let recent = st.recent_south.clone();
             if let Some(ms) = window(average, &recent, x) {
                 // North's scores are his gains: South's payoffs negated.

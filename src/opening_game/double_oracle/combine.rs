@@ -57,7 +57,6 @@ fn score_path(dir: &Path, south: bool, key: u64) -> PathBuf {
 }
 
 impl Scores {
-
     /// Keep `scores` (the opponent's score vector against `mix`) in memory and on disk.
     pub(super) fn keep(&mut self, dir: &Path, south: bool, mix: Mix<'_>, scores: Vec<f64>) -> Result<(), EqError> {
         let key = key(mix);

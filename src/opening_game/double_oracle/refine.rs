@@ -73,7 +73,8 @@ impl Solver {
             let keep = self.options.average > 1 && self.options.average_weights.by_scores();
             let store = &self.store;
             let (top, scores) = store.ranked_keep(&store.side_terms(south, &mix), self.options.replies.max(1), keep);
-            let replies: Vec<(f64, u32)> = top.into_iter().map(|(b, p)| (-b / store.def.scale(), store.ids[p])).collect();
+            let replies: Vec<(f64, u32)> =
+                top.into_iter().map(|(b, p)| (-b / store.def.scale(), store.ids[p])).collect();
             self.reply_time.fetch_add(t.elapsed().as_nanos() as u64, Relaxed);
             let (g, br) = replies[0];
             let (first_value, first_reply) = best.as_ref().map_or((v, br), |b| (b.first_value, b.first_reply));

@@ -222,7 +222,6 @@ fn read_vectors(
     }
 }
 
-
 /// One player's restricted LP, built (its entries read or played) and ready to solve: a pure
 /// computation, so both players' LPs of an asymmetric game can run side by side.
 pub(in crate::opening_game) struct RestrictedLp {

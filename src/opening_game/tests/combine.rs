@@ -2,9 +2,9 @@
 //! checked against LPs over whole enumerated matrices.
 
 use super::def;
+use super::run_until;
 use crate::matrix_game::solve_matrix_game;
 use crate::opening_game::double_oracle::combine::{best_weights, combined_top};
-use super::run_until;
 use crate::opening_game::{full_matrix, Quiet, Solver, StopAt, Weights};
 use std::path::Path;
 
@@ -47,7 +47,8 @@ fn best_weights_solve_the_whole_game() {
 
 fn run(dir: &Path, family: &str, average: usize, weights: Weights, iterations: Option<u32>) -> Solver {
     let mut s = Solver::open(def("lockstep", "margin", family), dir).unwrap();
-    (s.options.average, s.options.replies, s.options.average_replies, s.options.average_weights) = (average, 3, 2, weights);
+    (s.options.average, s.options.replies, s.options.average_replies, s.options.average_weights) =
+        (average, 3, 2, weights);
     run_until(&mut s, StopAt { max_iterations: iterations, seconds: None }, &Quiet).unwrap();
     s
 }
@@ -146,7 +147,8 @@ fn an_anchored_average_never_falls_below_the_certificate() {
     let plain_dir = tempfile::tempdir().unwrap();
     let plain = run(plain_dir.path(), family, 4, Weights::Optimal, None);
     let falls = |s: &Solver| {
-        s.run.state
+        s.run
+            .state
             .log
             .windows(2)
             .filter(|w| w[1].average_lower.is_some_and(|a| a < w[0].best_lower.unwrap() - 1e-9))

@@ -491,7 +491,8 @@ fn a_resume_sweeps_only_the_supports() {
         let swept = MixSweeps::default();
         run_until(&mut sv, StopAt { max_iterations: Some(41), seconds: None }, &swept).unwrap();
         let st = &sv.run.state;
-        let mut want: Vec<String> = st.south_strategy.iter().map(|&(id, _)| sv.store.file_name(Kind::Row, id)).collect();
+        let mut want: Vec<String> =
+            st.south_strategy.iter().map(|&(id, _)| sv.store.file_name(Kind::Row, id)).collect();
         if !d.symmetric() {
             want.extend(st.north_strategy.iter().map(|&(id, _)| sv.store.file_name(Kind::Col, id)));
         }

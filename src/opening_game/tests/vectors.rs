@@ -297,7 +297,10 @@ fn narrowed_on_resume(race: &str, narrow: &str, factor: i16) {
     assert_eq!(read_state(&b.path().join(STATE_FILE), &identity).unwrap().files.vectors, narrow_state.files.vectors);
     drop(resumed);
     let (x, y) = (solve(&d, a.path(), StopAt::default()), solve(&d, b.path(), StopAt::default()));
-    assert_eq!((&x.run.state.south, &x.run.state.north, x.run.state.games), (&y.run.state.south, &y.run.state.north, y.run.state.games));
+    assert_eq!(
+        (&x.run.state.south, &x.run.state.north, x.run.state.games),
+        (&y.run.state.south, &y.run.state.north, y.run.state.games)
+    );
     assert_eq!(x.run.state.log.len(), y.run.state.log.len());
     // A wide vector that no longer fits (not this run's) is refused, naming the file.
     let c = tempfile::tempdir().unwrap();
