@@ -7,7 +7,7 @@
 //! Figures: results/BENCHMARKS.md ("Lukho equilibrium: the cost of a run").
 
 use mancala::games::lukho::{Chain, Races, Rules};
-use mancala::opening_game::{OpeningGame, Payoff, Quiet, Solver, StopAt, Weights};
+use mancala::opening_game::{OpeningGame, Options, Payoff, Quiet, Solver, Weights};
 use mancala::sweep::Spec;
 
 fn main() {
@@ -22,12 +22,13 @@ fn solve(weights: Weights) -> usize {
         family: Spec::parse("all:remove=00*0*0*0").unwrap(),
     };
     let dir = tempfile::tempdir().unwrap();
-    let mut s = Solver::open(def, dir.path()).unwrap();
-    (s.replies, s.average, s.average_replies, s.average_weights) = (8, 8, 8, weights);
-    s.run(StopAt::default(), &Quiet).unwrap();
-    assert!(s.exact() && s.value().abs() < 1e-6, "{:?}", s.state.log.last());
-    let iterations = s.state.log.len();
-    eprintln!("{weights:?}: {iterations} iterations, {} games", s.state.games);
+    let options =
+        Options { replies: 8, average: 8, average_replies: 8, average_weights: weights, ..Options::default() };
+    let mut s = Solver::open_with(def, dir.path(), options).unwrap();
+    s.run(&Quiet).unwrap();
+    assert!(s.exact() && s.value().abs() < 1e-6, "{:?}", s.state().log.last());
+    let iterations = s.state().log.len();
+    eprintln!("{weights:?}: {iterations} iterations, {} games", s.state().games);
     iterations
 }
 

@@ -6,7 +6,7 @@
 //! a rough speed figure beside them, not a benchmark (those are in `benches/`).
 
 use crate::games::{kiothi, lukho, oware};
-use crate::opening_game::{OpeningGame, Payoff, Quiet, Solver, StopAt};
+use crate::opening_game::{OpeningGame, Payoff, Quiet, Solver};
 use crate::search::Limits;
 use crate::sweep::{Plan, Spec, SweepDef};
 use std::path::Path;
@@ -96,7 +96,7 @@ pub fn run(dir: &Path) -> Result<Vec<Entry>, String> {
             let races = lukho::Races::One(lukho::Race::SouthFirst);
             let def = OpeningGame { rules: lukho::Rules::default(), model: races, payoff: Payoff::Margin, family };
             let mut solver = Solver::open(def, &eq_dir).map_err(|e| e.to_string())?;
-            solver.run(StopAt { max_iterations: None, seconds: None }, &Quiet).map_err(|e| e.to_string())?;
+            solver.run(&Quiet).map_err(|e| e.to_string())?;
             let a = solver.answer(&[]);
             let mixes: String = [&a.south, &a.north]
                 .iter()

@@ -394,3 +394,20 @@ fn points_certificates_hold_against_plain_games() {
         assert_eq!(text.matches("against 400").count(), 2, "{text}");
     }
 }
+
+/// A committed state of the full family (written by an earlier build) still opens: a run that
+/// may do no iteration reports the state's iterations and games, and leaves the state as it was.
+#[test]
+fn committed_full_family_state_still_opens() {
+    let committed = std::path::Path::new("results/lukho/equilibrium/full-sequential-result-seeded");
+    let dir = tempfile::tempdir().unwrap();
+    let state = std::fs::read(committed.join("state.lukho-eq")).unwrap();
+    std::fs::write(dir.path().join("state.lukho-eq"), &state).unwrap();
+    let body: Value = serde_json::from_slice(state.split(|&b| b == b'\n').nth(1).unwrap()).unwrap();
+    let out = dir.path().to_str().unwrap();
+    let args = ["lukho", "equilibrium", "--race", "sequential", "--payoff", "result", "--out", out];
+    let answer = json_out(&[&args[..], &["--max-iterations", "0", "--json"]].concat());
+    assert_eq!(answer["iterations"].as_u64().unwrap(), body["log"].as_array().unwrap().len() as u64);
+    assert_eq!(answer["games"], body["games"]);
+    assert_eq!(std::fs::read(dir.path().join("state.lukho-eq")).unwrap(), state, "the state was rewritten");
+}

@@ -923,7 +923,9 @@ fn equilibrium_state_files() {
 /// refused or resumes; it never panics.
 #[test]
 fn equilibrium_resume_from_any_state() {
-    use mancala::opening_game::{read_state, write_state, OpeningGame, Payoff, Quiet, Solver, StopAt, STATE_FILE};
+    use mancala::opening_game::{
+        read_state, write_state, OpeningGame, Options, Payoff, Quiet, Solver, StopAt, STATE_FILE,
+    };
     let def = || OpeningGame {
         rules: LUKHO,
         model: "south-first".parse().unwrap(),
@@ -932,8 +934,9 @@ fn equilibrium_resume_from_any_state() {
     };
     let dir = tempfile::tempdir().unwrap();
     let real = dir.path().join("real");
-    let mut solver = Solver::open(def(), &real).unwrap();
-    solver.run(StopAt { max_iterations: Some(2), seconds: None }, &Quiet).unwrap();
+    let two = Options { stop: StopAt { max_iterations: Some(2), seconds: None }, ..Options::default() };
+    let mut solver = Solver::open_with(def(), &real, two).unwrap();
+    solver.run(&Quiet).unwrap();
     let identity = solver.identity().clone();
     let base = read_state(&real.join(STATE_FILE), &identity).unwrap();
     let ids = || {
@@ -972,7 +975,7 @@ fn equilibrium_resume_from_any_state() {
                 (south, north, sx, nx, done, stalled);
             st.log.truncate(log);
             if !keep_vectors {
-                st.vectors = names.unwrap_or_default();
+                st.files.vectors = names.unwrap_or_default();
             }
             n.set(n.get() + 1);
             let run = dir.path().join(format!("r{}", n.get()));
@@ -984,9 +987,10 @@ fn equilibrium_resume_from_any_state() {
                 }
             }
             write_state(&run.join(STATE_FILE), &identity, &st).unwrap();
-            if let Ok(mut solver) = Solver::open(def(), &run) {
+            let next = StopAt { max_iterations: Some(st.log.len() as u32 + 1), seconds: None };
+            if let Ok(mut solver) = Solver::open_with(def(), &run, Options { stop: next, ..Options::default() }) {
                 accepted();
-                if solver.run(StopAt { max_iterations: Some(st.log.len() as u32 + 1), seconds: None }, &Quiet).is_ok() {
+                if solver.run(&Quiet).is_ok() {
                     let answer = solver.answer(&[]);
                     let _ = solver.write_answer(&answer);
                 }

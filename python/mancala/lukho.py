@@ -189,6 +189,7 @@ def equilibrium(
     average_replies: int = 1,
     average_weights: str = "uniform",
     restricted_gap: float = 0.0,
+    cuts: int = 0,
 ) -> Equilibrium:
     """Solve the opening as a zero-sum matrix game by double oracle (``lukho equilibrium``);
     ``out`` keeps the resumable state (rerun to continue). ``replies``: best replies added per
@@ -200,9 +201,11 @@ def equilibrium(
     ``average_weights``: ``"uniform"``, ``"optimal"`` (the weights that concede least) or
     ``"anchored"`` (those, with the certified mix weighed too) (``--average-weights``);
     ``restricted_gap``: solve each restricted game only to this duality gap, by regret
-    matching⁺ (``--restricted-gap``; 0: exactly). Releases the GIL."""
+    matching⁺ (``--restricted-gap``; 0: exactly); ``cuts``: refine each mix against up to this
+    many more opposing best replies per iteration (``--cuts``; 0: plain double oracle).
+    Releases the GIL."""
     cb = callback(progress, "games")
     d = json.loads(_native.lukho_equilibrium(race, payoff, os.fspath(out), family, time, max_iterations, chain,
                                              keep_one, cb, replies, vector_budget, average,
-                                             average_replies, average_weights, restricted_gap))
+                                             average_replies, average_weights, restricted_gap, cuts))
     return Equilibrium.from_json(d)

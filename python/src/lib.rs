@@ -428,7 +428,7 @@ fn lukho_sweep<'py>(
 
 /// `lukho equilibrium --json`: the answer (resumable from `out`, as the CLI's).
 #[pyfunction]
-#[pyo3(signature = (race, payoff, out, family="all", time=None, max_iterations=None, chain="it", keep_one=false, progress=None, replies=1, vector_budget=None, average=0, average_replies=1, average_weights="uniform", restricted_gap=0.0))]
+#[pyo3(signature = (race, payoff, out, family="all", time=None, max_iterations=None, chain="it", keep_one=false, progress=None, replies=1, vector_budget=None, average=0, average_replies=1, average_weights="uniform", restricted_gap=0.0, cuts=0))]
 #[allow(clippy::too_many_arguments)]
 fn lukho_equilibrium(
     py: Python<'_>,
@@ -441,32 +441,27 @@ fn lukho_equilibrium(
     chain: &str,
     keep_one: bool,
     progress: Option<PyObject>,
-    replies: u32,
+    replies: usize,
     vector_budget: Option<u64>,
-    average: u32,
-    average_replies: u32,
+    average: usize,
+    average_replies: usize,
     average_weights: &str,
     restricted_gap: f64,
+    cuts: usize,
 ) -> PyResult<String> {
-    use mancala::opening_game::{EqError, IterRecord, Observer, OpeningGame, Solver, StopAt};
-    // The CLI's ranges: `--replies` and `--average-replies` 1..=100000, `--average` 0..=1000,
-    // `--vector-budget` at least one byte, `--restricted-gap` finite and at least 0.
-    if !(1..=100_000).contains(&replies) {
-        return Err(err(format!("{}: {replies} is not in 1..=100000", flag("replies"))));
-    }
-    if !(1..=100_000).contains(&average_replies) {
-        return Err(err(format!("{}: {average_replies} is not in 1..=100000", flag("average_replies"))));
-    }
-    if average > 1000 {
-        return Err(err(format!("{}: {average} is not in 0..=1000", flag("average"))));
-    }
-    if vector_budget == Some(0) {
-        return Err(err(format!("{}: 0; expected a size of at least one byte", flag("vector_budget"))));
-    }
-    if !(restricted_gap.is_finite() && restricted_gap >= 0.0) {
-        return Err(err(format!("{}: {restricted_gap}; expected a gap of at least 0", flag("restricted_gap"))));
-    }
-    let weights: mancala::opening_game::Weights = parse("average_weights", average_weights)?;
+    use mancala::opening_game::{EqError, IterRecord, Observer, OpeningGame, Options, Solver, StopAt};
+    // The ranges are the library's: `open_with` checks them (as for the CLI's flags).
+    let options = Options {
+        replies,
+        average,
+        average_replies,
+        average_weights: parse("average_weights", average_weights)?,
+        restricted_gap,
+        vector_budget,
+        cuts,
+        lp_trace: false,
+        stop: StopAt { max_iterations, seconds: time },
+    };
     let rules = lukho_rules(chain, keep_one)?;
     let def = OpeningGame {
         rules,
@@ -487,14 +482,8 @@ fn lukho_equilibrium(
     }
     let bar = Progress::new(progress, None);
     let answer = py.allow_threads(|| -> Result<Json, EqError> {
-        let mut solver = Solver::open(def, &out)?;
-        solver.replies = replies as usize;
-        solver.average = average as usize;
-        solver.average_replies = average_replies as usize;
-        solver.average_weights = weights;
-        solver.vector_budget = vector_budget;
-        solver.restricted_gap = restricted_gap;
-        solver.run(StopAt { max_iterations, seconds: time }, &Obs(&bar))?;
+        let mut solver = Solver::open_with(def, &out, options)?;
+        solver.run(&Obs(&bar))?;
         let answer = solver.answer(&[]);
         let path = solver.write_answer(&answer)?;
         Ok(answer.to_json(Some(&path)))

@@ -149,7 +149,8 @@ def test_equilibrium_replies_and_budget_equal_cli(cli, tmp_path):
                       (dict(average_replies=0), "--average-replies: 0 is not in 1..=100000"),
                       (dict(average_weights="equal"), "--average-weights: `equal`: expected uniform, optimal or anchored"),
                       (dict(vector_budget=0), "--vector-budget: 0; expected a size of at least one byte"),
-                      (dict(restricted_gap=-1), "--restricted-gap: -1; expected a gap of at least 0")]:
+                      (dict(restricted_gap=-1),
+                       "--restricted-gap: `-1`; expected a gap of at least 0 in the payoff's units (0: exact)")]:
         with pytest.raises(mancala.MancalaError) as e:
             lukho.equilibrium("south-first", "margin", tmp_path / "bad", family=fam, **bad)
         assert str(e.value) == line

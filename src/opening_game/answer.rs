@@ -1,7 +1,8 @@
 //! The answer of a run: value, certified bounds, both mixes, exploitability of single choices.
 
-use super::double_oracle::{IterRecord, Observer, Solver, TOLERANCE};
-use super::state::{write_state, STATE_FILE};
+use super::double_oracle::{Solver, TOLERANCE};
+use super::observer::Observer;
+use super::state::IterRecord;
 use super::vectors::Kind;
 use super::{write_bytes_atomic, EqError};
 use crate::games::lukho::Choice;
@@ -120,22 +121,22 @@ pub struct Exploit {
 impl Solver {
     /// How far a single choice can be exploited (each side), by one or two vector sweeps.
     pub fn exploit(&mut self, id: u32, obs: &dyn Observer) -> Result<Exploit, EqError> {
-        if self.ids.binary_search(&id).is_err() {
-            let family = &self.def.family.text;
+        if self.ids().binary_search(&id).is_err() {
+            let family = &self.def().family.text;
             return Err(InputError::new("exploit", format!("choice {id} is not in the family `{family}`")).into());
         }
         self.ensure(Kind::Row, id, obs)?;
         self.ensure(Kind::Col, id, obs)?;
-        let (as_south, south_reply) = self.north_best(&[(id, 1.0)]);
-        let (as_north, north_reply) = self.south_best(&[(id, 1.0)]);
+        let (as_south, south_reply) = self.store.north_best(&[(id, 1.0)]);
+        let (as_north, north_reply) = self.store.south_best(&[(id, 1.0)]);
         // Vectors swept for the report are saved like the others.
-        write_state(&self.dir.join(STATE_FILE), &self.identity, &self.state)?;
+        self.run.save()?;
         Ok(Exploit { id, as_south, south_reply, as_north, north_reply })
     }
 
     /// The game's value as far as known: 0 for a symmetric game, else the restricted value.
     pub fn value(&self) -> f64 {
-        match (self.def.symmetric(), self.state.log.last()) {
+        match (self.def().symmetric(), self.run.state.log.last()) {
             (true, _) => 0.0,
             (false, Some(r)) => r.restricted_value,
             (false, None) => f64::NAN,
@@ -144,14 +145,14 @@ impl Solver {
 
     /// Converged: the certificate's gap (best bounds seen) is within the tolerance.
     pub fn exact(&self) -> bool {
-        let (lower, upper) = self.state.certified();
-        self.state.done && upper - lower <= TOLERANCE
+        let (lower, upper) = self.run.state.certified();
+        self.run.state.done && upper - lower <= TOLERANCE
     }
 
     /// The answer as far as the run has come.
     pub fn answer(&self, exploits: &[Exploit]) -> Answer {
-        let rules = &self.def.rules;
-        let last = self.state.log.last();
+        let rules = &self.def().rules;
+        let last = self.run.state.log.last();
         let choice = |id: u32| Choice::from_id(id as u64, rules).map_or_else(|e| e.to_string(), |c| c.to_string());
         let mix = |s: &[(u32, f64)]| -> Vec<MixEntry> {
             let mut v: Vec<MixEntry> =
@@ -161,7 +162,7 @@ impl Solver {
         };
         let best = |better: fn(f64, f64) -> bool, start: f64, bound: fn(&IterRecord) -> f64| {
             let mut b = BestBound { bound: start, iteration: 0 };
-            for r in &self.state.log {
+            for r in &self.run.state.log {
                 if better(bound(r), b.bound) {
                     b = BestBound { bound: bound(r), iteration: r.iteration };
                 }
@@ -169,7 +170,7 @@ impl Solver {
             b
         };
         let value = self.value();
-        let certificate = match (&self.state.best_south, &self.state.best_north) {
+        let certificate = match (&self.run.state.best_south, &self.run.state.best_north) {
             (Some(s), Some(n)) => Some(Certificate {
                 lower: s.bound,
                 upper: n.bound,
@@ -183,28 +184,28 @@ impl Solver {
         };
         Answer {
             rules: rules.to_json(),
-            race: self.def.model.name(),
-            payoff: self.def.payoff.name(),
-            family: self.def.family.text.clone(),
-            family_size: self.ids.len(),
-            symmetric: self.def.symmetric(),
+            race: self.def().model.name(),
+            payoff: self.def().payoff.name(),
+            family: self.def().family.text.clone(),
+            family_size: self.ids().len(),
+            symmetric: self.def().symmetric(),
             value,
             lower: last.map(|r| r.lower),
             upper: last.map(|r| r.upper),
             gap: last.map(|r| r.gap()),
             exact: self.exact(),
             tolerance: TOLERANCE,
-            stalled: self.state.stalled,
+            stalled: self.run.state.stalled,
             best_lower: best(|a, b| a > b, f64::NEG_INFINITY, |r| r.average_lower.map_or(r.lower, |a| a.max(r.lower))),
             best_upper: best(|a, b| a < b, f64::INFINITY, |r| r.average_upper.map_or(r.upper, |a| a.min(r.upper))),
             certificate,
-            south: mix(&self.state.south_strategy),
-            north: mix(&self.state.north_strategy),
-            south_set: self.state.south.len(),
-            north_set: self.state.north.len(),
-            iterations: self.state.log.len(),
-            games: self.state.games,
-            seconds: self.state.seconds,
+            south: mix(&self.run.state.south_strategy),
+            north: mix(&self.run.state.north_strategy),
+            south_set: self.run.state.south.len(),
+            north_set: self.run.state.north.len(),
+            iterations: self.run.state.log.len(),
+            games: self.run.state.games,
+            seconds: self.run.state.seconds,
             exploit: exploits
                 .iter()
                 .map(|e| ExploitReport {
@@ -218,13 +219,13 @@ impl Solver {
                     south_reply: Named { id: e.north_reply, choice: choice(e.north_reply) },
                 })
                 .collect(),
-            log: self.state.log.clone(),
+            log: self.run.state.log.clone(),
         }
     }
 
     /// Write the answer into the run's directory (atomically).
     pub fn write_answer(&self, answer: &Answer) -> Result<PathBuf, EqError> {
-        let path = self.dir.join(ANSWER_FILE);
+        let path = self.store.dir.join(ANSWER_FILE);
         write_bytes_atomic(&path, format!("{:#}\n", answer.to_json(None)).as_bytes())?;
         Ok(path)
     }

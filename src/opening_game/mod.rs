@@ -34,21 +34,34 @@
 //! `A(s, n) = −A(n, s)`, its value is 0, and a row is the negated column of the same choice: one
 //! vector serves both players. There the restricted sets stay equal (`S = N`), South's optimal mix is
 //! North's too, and North's best reply mirrors South's, so an iteration costs one sweep.
+//!
+//! The files, from the bottom up (each imports only from those before it, and the errors here):
+//! `payoff` (the game), `options` (the run's settings, checked), `vectors` (a vector's entries
+//! and files), `pass` (one best-reply pass), `state` (the run's state, its file and records),
+//! `observer` (progress), `store` (the vectors of a run, their files and budget),
+//! `double_oracle` (the loop that owns the store, the state and the restricted games), then the
+//! reports over a run: `answer` and `replies`.
 
 mod answer;
 mod double_oracle;
+mod observer;
+mod options;
 mod pass;
 mod payoff;
 pub mod replies;
 mod state;
+mod store;
 #[cfg(test)]
 mod tests;
 mod vectors;
 
 pub use answer::{Answer, BestBound, Certificate, Exploit, ExploitReport, MixEntry, Named, ANSWER_FILE};
-pub use double_oracle::{IterRecord, Observer, Quiet, Solver, StopAt, Weights, TOLERANCE};
+pub use double_oracle::{Solver, TOLERANCE};
+pub use observer::{Observer, Quiet};
+pub use options::{Options, StopAt, Weights, MAX_AVERAGE, MAX_REPLIES};
 pub use payoff::{full_matrix, OpeningGame, Payoff, PayoffError};
-pub use state::{read_state, write_state, Certified, State, STATE_FILE, STATE_FORMAT, STATE_MAGIC};
+pub use state::{read_state, write_state, Certified, IterRecord, State, STATE_FILE, STATE_FORMAT, STATE_MAGIC};
+pub use vectors::VectorFiles;
 
 use crate::matrix_game::LpError;
 use crate::sweep::InputError;

@@ -10,8 +10,9 @@
 //! lowest id. Counting every best reply, not one per South choice, makes the answer
 //! independent of any tie-breaking inside a row.
 
+use super::observer::Observer;
 use super::vectors::Kind;
-use super::{EqError, Observer, Solver};
+use super::{EqError, Solver};
 use crate::export::{Column, Format, TableWriter, Value};
 use crate::games::lukho::Choice;
 use crate::sweep::InputError;
@@ -56,15 +57,15 @@ impl Solver {
     /// (a rerun sweeps nothing) but are not kept in memory, so the set may be large.
     pub fn replies(&mut self, south: &[u32], top: usize, obs: &dyn Observer) -> Result<Replies, EqError> {
         for &id in south {
-            if self.ids.binary_search(&id).is_err() {
-                let family = &self.def.family.text;
+            if self.ids().binary_search(&id).is_err() {
+                let family = &self.def().family.text;
                 return Err(InputError::new("south", format!("choice {id} is not in the family `{family}`")).into());
             }
         }
         self.hold()?;
         // Saved rows of an earlier run, in this run's width (else they would be swept again).
-        self.narrow_saved()?;
-        let n = self.ids.len();
+        self.store.narrow_saved(&mut self.run)?;
+        let n = self.ids().len();
         let mut best_for = vec![0u32; n];
         let mut sums = vec![0i64; n];
         let mut rows = Vec::with_capacity(south.len());
@@ -75,9 +76,9 @@ impl Solver {
             // Saved now and then after a sweep, so an interrupted run resumes near where it
             // stopped (a vector swept but not yet named in the state is swept again).
             if swept > 0 {
-                self.save_throttled()?;
+                self.run.save_throttled()?;
             }
-            let (v, sign) = self.vector(Kind::Row, s);
+            let (v, sign) = self.store.vector(Kind::Row, s);
             let sign = sign as i64;
             let min = (0..v.len()).into_par_iter().map(|k| sign * v.at(k) as i64).min().expect("non-empty family");
             let (count, first) = best_for
@@ -97,26 +98,25 @@ impl Solver {
                 .reduce(|| (0, usize::MAX), |a, b| (a.0 + b.0, a.1.min(b.1)));
             rows.push(SouthBest {
                 id: s,
-                value: min as f64 / self.def.scale(),
+                value: min as f64 / self.def().scale(),
                 replies: count,
-                first_reply: self.ids[first],
+                first_reply: self.ids()[first],
             });
             // Free the vector's pages now; the file stays.
-            let (k, _) = self.stored(Kind::Row);
-            self.cache.remove(&(k, s));
+            self.store.release(Kind::Row, s);
         }
         let distinct = best_for.par_iter().filter(|&&b| b > 0).count() as u64;
         let mut order: Vec<usize> = (0..n).filter(|&k| best_for[k] > 0).collect();
         order.sort_by_key(|&k| (std::cmp::Reverse(best_for[k]), sums[k], k));
-        let scale = self.def.scale() * south.len().max(1) as f64;
+        let scale = self.def().scale() * south.len().max(1) as f64;
         let top = order
             .iter()
             .take(top)
-            .map(|&k| ReplyCount { id: self.ids[k], best_for: best_for[k], mean: sums[k] as f64 / scale })
+            .map(|&k| ReplyCount { id: self.ids()[k], best_for: best_for[k], mean: sums[k] as f64 / scale })
             .collect();
-        self.state.games += games;
+        self.run.state.games += games;
         if games > 0 {
-            self.save()?;
+            self.run.save()?;
         }
         Ok(Replies { south: rows, top, distinct, games })
     }
@@ -124,7 +124,7 @@ impl Solver {
 
 /// A family member as text (`r0,…,r7 COUNT@PIT`).
 fn choice_text(solver: &Solver, id: u32) -> String {
-    Choice::from_id(id as u64, &solver.def.rules).expect("family member").to_string()
+    Choice::from_id(id as u64, &solver.def().rules).expect("family member").to_string()
 }
 
 impl Replies {
@@ -153,10 +153,10 @@ impl Replies {
     /// Writes `replies.json`, `replies-top.csv` and `replies-south.csv` in the run's
     /// directory, as one set (the tables carry the run's identity); returns their paths.
     pub fn write(&self, solver: &Solver) -> Result<Vec<PathBuf>, EqError> {
-        let set = crate::store::OutputSet::begin(&solver.dir).map_err(super::io_err(&solver.dir))?;
+        let set = crate::store::OutputSet::begin(&solver.store.dir).map_err(super::io_err(&solver.store.dir))?;
         self.write_into(solver, set.staging())?;
-        set.commit().map_err(super::io_err(&solver.dir))?;
-        Ok(["replies.json", "replies-top.csv", "replies-south.csv"].map(|n| solver.dir.join(n)).to_vec())
+        set.commit().map_err(super::io_err(&solver.store.dir))?;
+        Ok(["replies.json", "replies-top.csv", "replies-south.csv"].map(|n| solver.store.dir.join(n)).to_vec())
     }
 
     fn write_into(&self, solver: &Solver, dir: &std::path::Path) -> Result<(), EqError> {
@@ -232,7 +232,7 @@ mod tests {
             };
             let dir = tempfile::tempdir().unwrap();
             let mut solver = Solver::open(def.clone(), dir.path()).unwrap();
-            let ids = solver.ids.clone();
+            let ids = solver.store.ids.clone();
             let south: Vec<u32> = ids.iter().copied().step_by(7).collect();
             let r = solver.replies(&south, ids.len(), &Quiet).unwrap();
             let a = full_matrix(&def, &ids);

@@ -1,16 +1,84 @@
-//! The resumable state file of a run: a checksummed header naming the run, then the body.
+//! A run's state: what it has found after its last completed iteration (sets, mixes, the
+//! iteration records, the certificate), the resumable file that keeps it (a checksummed header
+//! naming the run, then the body), and the directory's lock while a run writes it.
 
-use super::double_oracle::IterRecord;
+use super::vectors::VectorFiles;
 use super::{io_err, write_bytes_atomic, EqError};
+use crate::input::InputError;
+use crate::store::DirLock;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value as Json};
-use std::collections::BTreeMap;
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 pub const STATE_MAGIC: &str = "mancala-lukho-equilibrium-state";
 pub const STATE_FORMAT: u64 = 1;
 pub const STATE_FILE: &str = "state.lukho-eq";
+
+/// The lock file of a run's directory (`.equilibrium.lock`).
+const LOCK: &str = "equilibrium";
+
+/// A sweep inside an iteration saves the state only when the last save is at least this old.
+/// The save keeps the sweeps of an iteration a stop interrupts (a resume's first iteration on a
+/// new machine may sweep hundreds of vectors), but it rewrites and syncs the whole state, log
+/// included: on a small family, where a sweep takes a millisecond and every member is swept,
+/// a save after each one would cost more than the sweeps. Unsaved, a stop loses at most this
+/// much sweeping (the vector files written meanwhile are not in the state; they are swept
+/// again, to the same bytes).
+const SAVE_AFTER: Duration = Duration::from_secs(30);
+
+/// One double-oracle iteration, as logged and saved.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct IterRecord {
+    pub iteration: u32,
+    pub south_size: usize,
+    pub north_size: usize,
+    pub south_support: usize,
+    pub north_support: usize,
+    /// The restricted game's value (LP).
+    pub restricted_value: f64,
+    /// North's best reply to South's mix: the value is at least this.
+    pub lower: f64,
+    /// South's best reply to North's mix: the value is at most this.
+    pub upper: f64,
+    pub south_best_response: u32,
+    pub north_best_response: u32,
+    /// Games played in this iteration and in the whole run so far.
+    pub games: u64,
+    pub total_games: u64,
+    pub seconds: f64,
+    pub total_seconds: f64,
+    /// Payoff vectors held (saved, their files here) after this iteration.
+    #[serde(default)]
+    pub vectors: usize,
+    /// Of the saved vectors, deleted after this iteration to keep within the vector budget.
+    #[serde(default)]
+    pub deleted: usize,
+    /// Of `seconds`: in the restricted LPs, in the best-reply passes over the family.
+    #[serde(default)]
+    pub lp_seconds: f64,
+    #[serde(default)]
+    pub reply_seconds: f64,
+    /// The run's certificate after this iteration: the best `lower` and `upper` seen (each
+    /// proved by a saved mix). Absent in records written before it was kept.
+    #[serde(default)]
+    pub best_lower: Option<f64>,
+    #[serde(default)]
+    pub best_upper: Option<f64>,
+    /// What the average of the last `--average K` iterations' mixes guarantees (South's) and
+    /// concedes (North's), over the whole family (absent when off or in older records).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub average_lower: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub average_upper: Option<f64>,
+}
+
+impl IterRecord {
+    pub fn gap(&self) -> f64 {
+        self.upper - self.lower
+    }
+}
 
 /// The resumable state: everything after the last completed iteration.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -25,8 +93,9 @@ pub struct State {
     /// Converged, or stopped because neither best response was new.
     pub done: bool,
     pub stalled: bool,
-    /// Saved vectors: file name under `columns/` → CRC-32 of its bytes.
-    pub vectors: BTreeMap<String, u32>,
+    /// The saved vectors the run may map (`vectors`, `vector_used` in the file).
+    #[serde(flatten)]
+    pub files: VectorFiles,
     pub games: u64,
     pub seconds: f64,
     /// The run's certificate: the South mix with the best (highest) guarantee and the North
@@ -36,13 +105,9 @@ pub struct State {
     pub best_south: Option<Certified>,
     #[serde(default)]
     pub best_north: Option<Certified>,
-    /// Saved vector → the last iteration whose mix used it: with a vector budget the least
-    /// recently used are deleted first. Absent in older states (their vectors count as unused).
-    #[serde(default)]
-    pub vector_used: BTreeMap<String, u32>,
     /// The last iterations' LP mixes (oldest first, at most `--average K` − 1 of them): with
     /// this iteration's, their uniform average is a mix evaluated each iteration too (see
-    /// [`super::double_oracle::Solver::average`]). Absent in older states (none yet).
+    /// `Options::average`). Absent in older states (none yet).
     #[serde(default)]
     pub recent_south: Vec<Vec<(u32, f64)>>,
     #[serde(default)]
@@ -75,6 +140,27 @@ impl State {
         }
     }
 
+    /// Keep an iteration's mixes for the next averages (the last `average − 1`; none when off;
+    /// South's only in a symmetric game, where North's is the same).
+    pub(super) fn remember(&mut self, average: usize, symmetric: bool, x: &[(u32, f64)], y: &[(u32, f64)]) {
+        let keep = average.saturating_sub(1);
+        for (recent, mix, on) in
+            [(&mut self.recent_south, x, keep > 0), (&mut self.recent_north, y, keep > 0 && !symmetric)]
+        {
+            if on {
+                recent.push(mix.to_vec());
+            }
+            let extra = recent.len().saturating_sub(if on { keep } else { 0 });
+            recent.drain(..extra);
+        }
+    }
+
+    /// Whether the last iteration added no member: the next one solves its restricted games
+    /// exactly before the run may call itself stalled.
+    pub(super) fn stuck(&self) -> bool {
+        self.log.last().is_some_and(|r| r.south_size == self.south.len() && r.north_size == self.north.len())
+    }
+
     /// The certified bounds so far: (best lower, best upper), infinite while unknown.
     pub fn certified(&self) -> (f64, f64) {
         (
@@ -105,6 +191,95 @@ impl State {
             if let Some(id) = list.iter().find(|id| ids.binary_search(id).is_err()) {
                 return Err(EqError::state(path, format!("{field}: choice {id} is not in the family")));
             }
+        }
+        Ok(())
+    }
+}
+
+/// A run's state with its file: where it is saved, whose it is, and the directory's lock while
+/// the run writes there.
+pub struct RunState {
+    pub state: State,
+    dir: PathBuf,
+    identity: Json,
+    /// The directory's one-writer lock, held from before the state is read until the run
+    /// ends (taken when the run starts writing if the directory did not exist at `open`).
+    lock: Option<DirLock>,
+    /// When this run last wrote the state (or opened it): a sweep saves the state only when
+    /// the last save is `save_after` ([`SAVE_AFTER`]; tests change it) old.
+    saved: Instant,
+    pub(super) save_after: Duration,
+}
+
+impl RunState {
+    /// Lock `dir` if it exists (refused while another run holds it) and load its state if it
+    /// has one (refusing a corrupt or foreign one, or one naming choices outside `ids`); else
+    /// both players start with the family's first choice. Writes nothing.
+    pub(super) fn open(dir: &Path, identity: Json, ids: &[u32]) -> Result<RunState, EqError> {
+        let lock = if dir.is_dir() { Some(DirLock::acquire(dir, LOCK)?) } else { None };
+        let mut run = RunState {
+            state: State::default(),
+            dir: dir.to_path_buf(),
+            identity,
+            lock,
+            saved: Instant::now(),
+            save_after: SAVE_AFTER,
+        };
+        if !run.load(ids)? {
+            run.state.south = vec![ids[0]];
+            run.state.north = vec![ids[0]];
+        }
+        Ok(run)
+    }
+
+    pub fn identity(&self) -> &Json {
+        &self.identity
+    }
+
+    pub(super) fn path(&self) -> PathBuf {
+        self.dir.join(STATE_FILE)
+    }
+
+    /// Create the directory and take its lock (once), then reread the state another run may
+    /// have written there since [`RunState::open`] found no directory.
+    pub(super) fn hold(&mut self, ids: &[u32]) -> Result<(), EqError> {
+        if self.lock.is_some() {
+            return Ok(());
+        }
+        // A directory that cannot be created (a parent on a read-only or virtual file system, no
+        // permission) is the caller's path to fix, not a failed write.
+        fs::create_dir_all(&self.dir)
+            .map_err(|e| InputError::new("out", format!("cannot create the directory {}: {e}", self.dir.display())))?;
+        self.lock = Some(DirLock::acquire(&self.dir, LOCK)?);
+        self.load(ids).map(drop)
+    }
+
+    /// Load the state file of the directory if there is one (false when there is none),
+    /// refusing a corrupt or foreign one and one whose members are not in the family.
+    fn load(&mut self, ids: &[u32]) -> Result<bool, EqError> {
+        let path = self.path();
+        if !path.exists() {
+            return Ok(false);
+        }
+        self.state = read_state(&path, &self.identity)?;
+        self.state.check_members(&path, ids)?;
+        self.state.seed_certificate();
+        Ok(true)
+    }
+
+    /// Write the state file (atomically, synced).
+    pub(super) fn save(&mut self) -> Result<(), EqError> {
+        write_state(&self.path(), &self.identity, &self.state)?;
+        self.saved = Instant::now();
+        Ok(())
+    }
+
+    /// Save after a sweep when the last save is [`SAVE_AFTER`] old (a save rewrites and syncs
+    /// the whole state: after every millisecond sweep of a small family it would cost more
+    /// than the sweeps).
+    pub(super) fn save_throttled(&mut self) -> Result<(), EqError> {
+        if self.saved.elapsed() >= self.save_after {
+            self.save()?;
         }
         Ok(())
     }

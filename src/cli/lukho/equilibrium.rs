@@ -7,7 +7,7 @@ use crate::cli::progress::bar;
 use anyhow::Result;
 use clap::Args;
 use mancala::games::lukho::Races;
-use mancala::opening_game::{EqError, IterRecord, Observer, OpeningGame, Payoff, Solver, StopAt};
+use mancala::opening_game::{EqError, IterRecord, Observer, OpeningGame, Options, Payoff, Solver, StopAt, Weights};
 use mancala::sweep::{InputError, Spec};
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -42,21 +42,23 @@ pub struct EquilibriumArgs {
     cuts: usize,
     /// Best replies added per side and iteration: the best, then the next best with distinct
     /// payoffs against the mix that beat the restricted value (one vector sweep each).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100000))]
-    replies: u32,
+    /// (1 to 100000.)
+    #[arg(long, default_value_t = 1)]
+    replies: usize,
     /// Also answer the average of the last K iterations' mixes (0 or 1: off): the restricted
     /// game's optimal mixes jump between far-apart optima, and their average is often much
     /// harder to exploit; its bound may improve the certificate (the answer's certified mixes
     /// may then be averages) and its best reply joins the candidates. Costs one best-reply pass
     /// a side per iteration and keeps the averaged mixes' vectors. May change between sittings.
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=1000))]
-    average: u32,
+    /// (0 to 1000.)
+    #[arg(long, default_value_t = 0)]
+    average: usize,
     /// With `--average`: of the `--replies` candidates per side, up to R come from the averaged
     /// mix's best replies (ranked like the LP mix's, those that beat the restricted value),
     /// the rest from the LP mix's. The average is the harder mix to beat, so what beats it is
-    /// the likelier part of the optimum. May change between sittings.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100000))]
-    average_replies: u32,
+    /// the likelier part of the optimum. May change between sittings. (1 to 100000.)
+    #[arg(long, default_value_t = 1)]
+    average_replies: usize,
     /// With `--average`: how the last K mixes are weighed. `uniform`: equally. `optimal`: by the
     /// weights that concede least over the whole family (a small LP over each mix's best-reply
     /// scores, kept as 8 bytes a choice per mix in DIR/mixes); the earlier mixes' payoff
@@ -64,8 +66,8 @@ pub struct EquilibriumArgs {
     /// `anchored`: as `optimal`, with the run's certified mix as one more mix to weigh (its
     /// score vector kept too), so what older mixes proved outlasts the window.
     /// May change between sittings.
-    #[arg(long, default_value = "uniform", value_parser = ["uniform", "optimal", "anchored"])]
-    average_weights: String,
+    #[arg(long, default_value = "uniform")]
+    average_weights: Weights,
     /// Solve each iteration's restricted game only to this duality gap (payoff units: seeds
     /// for `margin`), by regret matching⁺, instead of exactly by the simplex (0, the
     /// default), then cuts the mix to its fewest heaviest members that lose at most G/2 more
@@ -75,7 +77,7 @@ pub struct EquilibriumArgs {
     /// seeds against ~850 s for the exact LP; on a 12,544-choice family the same certified
     /// gaps per iteration.
     /// May change between sittings.
-    #[arg(long, default_value_t = 0.0, value_parser = gap)]
+    #[arg(long, default_value_t = 0.0)]
     restricted_gap: f64,
     /// Warm start a new run: both restricted sets begin with the choices of both mixes of
     /// FILE (another run's equilibrium.json; choices outside the family are skipped).
@@ -240,14 +242,6 @@ impl Observer for EqProgress {
     }
 }
 
-/// A duality gap: a finite number, at least 0.
-fn gap(s: &str) -> Result<f64, String> {
-    match s.trim().parse::<f64>() {
-        Ok(g) if g.is_finite() && g >= 0.0 => Ok(g),
-        _ => Err(format!("`{s}`; expected a gap of at least 0 in the payoff's units (0: exact)")),
-    }
-}
-
 /// Bad input (naming the field) is exit 2; failed writes and LPs exit 1.
 pub(super) fn eq_error(e: EqError) -> anyhow::Error {
     match e {
@@ -266,17 +260,22 @@ pub fn equilibrium(a: EquilibriumArgs) -> Result<()> {
         None => vec![],
     };
     let def = OpeningGame { rules, model: a.race, payoff: a.payoff, family: a.family };
-    let mut solver = Solver::open(def, &a.out).map_err(eq_error)?;
-    solver.cuts = a.cuts;
-    solver.replies = a.replies as usize;
-    solver.average = a.average as usize;
-    solver.average_replies = a.average_replies as usize;
-    solver.average_weights = a.average_weights.parse().expect("clap checked it");
-    solver.vector_budget = a.vector_budget;
-    solver.restricted_gap = a.restricted_gap;
-    solver.lp_trace = a.lp_trace;
-    if let Some(&id) = exploit_ids.iter().find(|&&id| solver.ids.binary_search(&id).is_err()) {
-        let message = format!("choice {id} is not in the family `{}`", solver.def.family.text);
+    // The ranges are the library's to check (the Python binding's too): `open_with` refuses a
+    // value out of range naming its field, before anything is written.
+    let options = Options {
+        replies: a.replies,
+        average: a.average,
+        average_replies: a.average_replies,
+        average_weights: a.average_weights,
+        restricted_gap: a.restricted_gap,
+        vector_budget: a.vector_budget,
+        cuts: a.cuts,
+        lp_trace: a.lp_trace,
+        stop: StopAt { max_iterations: a.max_iterations, seconds: a.time },
+    };
+    let mut solver = Solver::open_with(def, &a.out, options).map_err(eq_error)?;
+    if let Some(&id) = exploit_ids.iter().find(|&&id| solver.ids().binary_search(&id).is_err()) {
+        let message = format!("choice {id} is not in the family `{}`", solver.def().family.text);
         return Err(input(InputError::new("exploit", message)));
     }
     if let Some(path) = &a.seed {
@@ -285,7 +284,7 @@ pub fn equilibrium(a: EquilibriumArgs) -> Result<()> {
     }
     let mut obs = EqProgress::new(false);
     obs.vector_bytes = solver.bytes_per_vector();
-    solver.run(StopAt { max_iterations: a.max_iterations, seconds: a.time }, &obs).map_err(eq_error)?;
+    solver.run(&obs).map_err(eq_error)?;
     let exploits = exploit_ids.iter().map(|&id| solver.exploit(id, &obs)).collect::<Result<Vec<_>, _>>();
     let answer = solver.answer(&exploits.map_err(eq_error)?);
     let path = solver.write_answer(&answer).map_err(eq_error)?;

@@ -69,8 +69,8 @@ pub fn replies(a: RepliesArgs) -> Result<()> {
     let text = |id: u32| Choice::from_id(id as u64, &rules).map(|c| c.to_string()).unwrap_or_default();
     println!(
         "Best replies over `{}` ({} choices) to {} South choices, race {}, payoff {}: {} distinct best replies",
-        solver.def.family.text,
-        solver.ids.len(),
+        solver.def().family.text,
+        solver.ids().len(),
         south_ids.len(),
         a.race.name(),
         a.payoff.name(),

@@ -5,9 +5,12 @@
 //! the average of the last two 1.94, of the last four 1.75. The average's bound may improve the
 //! certificate, and its best reply joins the candidates.
 
+use super::super::observer::Observer;
+use super::super::options::Weights;
 use super::super::state::{Certified, State};
+use super::super::store::Mix;
 use super::super::vectors::Kind;
-use super::{Mix, Observer, Solver, TOLERANCE};
+use super::{Solver, TOLERANCE};
 use crate::opening_game::EqError;
 use std::collections::BTreeMap;
 use std::sync::atomic::Ordering::Relaxed;
@@ -20,7 +23,7 @@ pub(super) struct Averaged {
     south: Option<(Vec<(u32, f64)>, f64)>,
     north: Option<(Vec<(u32, f64)>, f64)>,
     /// The opponents' best replies to them that beat the restricted game's value, best first
-    /// (at most [`Solver::average_replies`]).
+    /// (at most `--average-replies`).
     pub(super) north_replies: Vec<u32>,
     pub(super) south_replies: Vec<u32>,
 }
@@ -60,46 +63,52 @@ impl Solver {
         obs: &dyn Observer,
     ) -> Result<Averaged, EqError> {
         let mut out = Averaged { south: None, north: None, north_replies: vec![], south_replies: vec![] };
-        let k = self.average_replies.max(1);
-        if self.average_weights.by_scores() {
-            let scale = self.def.scale();
-            let recent = self.state.recent_south.clone();
-            if let Some(ms) = window(self.average, &recent, x) {
+        let (average, k) = (self.options.average, self.options.average_replies.max(1));
+        if self.options.average_weights.by_scores() {
+            let scale = self.store.def.scale();
+            let anchored = self.options.average_weights == Weights::Anchored;
+            let st = &self.run.state;
+            let (anchor_s, anchor_n) =
+                if anchored { (st.best_south.clone(), st.best_north.clone()) } else { (None, None) };
+            let recent = st.recent_south.clone();
+            if let Some(ms) = window(average, &recent, x) {
                 // North's scores are his gains: South's payoffs negated.
-                let (mix, replies) = self.optimal_average(true, &ms, k)?;
+                let (mix, replies) =
+                    self.scores.optimal_average(&self.store, anchor_s.as_ref(), true, &ms, k, &self.reply_time)?;
                 out.north_replies =
                     replies.iter().filter(|r| -r.0 / scale < restricted_value - TOLERANCE).map(|r| r.1).collect();
                 out.south = Some((mix, -replies[0].0 / scale));
             }
-            let recent = self.state.recent_north.clone();
-            if self.def.symmetric() {
+            let recent = self.run.state.recent_north.clone();
+            if self.store.def.symmetric() {
                 out.north = out.south.as_ref().map(|(m, g)| (m.clone(), -g));
                 out.south_replies = out.north_replies.clone();
-            } else if let Some(ms) = window(self.average, &recent, y) {
-                let (mix, replies) = self.optimal_average(false, &ms, k)?;
+            } else if let Some(ms) = window(average, &recent, y) {
+                let (mix, replies) =
+                    self.scores.optimal_average(&self.store, anchor_n.as_ref(), false, &ms, k, &self.reply_time)?;
                 out.south_replies =
                     replies.iter().filter(|r| r.0 / scale > restricted_value + TOLERANCE).map(|r| r.1).collect();
                 out.north = Some((mix, replies[0].0 / scale));
             }
             return Ok(out);
         }
-        if let Some(xa) = averaged(self.average, &self.state.recent_south, x) {
+        if let Some(xa) = averaged(average, &self.run.state.recent_south, x) {
             self.ensure_mix(Kind::Row, &xa, obs)?;
             let t = Instant::now();
-            let ranked = self.north_ranked(&xa, k);
+            let ranked = self.store.north_ranked(&xa, k);
             self.reply_time.fetch_add(t.elapsed().as_nanos() as u64, Relaxed);
             out.north_replies =
                 ranked.iter().filter(|&&(g, _)| g < restricted_value - TOLERANCE).map(|&(_, c)| c).collect();
             out.south = Some((xa, ranked[0].0));
         }
-        if self.def.symmetric() {
+        if self.store.def.symmetric() {
             // North's average is South's, its best replies mirror South's.
             out.north = out.south.as_ref().map(|(m, g)| (m.clone(), -g));
             out.south_replies = out.north_replies.clone();
-        } else if let Some(ya) = averaged(self.average, &self.state.recent_north, y) {
+        } else if let Some(ya) = averaged(average, &self.run.state.recent_north, y) {
             self.ensure_mix(Kind::Col, &ya, obs)?;
             let t = Instant::now();
-            let ranked = self.south_ranked(&ya, k);
+            let ranked = self.store.south_ranked(&ya, k);
             self.reply_time.fetch_add(t.elapsed().as_nanos() as u64, Relaxed);
             out.south_replies =
                 ranked.iter().filter(|&&(u, _)| u > restricted_value + TOLERANCE).map(|&(_, c)| c).collect();
@@ -132,17 +141,4 @@ fn window<'a>(average: usize, recent: &'a [Vec<(u32, f64)>], mix: Mix<'a>) -> Op
     }
     let from = recent.len().saturating_sub(average - 1);
     Some(recent[from..].iter().map(Vec::as_slice).chain([mix]).collect())
-}
-
-/// Keep this iteration's mixes for the next averages (the last `average − 1`; none when off;
-/// South's only in a symmetric game, where North's is the same).
-pub(super) fn remember(st: &mut State, average: usize, symmetric: bool, x: Mix<'_>, y: Mix<'_>) {
-    let keep = average.saturating_sub(1);
-    for (recent, mix, on) in [(&mut st.recent_south, x, keep > 0), (&mut st.recent_north, y, keep > 0 && !symmetric)] {
-        if on {
-            recent.push(mix.to_vec());
-        }
-        let extra = recent.len().saturating_sub(if on { keep } else { 0 });
-        recent.drain(..extra);
-    }
 }

@@ -15,46 +15,14 @@
 //! The bound is `max_c Σ λ_k s_k(c)` evaluated over every choice, so it is a certificate like
 //! any mix's (the same sums in another order: equal up to f64 rounding, ~1e-12 payoff units).
 
-use super::super::pass::Term;
+use super::super::state::{Certified, State};
+use super::super::store::{Mix, Store};
 use super::super::vectors::{chunked_top, Kind};
 use super::super::{io_err, write_bytes_atomic, EqError};
-use super::{Mix, Solver};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::hash::Hasher;
-use std::path::PathBuf;
-
-/// How `--average` weighs the last mixes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Weights {
-    /// Equal weights (the first `--average`).
-    #[default]
-    Uniform,
-    /// The weights that concede least over the whole family (see the module doc).
-    Optimal,
-    /// As `Optimal`, with the run's certified mix so far (its score vector kept) as one more
-    /// mix to weigh: what the window's older mixes proved is not lost when they leave it, and
-    /// the bound never falls below the certificate.
-    Anchored,
-}
-
-impl Weights {
-    /// Weighed by score vectors (no member vectors needed).
-    pub fn by_scores(self) -> bool {
-        self != Weights::Uniform
-    }
-}
-
-impl std::str::FromStr for Weights {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Weights, String> {
-        match s {
-            "uniform" => Ok(Weights::Uniform),
-            "optimal" => Ok(Weights::Optimal),
-            "anchored" => Ok(Weights::Anchored),
-            _ => Err(format!("`{s}`: expected uniform, optimal or anchored")),
-        }
-    }
-}
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// Row-generation rounds at most (each one pass over the K score vectors); every round's
 /// weights are evaluated over the whole family, so stopping early only costs optimality.
@@ -77,22 +45,22 @@ pub(super) fn key(mix: Mix<'_>) -> u64 {
     h.finish()
 }
 
-impl Solver {
-    /// A best-reply pass's terms for `mix`: South's mix through its members' rows (scores are
-    /// North's gains, `−A`), North's through their columns (South's gains, `A`).
-    pub(in crate::opening_game) fn side_terms(&self, south: bool, mix: Mix<'_>) -> Vec<Term<'_>> {
-        let kind = if south { Kind::Row } else { Kind::Col };
-        mix.iter().map(|&(id, w)| self.term(kind, id, if south { -w } else { w })).collect()
-    }
+/// The opponent's score vectors against a side's recent mixes, by (South's mix, [`key`]), kept
+/// in memory and in `DIR/mixes`.
+#[derive(Default)]
+pub(super) struct Scores {
+    map: HashMap<(bool, u64), Vec<f64>>,
+}
 
-    fn score_path(&self, south: bool, key: u64) -> PathBuf {
-        self.dir.join("mixes").join(format!("{}-{key:016x}.f64", if south { "south" } else { "north" }))
-    }
+fn score_path(dir: &Path, south: bool, key: u64) -> PathBuf {
+    dir.join("mixes").join(format!("{}-{key:016x}.f64", if south { "south" } else { "north" }))
+}
 
+impl Scores {
     /// Keep `scores` (the opponent's score vector against `mix`) in memory and on disk.
-    pub(super) fn keep_scores(&mut self, south: bool, mix: Mix<'_>, scores: Vec<f64>) -> Result<(), EqError> {
+    pub(super) fn keep(&mut self, dir: &Path, south: bool, mix: Mix<'_>, scores: Vec<f64>) -> Result<(), EqError> {
         let key = key(mix);
-        let path = self.score_path(south, key);
+        let path = score_path(dir, south, key);
         if !path.exists() {
             let data: Vec<u8> = scores.iter().flat_map(|x| x.to_le_bytes()).collect();
             let mut bytes = Vec::with_capacity(data.len() + 32);
@@ -101,11 +69,11 @@ impl Solver {
             bytes.extend_from_slice(&key.to_le_bytes());
             bytes.extend_from_slice(&(crc32fast::hash(&data) as u64).to_le_bytes());
             bytes.extend_from_slice(&data);
-            let dir = self.dir.join("mixes");
+            let dir = dir.join("mixes");
             std::fs::create_dir_all(&dir).map_err(io_err(&dir))?;
             write_bytes_atomic(&path, &bytes)?;
         }
-        self.mix_scores.insert((south, key), scores);
+        self.map.insert((south, key), scores);
         Ok(())
     }
 
@@ -113,23 +81,18 @@ impl Solver {
     /// computed again by a pass when every member's vector is here. Else (a state moved to a
     /// new machine without `DIR/mixes`) the mix is left out of the average (false): sweeping
     /// the last K mixes' members again, thousands on the full game, would cost hours.
-    fn scores_of(&mut self, south: bool, mix: Mix<'_>) -> Result<bool, EqError> {
-        let key = key(mix);
-        if self.mix_scores.contains_key(&(south, key)) {
+    fn scores_of(&mut self, store: &Store, south: bool, mix: Mix<'_>, reply_time: &AtomicU64) -> Result<bool, EqError> {
+        if self.stored(store, south, mix) {
             return Ok(true);
         }
-        if let Some(v) = self.read_scores(south, key) {
-            self.mix_scores.insert((south, key), v);
-            return Ok(true);
-        }
-        let kind = self.stored(if south { Kind::Row } else { Kind::Col }).0;
-        if !mix.iter().all(|&(id, _)| self.cache.contains_key(&(kind, id))) {
+        let kind = if south { Kind::Row } else { Kind::Col };
+        if !mix.iter().all(|&(id, _)| store.holds(kind, id)) {
             return Ok(false);
         }
         let t = std::time::Instant::now();
-        let (_, scores) = self.ranked_keep(&self.side_terms(south, mix), 1, true);
-        self.reply_time.fetch_add(t.elapsed().as_nanos() as u64, std::sync::atomic::Ordering::Relaxed);
-        self.keep_scores(south, mix, scores.expect("kept"))?;
+        let (_, scores) = store.ranked_keep(&store.side_terms(south, mix), 1, true);
+        reply_time.fetch_add(t.elapsed().as_nanos() as u64, Relaxed);
+        self.keep(&store.dir, south, mix, scores.expect("kept"))?;
         Ok(true)
     }
 
@@ -137,38 +100,36 @@ impl Solver {
     /// one's scores kept already; those whose scores cannot be had are left out): the mix, the
     /// opponent's best score against it (integer units) and his `k` best replies (distinct
     /// scores, best first: (score, choice id)).
+    /// `anchor`: with `anchored` weights, the side's certified mix, weighed too when its scores
+    /// are kept (never swept again: its support spans thousands of members) and it is not in
+    /// the window already.
     pub(super) fn optimal_average(
         &mut self,
+        store: &Store,
+        anchor: Option<&Certified>,
         south: bool,
         mixes: &[&[(u32, f64)]],
         k: usize,
+        reply_time: &AtomicU64,
     ) -> Result<(Vec<(u32, f64)>, Ranked), EqError> {
         let mut here = Vec::with_capacity(mixes.len() + 1);
-        // `anchored`: the certified mix first, when its scores are kept (never swept again:
-        // its support spans thousands of members) and it is not in the window already.
-        let anchor = if self.average_weights == Weights::Anchored {
-            let best = if south { &self.state.best_south } else { &self.state.best_north };
-            best.as_ref().map(|b| b.mix.clone())
-        } else {
-            None
-        };
-        if let Some(a) = &anchor {
+        if let Some(a) = anchor.map(|b| b.mix.as_slice()) {
             let k = key(a);
-            if mixes.iter().all(|m| key(m) != k) && self.stored_scores(south, a) {
-                here.push(a.as_slice());
+            if mixes.iter().all(|m| key(m) != k) && self.stored(store, south, a) {
+                here.push(a);
             }
         }
         for &m in mixes {
-            if self.scores_of(south, m)? {
+            if self.scores_of(store, south, m, reply_time)? {
                 here.push(m);
             }
         }
         let mixes = here;
         let t = std::time::Instant::now();
-        let scores: Vec<&[f64]> = mixes.iter().map(|m| self.mix_scores[&(south, key(m))].as_slice()).collect();
+        let scores: Vec<&[f64]> = mixes.iter().map(|m| self.map[&(south, key(m))].as_slice()).collect();
         let lambda = best_weights(&scores)?;
         let top = combined_top(&scores, &lambda, k);
-        self.reply_time.fetch_add(t.elapsed().as_nanos() as u64, std::sync::atomic::Ordering::Relaxed);
+        reply_time.fetch_add(t.elapsed().as_nanos() as u64, Relaxed);
         let mut sum: BTreeMap<u32, f64> = BTreeMap::new();
         for (m, &l) in mixes.iter().zip(&lambda) {
             for &(id, w) in m.iter() {
@@ -177,49 +138,35 @@ impl Solver {
                 }
             }
         }
-        let replies = top.into_iter().map(|(s, p)| (s, self.ids[p])).collect();
+        let replies = top.into_iter().map(|(s, p)| (s, store.ids[p])).collect();
         let mix: Vec<(u32, f64)> = sum.into_iter().filter(|&(_, w)| w > 0.0).collect();
         if anchor.is_some() {
             // The average's own score vector, should it become the next anchor (kept only
-            // while it is the certified mix: see `prune_scores`).
+            // while it is the certified mix: see [`Scores::prune`]).
             let combined = combined_scores(&scores, &lambda);
-            self.keep_scores(south, &mix, combined)?;
+            self.keep(&store.dir, south, &mix, combined)?;
         }
         Ok((mix, replies))
     }
 
-    /// Whether `mix`'s score vector is in memory or in a sound file (loaded if so).
-    fn stored_scores(&mut self, south: bool, mix: Mix<'_>) -> bool {
+    /// Whether the score vector of `mix` is kept, in memory or (read now) in its file.
+    fn stored(&mut self, store: &Store, south: bool, mix: Mix<'_>) -> bool {
         let key = key(mix);
-        if self.mix_scores.contains_key(&(south, key)) {
+        if self.map.contains_key(&(south, key)) {
             return true;
         }
-        match self.read_scores(south, key) {
+        match read_scores(&store.dir, store.ids.len(), south, key) {
             Some(v) => {
-                self.mix_scores.insert((south, key), v);
+                self.map.insert((south, key), v);
                 true
             }
             None => false,
         }
     }
 
-    /// The score file of the mix with `key`, if sound.
-    fn read_scores(&self, south: bool, key: u64) -> Option<Vec<f64>> {
-        let n = self.ids.len();
-        let bytes = std::fs::read(self.score_path(south, key)).ok()?;
-        let ok = bytes.len() == 32 + 8 * n
-            && &bytes[..8] == MAGIC
-            && bytes[8..16] == (n as u64).to_le_bytes()
-            && bytes[16..24] == key.to_le_bytes()
-            && bytes[24..32] == (crc32fast::hash(&bytes[32..]) as u64).to_le_bytes();
-        ok.then(|| bytes[32..].chunks_exact(8).map(|b| f64::from_le_bytes(b.try_into().unwrap())).collect())
-    }
-
     /// Forget the score vectors (memory and files) of mixes no longer among the state's recent
     /// ones (nor, `anchored`, its certified ones): called after the state is saved.
-    pub(super) fn prune_scores(&mut self) -> Result<(), EqError> {
-        let anchored = self.average_weights == Weights::Anchored;
-        let st = &self.state;
+    pub(super) fn prune(&mut self, dir: &Path, st: &State, anchored: bool) -> Result<(), EqError> {
         let best = [(true, &st.best_south), (false, &st.best_north)]
             .into_iter()
             .filter(|_| anchored)
@@ -228,8 +175,8 @@ impl Solver {
             .chain(st.recent_north.iter().map(|m| (false, key(m))))
             .chain(best)
             .collect();
-        self.mix_scores.retain(|k, _| keep.contains(k));
-        let dir = self.dir.join("mixes");
+        self.map.retain(|k, _| keep.contains(k));
+        let dir = dir.join("mixes");
         let Ok(entries) = std::fs::read_dir(&dir) else { return Ok(()) };
         for e in entries.flatten() {
             let name = e.file_name().to_string_lossy().into_owned();
@@ -243,6 +190,17 @@ impl Solver {
         }
         Ok(())
     }
+}
+
+/// The score file of the mix with `key` over a family of `n` choices, if sound.
+fn read_scores(dir: &Path, n: usize, south: bool, key: u64) -> Option<Vec<f64>> {
+    let bytes = std::fs::read(score_path(dir, south, key)).ok()?;
+    let ok = bytes.len() == 32 + 8 * n
+        && &bytes[..8] == MAGIC
+        && bytes[8..16] == (n as u64).to_le_bytes()
+        && bytes[16..24] == key.to_le_bytes()
+        && bytes[24..32] == (crc32fast::hash(&bytes[32..]) as u64).to_le_bytes();
+    ok.then(|| bytes[32..].chunks_exact(8).map(|b| f64::from_le_bytes(b.try_into().unwrap())).collect())
 }
 
 /// The `k` largest distinct values of `Σ λ_j s_j(c)` over the choices `c`, largest first (equal

@@ -1,200 +1,42 @@
-//! The double-oracle loop: restricted sets, their LP mixes refined against the whole family,
-//! both best replies, the iteration log, and when to stop.
+//! The double-oracle loop: it owns the run's payoff-vector store ([`Store`]), its state
+//! ([`RunState`]), its restricted games ([`Restricted`]) and its options ([`Options`]), and
+//! each iteration solves both players' restricted games, refines their mixes against the whole
+//! family, answers them (and their averages), logs the iteration and decides when to stop.
 
 mod average;
 pub(in crate::opening_game) mod combine;
-mod disk;
 mod refine;
-mod restricted;
+pub(in crate::opening_game) mod restricted;
 mod warm;
 
-pub use combine::Weights;
-
-use super::state::{read_state, write_state, Certified, State, STATE_FILE};
-use super::vectors::{Kind, Width};
+use super::observer::Observer;
+use super::options::Options;
+use super::state::{Certified, IterRecord, RunState, State};
+use super::store::{remove_files, Store};
+use super::vectors::Kind;
 use super::{EqError, OpeningGame};
-use crate::games::lukho::{Choice, ProvenCycles};
-use crate::sweep::InputError;
-use rustc_hash::FxHashMap;
-use serde::{Deserialize, Serialize};
+use crate::input::InputError;
+use combine::Scores;
+use restricted::Restricted;
 use serde_json::Value as Json;
-use std::collections::HashMap;
-use std::fs;
-use std::path::{Path, PathBuf};
-use std::sync::atomic::Ordering::Relaxed;
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
 /// Convergence: `upper − lower` at most this, in payoff units (seeds, results, points).
 pub const TOLERANCE: f64 = 1e-6;
 
-/// A sweep inside an iteration saves the state only when the last save is at least this old.
-/// The save keeps the sweeps of an iteration a stop interrupts (a resume's first iteration on a
-/// new machine may sweep hundreds of vectors, about 3 s each on the full game: saved every ten
-/// or so), but it rewrites and syncs the whole state, log included: on a small family, where a
-/// sweep takes a millisecond and every member is swept, a save after each one cost more than
-/// the sweeps. Unsaved, a stop loses at most this much sweeping (the vector files written
-/// meanwhile are not in the state; they are swept again, to the same bytes).
-const SAVE_AFTER: std::time::Duration = std::time::Duration::from_secs(30);
-
-/// One double-oracle iteration, as logged and saved.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct IterRecord {
-    pub iteration: u32,
-    pub south_size: usize,
-    pub north_size: usize,
-    pub south_support: usize,
-    pub north_support: usize,
-    /// The restricted game's value (LP).
-    pub restricted_value: f64,
-    /// North's best reply to South's mix: the value is at least this.
-    pub lower: f64,
-    /// South's best reply to North's mix: the value is at most this.
-    pub upper: f64,
-    pub south_best_response: u32,
-    pub north_best_response: u32,
-    /// Games played in this iteration and in the whole run so far.
-    pub games: u64,
-    pub total_games: u64,
-    pub seconds: f64,
-    pub total_seconds: f64,
-    /// Payoff vectors held (saved, their files here) after this iteration.
-    #[serde(default)]
-    pub vectors: usize,
-    /// Of the saved vectors, deleted after this iteration to keep within the vector budget.
-    #[serde(default)]
-    pub deleted: usize,
-    /// Of `seconds`: in the restricted LPs, in the best-reply passes over the family.
-    #[serde(default)]
-    pub lp_seconds: f64,
-    #[serde(default)]
-    pub reply_seconds: f64,
-    /// The run's certificate after this iteration: the best `lower` and `upper` seen (each
-    /// proved by a saved mix). Absent in records written before it was kept.
-    #[serde(default)]
-    pub best_lower: Option<f64>,
-    #[serde(default)]
-    pub best_upper: Option<f64>,
-    /// What the average of the last `--average K` iterations' mixes guarantees (South's) and
-    /// concedes (North's), over the whole family (absent when off or in older records).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub average_lower: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub average_upper: Option<f64>,
-}
-
-impl IterRecord {
-    pub fn gap(&self) -> f64 {
-        self.upper - self.lower
-    }
-}
-
-/// Progress reports; every method has a silent default.
-pub trait Observer: Sync {
-    /// A vector sweep of `games` games starts.
-    fn sweep_start(&self, _label: &str, _games: u64) {}
-    fn games(&self, _n: u64) {}
-    fn sweep_end(&self) {}
-    /// Of a mix's `due` vectors to sweep (its members neither in memory nor saved), `done`
-    /// are swept: a resume on a machine without the vectors sweeps thousands, 1–2 s each.
-    /// `side`: "South" (a mix of rows) or "North" (of columns).
-    fn mix_swept(&self, _side: &str, _done: usize, _due: usize) {}
-    fn iteration(&self, _r: &IterRecord) {}
-}
-
-pub struct Quiet;
-impl Observer for Quiet {}
-
-/// When to stop before convergence.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct StopAt {
-    /// Stop once the log holds this many iterations (over all resumed runs).
-    pub max_iterations: Option<u32>,
-    /// Start no new iteration after this many seconds of this invocation.
-    pub seconds: Option<f64>,
-}
-
-/// A mix over choice ids: (id, weight).
-type Mix<'a> = &'a [(u32, f64)];
-
-/// The lock file of a run's directory (`.equilibrium.lock`).
-const LOCK: &str = "equilibrium";
-
-/// A double-oracle run over one family, its vectors and its state in `dir`.
+/// A double-oracle run over one family, its vectors and its state in one directory.
 pub struct Solver {
-    pub def: OpeningGame,
-    pub ids: Vec<u32>,
-    pub(super) choices: Vec<Choice>,
-    pub(super) dir: PathBuf,
-    pub(super) cache: HashMap<(Kind, u32), super::vectors::Vector>,
-    /// How wide the saved vectors' entries are ([`Width::of`] the definition).
-    pub(super) width: Width,
-    pub state: State,
-    pub(super) identity: Json,
-    /// Opposing best replies a mix may be refined against per iteration, beyond the
-    /// restricted set (0: plain double oracle). More cuts give better bounds per sweep at the
-    /// price of LPs; worth it when sweeps are expensive and sets small.
-    pub cuts: usize,
-    /// Best replies added per side and iteration (at least 1): the best one, then the next
-    /// best with distinct payoffs against the mix that beat the restricted value. One pass
-    /// over the family ranks them all, so more replies cost only their vectors' sweeps.
-    pub replies: usize,
-    /// Mixes averaged per side (`--average K`; 0 or 1: off): each iteration the average of
-    /// its LP mix and the `K − 1` before it is answered too ([`average`]).
-    pub average: usize,
-    /// Of the `replies` candidates per side, how many may come from the averaged mix's ranked
-    /// best replies (`--average-replies R`, at least 1; the rest from the LP mix's), which go
-    /// first.
-    pub average_replies: usize,
-    /// How the average weighs the mixes (`--average-weights`; [`Weights`]).
-    pub average_weights: Weights,
-    /// `--average-weights optimal`: the opponent's score vector against each recent mix, by
-    /// (South's mix, [`combine::key`]).
-    pub(super) mix_scores: HashMap<(bool, u64), Vec<f64>>,
-    /// `--restricted-gap G` (payoff units; 0: exact): the restricted games are solved by
-    /// regret matching⁺ to a duality gap of `G` instead of exactly by the simplex, except in
-    /// an iteration after one that added no member (so a run still ends exact). The mixes
-    /// are certified over the whole family either way; on the full `lockstep` run's 10,721
-    /// members the exact LP took ~850 s an iteration, `G` = 0.01 seeds 39 s.
-    pub restricted_gap: f64,
-    /// `--lp-trace`: a line on stderr per start and constraint-generation round of each
-    /// restricted LP (its size and pivots), one per regret-matching⁺ solve. Only reports.
-    pub lp_trace: bool,
-    /// Each player's last restricted LP's optimum (North's, South's), the next LP's start.
-    pub(super) lp_warm: [Option<crate::matrix_game::Warm>; 2],
-    /// Page-cache bytes a best-reply pass may keep its vectors in (`None`: what the machine
-    /// has when the pass starts, [`super::pass`]); tests set it to stream every vector.
-    pub(in crate::opening_game) resident: Option<u64>,
-    /// Bytes the saved vectors may take (`None`: keep them all). At the end of each iteration
-    /// the vectors of members outside its mixes are deleted, least recently used in a mix
-    /// first, until the rest and the next iteration's replies fit; a deleted member that
-    /// enters a mix again is swept again (to the same bytes); meanwhile its restricted-game
-    /// entries come from [`Solver::read`] (or, after a resume, are played pairwise).
-    pub vector_budget: Option<u64>,
-    /// Perpetual cycles proven by this run's sweeps, shared by all of them.
-    pub(super) proven: ProvenCycles,
-    /// The directory's one-writer lock, held from before the state is read until the run
-    /// ends (taken when the run starts writing if the directory did not exist at `open`).
-    lock: Option<crate::store::DirLock>,
+    pub(in crate::opening_game) store: Store,
+    pub(in crate::opening_game) run: RunState,
+    pub(in crate::opening_game) game: Restricted,
+    /// `--average-weights optimal`: the opponent's score vector against each recent mix.
+    scores: Scores,
+    pub(in crate::opening_game) options: Options,
     /// Seconds of the current iteration in LPs and in best-reply passes.
-    lp_time: std::sync::atomic::AtomicU64,
-    reply_time: std::sync::atomic::AtomicU64,
-    /// South's payoff (integer units, summed over the outcomes) of pairs of choices played so
-    /// far: the restricted LPs' entries that no swept vector holds. A member's vector is swept
-    /// only once the member enters a mix whose best reply is computed (on the full game a third
-    /// of the sets do), so the others' entries are played pairwise; an entry one of its two
-    /// members' vectors holds is read from it (see [`Solver::restricted`]).
-    pub(super) pairs: FxHashMap<(u32, u32), i32>,
-    /// The restricted LPs' entries read from vectors so far, kept so that each is read once
-    /// per sitting. Rebuilding the matrix from the vectors every iteration touched a page of
-    /// nearly every saved vector (|S|·|N| random reads, twice): once the vectors outgrew the
-    /// page cache (30 GB on a 24 GiB machine, full `south-first` at 1,570 members) that read
-    /// 25 GB from disk per iteration and made iterations 6× slower. A member's entries also
-    /// survive its vector's deletion for the budget.
-    pub(super) read: FxHashMap<(u32, u32), i32>,
-    /// When this run last wrote the state (or opened it): a sweep saves the state only when
-    /// the last save is `save_after` ([`SAVE_AFTER`]; tests change it) old.
-    saved: Instant,
-    pub(super) save_after: std::time::Duration,
+    lp_time: AtomicU64,
+    reply_time: AtomicU64,
     /// Games played by the current iteration, and of them those of its sweeps (already in
     /// the state's total).
     iter_games: u64,
@@ -202,10 +44,16 @@ pub struct Solver {
 }
 
 impl Solver {
-    /// Check the definition, resolve the family, lock `dir` if it exists (refused while another
-    /// run holds it) and load its state if it has one (refusing a corrupt or foreign one).
-    /// Writes nothing.
+    /// [`Solver::open_with`] the default options.
     pub fn open(def: OpeningGame, dir: &Path) -> Result<Solver, EqError> {
+        Solver::open_with(def, dir, Options::default())
+    }
+
+    /// Check the options and the definition, resolve the family, lock `dir` if it exists
+    /// (refused while another run holds it) and load its state if it has one (refusing a
+    /// corrupt or foreign one). Writes nothing.
+    pub fn open_with(def: OpeningGame, dir: &Path, options: Options) -> Result<Solver, EqError> {
+        options.check()?;
         if def.model.outcomes().is_none() {
             let message = format!(
                 "`{}` has outcomes that depend on the pair; expected sequential, lockstep, or one outcome: south-first, north-first, lockstep-south, lockstep-north",
@@ -214,47 +62,19 @@ impl Solver {
             return Err(InputError::new("race", message).into());
         }
         let ids = def.family.nonempty_ids(&def.rules, "family")?;
-        let choices = crate::sweep::spec::choices(&ids, &def.rules);
         let identity = def.identity(ids.len());
-        let width = Width::of(&def);
-        let lock = if dir.is_dir() { Some(crate::store::DirLock::acquire(dir, LOCK)?) } else { None };
-        let mut solver = Solver {
-            def,
-            ids,
-            choices,
-            dir: dir.to_path_buf(),
-            cache: HashMap::new(),
-            width,
-            state: State::default(),
-            identity,
-            cuts: 0,
-            replies: 1,
-            average: 0,
-            average_replies: 1,
-            average_weights: Weights::Uniform,
-            restricted_gap: 0.0,
-            lp_trace: false,
-            mix_scores: HashMap::new(),
-            lp_warm: [None, None],
-            vector_budget: None,
-            resident: None,
-            proven: ProvenCycles::new(),
-            lock,
-            lp_time: Default::default(),
-            reply_time: Default::default(),
-            pairs: FxHashMap::default(),
-            read: FxHashMap::default(),
-            saved: Instant::now(),
-            save_after: SAVE_AFTER,
+        let run = RunState::open(dir, identity, &ids)?;
+        Ok(Solver {
+            store: Store::new(def, ids, dir, options.vector_budget),
+            run,
+            game: Restricted::default(),
+            scores: Scores::default(),
+            options,
+            lp_time: AtomicU64::new(0),
+            reply_time: AtomicU64::new(0),
             iter_games: 0,
             iter_swept: 0,
-        };
-        if !solver.load_state()? {
-            // Both players start with the family's first choice.
-            solver.state.south = vec![solver.ids[0]];
-            solver.state.north = vec![solver.ids[0]];
-        }
-        Ok(solver)
+        })
     }
 
     /// Warm start: a new run's restricted sets (both players) begin with `seed` (choice ids,
@@ -262,78 +82,142 @@ impl Solver {
     /// Ids outside the family are skipped; returns how many were taken. Refused once the run
     /// has iterations (the sets are the state's then).
     pub fn seed(&mut self, seed: &[u32]) -> Result<usize, EqError> {
-        if !self.state.log.is_empty() {
+        if !self.run.state.log.is_empty() {
             let message = "the run in --out has iterations already; a seed starts a new run (another --out)";
             return Err(InputError::new("seed", message).into());
         }
         let mut set: Vec<u32> = Vec::new();
         for &id in seed {
-            if self.ids.binary_search(&id).is_ok() && !set.contains(&id) {
+            if self.store.ids.binary_search(&id).is_ok() && !set.contains(&id) {
                 set.push(id);
             }
         }
         if set.is_empty() {
             return Err(InputError::new("seed", format!("none of its {} choices is in the family", seed.len())).into());
         }
-        (self.state.south, self.state.north) = (set.clone(), set.clone());
+        (self.run.state.south, self.run.state.north) = (set.clone(), set.clone());
         Ok(set.len())
     }
 
+    /// The game: its rules, race model, payoff and family.
+    pub fn def(&self) -> &OpeningGame {
+        &self.store.def
+    }
+
+    /// The family's choice ids, sorted.
+    pub fn ids(&self) -> &[u32] {
+        &self.store.ids
+    }
+
+    /// What the run has found so far.
+    pub fn state(&self) -> &State {
+        &self.run.state
+    }
+
     pub fn identity(&self) -> &Json {
-        &self.identity
+        self.run.identity()
     }
 
-    /// South's best reply to North's mix `y` (over `north`): (payoff, choice id).
-    pub(super) fn south_best(&self, y: &[(u32, f64)]) -> (f64, u32) {
-        self.south_ranked(y, 1)[0]
+    pub fn options(&self) -> &Options {
+        &self.options
     }
 
-    /// North's best reply to South's mix `x`: (South's payoff, choice id).
-    pub(super) fn north_best(&self, x: &[(u32, f64)]) -> (f64, u32) {
-        self.north_ranked(x, 1)[0]
+    /// One payoff vector's bytes.
+    pub fn bytes_per_vector(&self) -> u64 {
+        self.store.bytes_per_vector()
     }
 
-    /// South's `k` best replies to North's mix `y` with distinct payoffs, best first:
-    /// (South's payoff, choice id). The first is [`Solver::south_best`].
-    pub(super) fn south_ranked(&self, y: &[(u32, f64)], k: usize) -> Vec<(f64, u32)> {
-        let terms: Vec<_> = y.iter().map(|&(id, w)| self.term(Kind::Col, id, w)).collect();
-        self.ranked(&terms, k).into_iter().map(|(best, p)| (best / self.def.scale(), self.ids[p])).collect()
+    /// Bytes of the saved vectors this run holds.
+    pub fn vector_bytes(&self) -> u64 {
+        self.store.vector_bytes(&self.run.state.files)
     }
 
-    /// North's `k` best replies to South's mix `x` with distinct payoffs, best (for North)
-    /// first: (South's payoff, choice id).
-    pub(super) fn north_ranked(&self, x: &[(u32, f64)], k: usize) -> Vec<(f64, u32)> {
-        let terms: Vec<_> = x.iter().map(|&(id, w)| self.term(Kind::Row, id, -w)).collect();
-        self.ranked(&terms, k).into_iter().map(|(best, p)| (-best / self.def.scale(), self.ids[p])).collect()
+    /// Bytes one iteration's new vectors take at most: every member whose vector is not saved
+    /// yet may enter a support (all of them after a resume on a new machine), and every reply
+    /// of both sides; one vector each in a symmetric game, a row and a column otherwise; plus
+    /// the state.
+    ///
+    /// With a vector budget: at most what the budget leaves unused plus the replies' vectors.
+    pub fn iteration_bytes(&self) -> u64 {
+        let st = &self.run.state;
+        let unsaved = |kind: Kind, set: &[u32]| set.iter().filter(|&&id| !self.store.holds(kind, id)).count() as u64;
+        let missing = if self.store.def.symmetric() {
+            unsaved(Kind::Col, &st.north)
+        } else {
+            unsaved(Kind::Col, &st.north) + unsaved(Kind::Row, &st.south)
+        };
+        let per = self.store.bytes_per_vector();
+        let returning = match self.store.budget {
+            Some(b) => (missing * per).min(b.saturating_sub(self.vector_bytes())),
+            None => missing * per,
+        };
+        returning + self.reply_bytes() + (1 << 20)
     }
 
-    /// South's payoff in payoff units for a pair of restricted members, from the column of `n`.
-    #[cfg(test)]
-    pub(super) fn entry(&self, s: u32, n: u32) -> f64 {
-        let (v, sign) = self.vector(Kind::Col, n);
-        sign * v.at(self.pos(s)) as f64 / self.def.scale()
+    /// Bytes of the vectors of one iteration's new members (every reply of both sides; a row
+    /// and a column each unless the game is symmetric).
+    fn reply_bytes(&self) -> u64 {
+        let kinds = if self.store.def.symmetric() { 1 } else { 2 };
+        let replies = self.options.replies.max(1) + usize::from(self.options.average > 1);
+        2 * replies as u64 * kinds * self.store.bytes_per_vector()
+    }
+
+    /// Refuse to start an iteration whose vectors may not fit on the disk of `--out`: the run
+    /// stops between iterations with its state whole instead of failing inside a write.
+    fn check_space(&self) -> Result<(), EqError> {
+        match crate::store::space::shortfall(&self.store.dir, self.iteration_bytes()) {
+            Some(why) => Err(InputError::new("out", format!("{why} (one iteration's payoff vectors)")).into()),
+            None => Ok(()),
+        }
+    }
+
+    /// The duality gap this iteration's restricted games are solved to: `--restricted-gap`,
+    /// but 0 (exact) after an iteration that added no member, whose approximate mixes no
+    /// reply beat by more than the gap. Read from the state, so a resumed run decides alike.
+    pub(in crate::opening_game) fn gap_now(&self) -> f64 {
+        if self.run.state.stuck() {
+            0.0
+        } else {
+            self.options.restricted_gap
+        }
+    }
+
+    /// Create the directory and take its lock (once), rereading the state.
+    pub(in crate::opening_game) fn hold(&mut self) -> Result<(), EqError> {
+        self.run.hold(&self.store.ids)
+    }
+
+    /// Make a vector available ([`Store::ensure`]), its file named in the state.
+    pub(in crate::opening_game) fn ensure(&mut self, kind: Kind, id: u32, obs: &dyn Observer) -> Result<u64, EqError> {
+        self.store.ensure(&mut self.run.state.files, kind, id, obs)
     }
 
     /// The vectors of a mix's members (South's rows or North's columns), swept if not saved.
     /// After a sweep the state is saved (the last iteration's, with the new vectors'
-    /// checksums) once the last save is [`SAVE_AFTER`] old: a resume's first iteration may
-    /// sweep hundreds, and a run stopped inside it keeps them.
-    pub(super) fn ensure_mix(&mut self, kind: Kind, mix: &[(u32, f64)], obs: &dyn Observer) -> Result<(), EqError> {
-        let iteration = self.state.log.len() as u32 + 1;
-        let due = mix.iter().filter(|&&(id, _)| self.needs_sweep(kind, id)).count();
+    /// checksums) once the last save is old enough ([`RunState::save_throttled`]): a resume's
+    /// first iteration may sweep hundreds, and a run stopped inside it keeps them.
+    pub(in crate::opening_game) fn ensure_mix(
+        &mut self,
+        kind: Kind,
+        mix: &[(u32, f64)],
+        obs: &dyn Observer,
+    ) -> Result<(), EqError> {
+        let iteration = self.run.state.log.len() as u32 + 1;
+        let due = mix.iter().filter(|&&(id, _)| self.store.needs_sweep(&self.run.state.files, kind, id)).count();
         let mut swept = 0;
         for &(id, _) in mix {
             let games = self.ensure(kind, id, obs)?;
-            let name = self.file_name(self.stored(kind).0, id);
-            if self.state.vectors.contains_key(&name) {
-                self.state.vector_used.insert(name, iteration);
+            let name = self.store.file_name(self.store.stored(kind).0, id);
+            let st = &mut self.run.state;
+            if st.files.vectors.contains_key(&name) {
+                st.files.vector_used.insert(name, iteration);
             }
             if games > 0 {
                 // Counted in the state's total now, so a saved stop before the iteration ends
                 // loses none (an unsaved one sweeps the vector again and counts it then).
-                self.state.games += games;
+                st.games += games;
                 self.iter_swept += games;
-                self.save_throttled()?;
+                self.run.save_throttled()?;
                 swept += 1;
                 obs.mix_swept(kind.side(), swept, due);
             }
@@ -342,62 +226,26 @@ impl Solver {
         Ok(())
     }
 
-    /// Create the directory and take its lock (once), then reread the state another run may
-    /// have written there since [`Solver::open`] found no directory.
-    pub(super) fn hold(&mut self) -> Result<(), EqError> {
-        if self.lock.is_some() {
-            return Ok(());
-        }
-        // A directory that cannot be created (a parent on a read-only or virtual file system, no
-        // permission) is the caller's path to fix, not a failed write.
-        fs::create_dir_all(&self.dir)
-            .map_err(|e| InputError::new("out", format!("cannot create the directory {}: {e}", self.dir.display())))?;
-        self.lock = Some(crate::store::DirLock::acquire(&self.dir, LOCK)?);
-        self.load_state().map(drop)
-    }
-
-    /// Save the state after a sweep when the last save is [`SAVE_AFTER`] old (a save
-    /// rewrites and syncs the whole state: after every millisecond sweep of a small family
-    /// it would cost more than the sweeps).
-    pub(super) fn save_throttled(&mut self) -> Result<(), EqError> {
-        if self.saved.elapsed() >= self.save_after {
-            self.save()?;
-        }
-        Ok(())
-    }
-
-    /// Write the state file (atomically, synced).
-    pub(super) fn save(&mut self) -> Result<(), EqError> {
-        write_state(&self.dir.join(STATE_FILE), &self.identity, &self.state)?;
-        self.saved = Instant::now();
-        Ok(())
-    }
-
-    /// Load the state file of the run's directory if there is one (false when there is none),
-    /// refusing a corrupt or foreign one and one whose members are not in the family.
-    fn load_state(&mut self) -> Result<bool, EqError> {
-        let path = self.dir.join(STATE_FILE);
-        if !path.exists() {
-            return Ok(false);
-        }
-        self.state = read_state(&path, &self.identity)?;
-        self.state.check_members(&path, &self.ids)?;
-        self.state.seed_certificate();
-        Ok(true)
+    /// Delete what the last iteration's end deletes after its save: score vectors and LP
+    /// optima of older iterations.
+    fn prune(&mut self) -> Result<(), EqError> {
+        let anchored = self.options.average_weights == super::options::Weights::Anchored;
+        self.scores.prune(&self.store.dir, &self.run.state, anchored)?;
+        warm::prune(&self.store.dir, self.run.state.log.len())
     }
 
     /// Run iterations until converged or a limit is reached; the state is saved after each.
-    pub fn run(&mut self, stop: StopAt, obs: &dyn Observer) -> Result<(), EqError> {
+    pub fn run(&mut self, obs: &dyn Observer) -> Result<(), EqError> {
         let start = Instant::now();
+        let stop = self.options.stop;
         self.hold()?;
-        self.load_saved()?;
-        self.load_warm();
+        self.store.load_saved(&mut self.run)?;
+        self.game.load_warm(&self.store.dir, self.run.state.log.len());
         // What the last iteration's end deletes after its save: a stop in between left it
         // (the resumed run of a finished state would otherwise keep it for good).
-        self.prune_scores()?;
-        self.prune_warm(self.state.log.len())?;
-        while !self.state.done {
-            if stop.max_iterations.is_some_and(|m| self.state.log.len() as u32 >= m)
+        self.prune()?;
+        while !self.run.state.done {
+            if stop.max_iterations.is_some_and(|m| self.run.state.log.len() as u32 >= m)
                 || stop.seconds.is_some_and(|s| start.elapsed().as_secs_f64() >= s)
             {
                 break;
@@ -415,20 +263,21 @@ impl Solver {
         self.reply_time.store(0, Relaxed);
         self.iter_games = 0;
         self.iter_swept = 0;
-        let (s_set, n_set) = (self.state.south.clone(), self.state.north.clone());
+        let (s_set, n_set) = (self.run.state.south.clone(), self.run.state.north.clone());
         // South's mix over S against every North choice (its members' rows know them all).
-        let (s_mix, n_mix) = (self.state.south_strategy.clone(), self.state.north_strategy.clone());
+        let (s_mix, n_mix) = (self.run.state.south_strategy.clone(), self.run.state.north_strategy.clone());
         // An asymmetric game's two first LPs are independent: solved side by side (the
         // sweeps that follow use every core; the LPs, one core each, would leave one idle).
         let (mut s_first, mut n_first) = (None, None);
-        if !self.def.symmetric() {
-            let mut lp_s = self.lp(true, &s_set, &n_set, &n_set, (&s_mix, &n_mix));
-            let mut lp_n = self.lp(false, &n_set, &s_set, &s_set, (&n_mix, &s_mix));
+        if !self.store.def.symmetric() {
+            let (store, gap, options) = (&self.store, self.gap_now(), &self.options);
+            let mut lp_s = self.game.lp(store, true, &s_set, &n_set, &n_set, (&s_mix, &n_mix), gap, options);
+            let mut lp_n = self.game.lp(store, false, &n_set, &s_set, &s_set, (&n_mix, &s_mix), gap, options);
             let t = Instant::now();
             let (a, b) = rayon::join(|| lp_s.solve(), || lp_n.solve());
             self.lp_time.fetch_add(t.elapsed().as_nanos() as u64, Relaxed);
-            self.keep_warm(true, &mut lp_s);
-            self.keep_warm(false, &mut lp_n);
+            self.game.keep_warm(true, &mut lp_s, self.options.cuts);
+            self.game.keep_warm(false, &mut lp_n, self.options.cuts);
             (s_first, n_first) = (Some(a?), Some(b?));
         }
         let south = self.refine(true, &s_set, &n_set, (&s_mix, &n_mix), s_first, obs)?;
@@ -436,7 +285,7 @@ impl Solver {
         let n_more = south.more();
         let (upper, y, s_br, s_plain, s_more);
         let mut north_scores = None;
-        if self.def.symmetric() {
+        if self.store.def.symmetric() {
             // S = N and A = −Aᵀ: South's optimal mix is North's too, and North's best reply
             // to it mirrors South's: upper = −lower, one sweep serves both.
             (upper, y, s_br, s_plain, s_more) = (-lower, x.clone(), n_br, n_plain, n_more.clone());
@@ -448,10 +297,10 @@ impl Solver {
         }
         let restricted_value = south.first_value;
         if let Some(scores) = south.scores {
-            self.keep_scores(true, &x, scores)?;
+            self.scores.keep(&self.store.dir, true, &x, scores)?;
         }
         if let Some(scores) = north_scores {
-            self.keep_scores(false, &y, scores)?;
+            self.scores.keep(&self.store.dir, false, &y, scores)?;
         }
         // The average of the last mixes (`--average`), answered like the LP's mix.
         let avg = self.answer_average(&x, &y, restricted_value, obs)?;
@@ -459,9 +308,9 @@ impl Solver {
         let s_more: Vec<u32> = avg.south_replies.iter().copied().chain(s_more).collect();
         let games = self.iter_games;
         let freed = self.evict(&x, &y);
-        let held = self.held_vectors().count();
+        let held = self.store.held_vectors(&self.run.state.files).count();
         let seconds = t0.elapsed().as_secs_f64();
-        let st = &mut self.state;
+        let st = &mut self.run.state;
         st.games += games - self.iter_swept;
         // The iteration's games from the totals, not from this sitting's count: a sitting
         // stopped inside the iteration may have swept (and counted) some of its vectors, and
@@ -507,7 +356,7 @@ impl Solver {
         // The best reply to the refined mix, else (as plain double oracle) to the restricted
         // game's mix, whichever is new.
         // Then up to `replies − 1` more replies that beat the restricted game's value.
-        let k = self.replies.max(1);
+        let k = self.options.replies.max(1);
         let pick = |set: &[u32], a: u32, b: u32, more: &[u32]| {
             let mut add: Vec<u32> = [a, b].into_iter().find(|c| !set.contains(c)).into_iter().collect();
             for &c in more {
@@ -531,7 +380,7 @@ impl Solver {
                 st.done = true;
                 st.stalled = true;
             }
-        } else if self.def.symmetric() {
+        } else if self.store.def.symmetric() {
             // One set: both players' candidates go into it.
             for c in add_s.into_iter().chain(add_n) {
                 if !st.south.contains(&c) {
@@ -543,19 +392,37 @@ impl Solver {
             st.south.extend(add_s);
             st.north.extend(add_n);
         }
-        average::remember(st, self.average, self.def.symmetric(), &x, &y);
+        st.remember(self.options.average, self.store.def.symmetric(), &x, &y);
         st.south_strategy = x;
         st.north_strategy = y;
         st.log.push(rec.clone());
         let done = st.log.len();
-        self.save_warm(done)?;
-        self.save()?;
+        self.game.save_warm(&self.store.dir, done)?;
+        self.run.save()?;
         // After the save: a stop in between leaves files the state does not name (swept
         // again, to the same bytes, if ever needed), never a state naming a missing file.
-        disk::remove_files(&freed)?;
-        self.prune_scores()?;
-        self.prune_warm(done)?;
+        remove_files(&freed)?;
+        self.prune()?;
         obs.iteration(&rec);
         Ok(())
+    }
+
+    /// With a vector budget, delete the saved vectors of members outside this iteration's
+    /// mixes `x` (South's, through rows) and `y` (North's, through columns), and outside the
+    /// mixes the next averages take in (`--average`) unless those are weighed by their score
+    /// vectors, which need no vector ([`Store::evict`]).
+    fn evict(&mut self, x: &[(u32, f64)], y: &[(u32, f64)]) -> Vec<std::path::PathBuf> {
+        let st = &self.run.state;
+        let uniform = !self.options.average_weights.by_scores();
+        let recent = |r: &[Vec<(u32, f64)>], kind| -> Vec<(Kind, u32)> {
+            r.iter().flatten().filter(|_| uniform).map(|&(id, _)| (kind, id)).collect()
+        };
+        let keep: Vec<(Kind, u32)> = (x.iter().map(|&(id, _)| (Kind::Row, id)))
+            .chain(y.iter().map(|&(id, _)| (Kind::Col, id)))
+            .chain(recent(&st.recent_south, Kind::Row))
+            .chain(recent(&st.recent_north, Kind::Col))
+            .collect();
+        let coming = self.reply_bytes();
+        self.store.evict(&mut self.run.state.files, &keep, coming)
     }
 }

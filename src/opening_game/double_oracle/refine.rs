@@ -1,8 +1,10 @@
 //! One player's mix for an iteration: the restricted LP's, refined against the opponent's best
 //! replies over the whole family (`--cuts`), with the pass that ranks those replies.
 
+use super::super::observer::Observer;
+use super::super::store::Mix;
 use super::super::vectors::Kind;
-use super::{EqError, Mix, Observer, Solver, TOLERANCE};
+use super::{EqError, Solver, TOLERANCE};
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::Instant;
 
@@ -31,7 +33,7 @@ impl Solver {
     /// One player's best mix over his restricted set `own` against EVERY opposing choice of
     /// the family, by constraint generation: the LP starts with the opponent's restricted set
     /// as its columns (the plain double-oracle game), then adds the opponent's best reply to
-    /// the current mix while that reply beats the LP's value (at most [`Solver::cuts`] times;
+    /// the current mix while that reply beats the LP's value (at most `--cuts` times;
     /// 0 = plain double oracle). The LP's entries are played pairwise; the opponent's best
     /// reply over the family needs the vectors of the mix's support only (swept the first
     /// time a member is in one). `south`: the player is South (else North, whose payoff is
@@ -47,16 +49,17 @@ impl Solver {
     ) -> Result<Refined, EqError> {
         let mut cuts = cuts0.to_vec();
         let mut best: Option<Refined> = None;
-        for step in 0..=self.cuts {
+        for step in 0..=self.options.cuts {
             let (v, w) = match first.take() {
                 Some(solved) => solved,
                 None => {
-                    let mut lp = self.lp(south, own, &cuts, cuts0, hints);
+                    let gap = self.gap_now();
+                    let mut lp = self.game.lp(&self.store, south, own, &cuts, cuts0, hints, gap, &self.options);
                     let t = Instant::now();
                     let solved = lp.solve()?;
                     self.lp_time.fetch_add(t.elapsed().as_nanos() as u64, Relaxed);
                     if step == 0 {
-                        self.keep_warm(south, &mut lp);
+                        self.game.keep_warm(south, &mut lp, self.options.cuts);
                     }
                     solved
                 }
@@ -67,16 +70,18 @@ impl Solver {
             let t = Instant::now();
             // The opponent's scores (North's gains against South's mix, South's against North's)
             // as the player's payoffs: the mix's guarantee first.
-            let keep = self.average > 1 && self.average_weights.by_scores();
-            let (top, scores) = self.ranked_keep(&self.side_terms(south, &mix), self.replies.max(1), keep);
-            let replies: Vec<(f64, u32)> = top.into_iter().map(|(b, p)| (-b / self.def.scale(), self.ids[p])).collect();
+            let keep = self.options.average > 1 && self.options.average_weights.by_scores();
+            let store = &self.store;
+            let (top, scores) = store.ranked_keep(&store.side_terms(south, &mix), self.options.replies.max(1), keep);
+            let replies: Vec<(f64, u32)> =
+                top.into_iter().map(|(b, p)| (-b / store.def.scale(), store.ids[p])).collect();
             self.reply_time.fetch_add(t.elapsed().as_nanos() as u64, Relaxed);
             let (g, br) = replies[0];
             let (first_value, first_reply) = best.as_ref().map_or((v, br), |b| (b.first_value, b.first_reply));
             if best.as_ref().is_none_or(|b| g > b.guarantee) {
                 best = Some(Refined { guarantee: g, mix, reply: br, replies, first_value, first_reply, scores });
             }
-            if v - g <= TOLERANCE / 4.0 || cuts.contains(&br) || step == self.cuts {
+            if v - g <= TOLERANCE / 4.0 || cuts.contains(&br) || step == self.options.cuts {
                 break;
             }
             cuts.push(br);

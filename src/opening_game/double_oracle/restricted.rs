@@ -1,39 +1,54 @@
-//! The restricted game's matrix (members × members): each entry read from a swept vector of
-//! either member, else played pairwise and kept in [`Solver`]'s pair cache; and each player's
-//! LP over it, with the first guess of its supports.
+//! The restricted game: its matrix (members × members), each entry read from a swept vector
+//! of either member, else played pairwise and kept; each player's LP over it, with the first
+//! guess of its supports; and each player's last LP optimum, the next one's start.
 
-use super::super::vectors::{Kind, Values};
-use super::{Mix, Solver};
+use super::super::options::Options;
+use super::super::store::{Mix, Store};
+use super::super::vectors::Kind;
+use super::warm;
 use crate::matrix_game::{maximiser_with, stderr_trace, LpError, SolveOptions, Trace, Warm};
 use crate::sweep::play::play_pair;
 use rayon::prelude::*;
+use rustc_hash::FxHashMap;
 use std::collections::HashMap;
+use std::path::Path;
 
-impl Solver {
-    /// A restricted member's vector when it is in memory: the column of a North member (`Col`)
-    /// or the row of a South member (`Row`), with its sign (a row is a negated column in a
-    /// symmetric game).
-    fn held(&self, kind: Kind, id: u32) -> Option<(Values<'_>, i32)> {
-        let (k, sign) = self.stored(kind);
-        self.cache.get(&(k, id)).map(|v| (v.values(), sign as i32))
-    }
+/// What a run knows of its restricted games beyond the vectors.
+#[derive(Default)]
+pub(in crate::opening_game) struct Restricted {
+    /// South's payoff (integer units, summed over the outcomes) of pairs of choices played so
+    /// far: the restricted LPs' entries that no swept vector holds. A member's vector is swept
+    /// only once the member enters a mix whose best reply is computed, so the others' entries
+    /// are played pairwise; an entry one of its two members' vectors holds is read from it
+    /// (see [`Restricted::matrix`]).
+    pub(in crate::opening_game) pairs: FxHashMap<(u32, u32), i32>,
+    /// The restricted LPs' entries read from vectors so far, kept so that each is read once
+    /// per sitting: rebuilding the matrix from the vectors every iteration touches a page of
+    /// nearly every saved vector (|S|·|N| random reads, twice), which once the vectors outgrow
+    /// the page cache reads from disk. A member's entries also survive its vector's deletion
+    /// for the budget.
+    pub(in crate::opening_game) read: FxHashMap<(u32, u32), i32>,
+    /// Each player's last restricted LP's optimum (North's, South's), the next LP's start.
+    pub(super) warm: [Option<Warm>; 2],
+}
 
+impl Restricted {
     /// Play `todo` (pairs of South and North members), in parallel, caching South's payoff;
     /// in a symmetric game a pair's mirror is its negation, so each is played once (lower id
     /// as South) and cached both ways.
-    fn play_pairs(&mut self, todo: Vec<(u32, u32)>) {
-        let symmetric = self.def.symmetric();
+    fn play_pairs(&mut self, store: &Store, todo: Vec<(u32, u32)>) {
+        let symmetric = store.def.symmetric();
         let canonical = |(s, n): (u32, u32)| if symmetric && n < s { (n, s) } else { (s, n) };
         let mut todo: Vec<(u32, u32)> = todo.into_iter().map(canonical).collect();
         todo.sort_unstable();
         todo.dedup();
-        let (rules, model, payoff) = (&self.def.rules, self.def.model, self.def.payoff);
+        let (rules, model, payoff) = (&store.def.rules, store.def.model, store.def.payoff);
         let played: Vec<((u32, u32), i32)> = todo
             .par_iter()
             .map(|&(s, n)| {
-                let (cs, cn) = (&self.choices[self.pos(s)], &self.choices[self.pos(n)]);
+                let (cs, cn) = (&store.choices[store.pos(s)], &store.choices[store.pos(n)]);
                 let mut v = 0i32;
-                play_pair(rules, &self.proven, model, cs, cn, |_, g| v += payoff.of(g));
+                play_pair(rules, &store.proven, model, cs, cn, |_, g| v += payoff.of(g));
                 ((s, n), v)
             })
             .collect();
@@ -65,7 +80,7 @@ impl Solver {
     /// own vectors are not swept yet) read from every old member's vector were 64 scattered
     /// pages of each of 5,900 files, which readahead made ~47 GB of reads and 50 s
     /// (iteration 602); played, they are ~0.56 M pairs, under a second.
-    pub(in crate::opening_game) fn restricted(&mut self, south: &[u32], north: &[u32]) -> Vec<i32> {
+    pub(in crate::opening_game) fn matrix(&mut self, store: &Store, south: &[u32], north: &[u32]) -> Vec<i32> {
         let (ns, nn) = (south.len(), north.len());
         let mut a = vec![0i32; ns * nn];
         // Where each entry comes from: 0 not yet (played below), 1 the caches, 2 a vector now.
@@ -79,17 +94,17 @@ impl Solver {
         }
         // The members of each side in the family's order (a vector's slots are in that order).
         let by_pos = |set: &[u32]| {
-            let mut order: Vec<(usize, usize)> = set.iter().enumerate().map(|(k, &id)| (self.pos(id), k)).collect();
+            let mut order: Vec<(usize, usize)> = set.iter().enumerate().map(|(k, &id)| (store.pos(id), k)).collect();
             order.sort_unstable();
             order
         };
         let (south_order, north_order) = (by_pos(south), by_pos(north));
         // North's swept columns, then South's swept rows for what no column held.
         let (col_at, row_at) = (|j: usize, i: usize| i * nn + j, |i: usize, j: usize| i * nn + j);
-        self.read_vectors(Kind::Col, north, &south_order, &col_at, &mut a, &mut known);
-        self.read_vectors(Kind::Row, south, &north_order, &row_at, &mut a, &mut known);
+        read_vectors(store, Kind::Col, north, &south_order, &col_at, &mut a, &mut known);
+        read_vectors(store, Kind::Row, south, &north_order, &row_at, &mut a, &mut known);
         let todo = (0..ns * nn).filter(|&k| known[k] == 0).map(|k| (south[k / nn], north[k % nn])).collect();
-        self.play_pairs(todo);
+        self.play_pairs(store, todo);
         let mut fresh = Vec::new();
         for (i, &s) in south.iter().enumerate() {
             for (j, &n) in north.iter().enumerate() {
@@ -105,58 +120,34 @@ impl Solver {
         a
     }
 
-    /// One side's pass of [`Solver::restricted`]: each swept vector of a member of `outer`
-    /// (`kind`: North's columns or South's rows) whose line over `inner` (the other side's
-    /// members as (family position, index), in the family's order) is at least half unknown,
-    /// read once at the slots still unknown; `at(outer index, inner index)` is the entry's
-    /// place in `a`.
-    fn read_vectors(
-        &self,
-        kind: Kind,
-        outer: &[u32],
-        inner: &[(usize, usize)],
-        at: &(dyn Fn(usize, usize) -> usize + Sync),
-        a: &mut [i32],
-        known: &mut [u8],
-    ) {
-        let found: Vec<Vec<(usize, i32)>> = (0..outer.len())
-            .into_par_iter()
-            .map(|o| {
-                let Some((v, sign)) = self.held(kind, outer[o]) else { return Vec::new() };
-                let unknown: Vec<&(usize, usize)> = inner.iter().filter(|&&(_, x)| known[at(o, x)] == 0).collect();
-                if 2 * unknown.len() < inner.len() {
-                    return Vec::new();
-                }
-                unknown.into_iter().map(|&(p, x)| (at(o, x), sign * v.at(p))).collect()
-            })
-            .collect();
-        for (k, v) in found.into_iter().flatten() {
-            (a[k], known[k]) = (v, 2);
-        }
-    }
-
     /// The restricted LP of one player (`south`, else North) over his set `own` against the
     /// opposing members `cuts` (the opponent's set `cuts0`, then any cuts), started from the
     /// last iteration's supports (`hints`) and the newest members.
+    /// `gap`: the duality gap to solve to (0: exactly); `options`: the replies per iteration
+    /// (how many newest members join the guessed support), the cuts and the trace.
+    #[allow(clippy::too_many_arguments)]
     pub(in crate::opening_game) fn lp(
         &mut self,
+        store: &Store,
         south: bool,
         own: &[u32],
         cuts: &[u32],
         cuts0: &[u32],
         hints: (Mix<'_>, Mix<'_>),
+        gap: f64,
+        options: &Options,
     ) -> RestrictedLp {
         // The player's payoffs, own × cuts, in payoff units.
-        let scale = self.def.scale();
+        let scale = store.def.scale();
         let a: Vec<f64> = if south {
-            self.restricted(own, cuts).into_iter().map(|v| v as f64 / scale).collect()
+            self.matrix(store, own, cuts).into_iter().map(|v| v as f64 / scale).collect()
         } else {
-            let m = &self.restricted(cuts, own);
+            let m = &self.matrix(store, cuts, own);
             let k = own.len();
             (0..k).flat_map(|o| (0..cuts.len()).map(move |c| -(m[c * k + o] as f64 / scale))).collect()
         };
         let guess = |set: &[u32], mix: &[(u32, f64)]| -> Vec<usize> {
-            let fresh = set.len().saturating_sub(2 * self.replies.max(1));
+            let fresh = set.len().saturating_sub(2 * options.replies.max(1));
             (0..set.len()).filter(|&i| i >= fresh || mix.iter().any(|m| m.0 == set[i])).collect()
         };
         // Beyond those, the members that did best against the other side's last mix (a
@@ -178,8 +169,56 @@ impl Solver {
         cols0.extend(cuts0.len()..cuts.len());
         // The last LP's optimum, when its columns were this player's plain restricted game
         // too (with cuts beyond it, their indices move as the sets grow).
-        let warm = if self.cuts == 0 { self.lp_warm[usize::from(south)].take() } else { None };
-        RestrictedLp { a, rows, cols, rows0, cols0, warm, gap: self.gap_now(), trace: self.lp_trace }
+        let warm = if options.cuts == 0 { self.warm[usize::from(south)].take() } else { None };
+        RestrictedLp { a, rows, cols, rows0, cols0, warm, gap, trace: options.lp_trace }
+    }
+
+    /// Keep a solved LP's optimum for the player's next LP (plain double oracle only: `cuts`
+    /// 0).
+    pub(in crate::opening_game) fn keep_warm(&mut self, south: bool, lp: &mut RestrictedLp, cuts: usize) {
+        if cuts == 0 {
+            self.warm[usize::from(south)] = lp.warm.take();
+        }
+    }
+
+    /// Write the carried optima as those of `iteration` (before its state is saved).
+    pub(super) fn save_warm(&self, dir: &Path, iteration: usize) -> Result<(), super::super::EqError> {
+        warm::save(dir, &self.warm, iteration)
+    }
+
+    /// The carried optima of the state's last iteration, `iteration`.
+    pub(in crate::opening_game) fn load_warm(&mut self, dir: &Path, iteration: usize) {
+        self.warm = warm::load(dir, iteration);
+    }
+}
+
+/// One side's pass of [`Restricted::matrix`]: each swept vector of a member of `outer`
+/// (`kind`: North's columns or South's rows) whose line over `inner` (the other side's
+/// members as (family position, index), in the family's order) is at least half unknown,
+/// read once at the slots still unknown; `at(outer index, inner index)` is the entry's
+/// place in `a`.
+fn read_vectors(
+    store: &Store,
+    kind: Kind,
+    outer: &[u32],
+    inner: &[(usize, usize)],
+    at: &(dyn Fn(usize, usize) -> usize + Sync),
+    a: &mut [i32],
+    known: &mut [u8],
+) {
+    let found: Vec<Vec<(usize, i32)>> = (0..outer.len())
+        .into_par_iter()
+        .map(|o| {
+            let Some((v, sign)) = store.held(kind, outer[o]) else { return Vec::new() };
+            let unknown: Vec<&(usize, usize)> = inner.iter().filter(|&&(_, x)| known[at(o, x)] == 0).collect();
+            if 2 * unknown.len() < inner.len() {
+                return Vec::new();
+            }
+            unknown.into_iter().map(|&(p, x)| (at(o, x), sign * v.at(p))).collect()
+        })
+        .collect();
+    for (k, v) in found.into_iter().flatten() {
+        (a[k], known[k]) = (v, 2);
     }
 }
 
@@ -193,7 +232,7 @@ pub(in crate::opening_game) struct RestrictedLp {
     /// The guessed supports: rows, columns.
     pub(in crate::opening_game) rows0: Vec<usize>,
     pub(in crate::opening_game) cols0: Vec<usize>,
-    /// The LP's optimum to start from, then to carry on ([`Solver::keep_warm`]).
+    /// The LP's optimum to start from, then to carry on ([`Restricted::keep_warm`]).
     pub(in crate::opening_game) warm: Option<Warm>,
     /// Solve only to this duality gap, by regret matching⁺ (0: exactly, by the simplex).
     gap: f64,
@@ -212,28 +251,6 @@ impl RestrictedLp {
         let (solved, warm) = maximiser_with(&self.a, self.rows, self.cols, guess, self.warm.take(), &opts)?;
         self.warm = warm;
         Ok(solved)
-    }
-}
-
-impl Solver {
-    /// The duality gap this iteration's restricted games are solved to: `--restricted-gap`,
-    /// but 0 (exact) after an iteration that added no member, whose approximate mixes no
-    /// reply beat by more than the gap. Read from the state, so a resumed run decides alike.
-    pub(super) fn gap_now(&self) -> f64 {
-        let st = &self.state;
-        let stuck = st.log.last().is_some_and(|r| r.south_size == st.south.len() && r.north_size == st.north.len());
-        if stuck {
-            0.0
-        } else {
-            self.restricted_gap
-        }
-    }
-
-    /// Keep a solved LP's optimum for the player's next LP (plain double oracle only).
-    pub(in crate::opening_game) fn keep_warm(&mut self, south: bool, lp: &mut RestrictedLp) {
-        if self.cuts == 0 {
-            self.lp_warm[usize::from(south)] = lp.warm.take();
-        }
     }
 }
 

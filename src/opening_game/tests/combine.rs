@@ -2,6 +2,7 @@
 //! checked against LPs over whole enumerated matrices.
 
 use super::def;
+use super::run_until;
 use crate::matrix_game::solve_matrix_game;
 use crate::opening_game::double_oracle::combine::{best_weights, combined_top};
 use crate::opening_game::{full_matrix, Quiet, Solver, StopAt, Weights};
@@ -46,8 +47,9 @@ fn best_weights_solve_the_whole_game() {
 
 fn run(dir: &Path, family: &str, average: usize, weights: Weights, iterations: Option<u32>) -> Solver {
     let mut s = Solver::open(def("lockstep", "margin", family), dir).unwrap();
-    (s.average, s.replies, s.average_replies, s.average_weights) = (average, 3, 2, weights);
-    s.run(StopAt { max_iterations: iterations, seconds: None }, &Quiet).unwrap();
+    (s.options.average, s.options.replies, s.options.average_replies, s.options.average_weights) =
+        (average, 3, 2, weights);
+    run_until(&mut s, StopAt { max_iterations: iterations, seconds: None }, &Quiet).unwrap();
     s
 }
 
@@ -59,12 +61,12 @@ fn run(dir: &Path, family: &str, average: usize, weights: Weights, iterations: O
 fn the_optimal_average_is_the_best_weighted_mix_in_the_matrix() {
     let family = "all:remove=000000**";
     let dir = tempfile::tempdir().unwrap();
-    let before = run(dir.path(), family, 4, Weights::Optimal, Some(6)).state.recent_south.clone();
+    let before = run(dir.path(), family, 4, Weights::Optimal, Some(6)).run.state.recent_south.clone();
     assert_eq!(before.len(), 3);
     let sv = run(dir.path(), family, 4, Weights::Optimal, Some(7));
-    let mixes: Vec<&Vec<(u32, f64)>> = before.iter().chain([&sv.state.south_strategy]).collect();
-    let d = sv.def.clone();
-    let (ids, n) = (sv.ids.clone(), sv.ids.len());
+    let mixes: Vec<&Vec<(u32, f64)>> = before.iter().chain([&sv.run.state.south_strategy]).collect();
+    let d = sv.store.def.clone();
+    let (ids, n) = (sv.store.ids.clone(), sv.store.ids.len());
     let a = full_matrix(&d, &ids);
     let at = |id: u32| ids.binary_search(&id).unwrap();
     // South's payoff of each mix against each North choice.
@@ -77,7 +79,7 @@ fn the_optimal_average_is_the_best_weighted_mix_in_the_matrix() {
     }
     let best = solve_matrix_game(&g, 4, n).unwrap().value;
     let uniform = (0..n).map(|j| pay.iter().map(|p| p[j] / 4.0).sum::<f64>()).fold(f64::MAX, f64::min);
-    let logged = sv.state.log[6].average_lower.unwrap();
+    let logged = sv.run.state.log[6].average_lower.unwrap();
     assert!((logged - best).abs() < 1e-9, "logged {logged}, best weights {best}");
     assert!(logged >= uniform - 1e-12 && best > uniform + 1e-3, "the case must reward weighing: {best} vs {uniform}");
     // Run on to the end (once the stopped run has let go of the directory): exact at the
@@ -87,14 +89,14 @@ fn the_optimal_average_is_the_best_weighted_mix_in_the_matrix() {
     let sv = run(dir.path(), family, 4, Weights::Optimal, None);
     assert!(sv.exact());
     assert!(solve_matrix_game(&a, n, n).unwrap().value.abs() < 1e-7 && sv.value().abs() < 1e-6);
-    let bs = sv.state.best_south.as_ref().unwrap();
+    let bs = sv.run.state.best_south.as_ref().unwrap();
     for j in 0..n {
         let g: f64 = bs.mix.iter().map(|&(id, w)| w * a[at(id) * n + j]).sum();
         assert!(g >= bs.bound - 1e-9, "column {j}: {g} < {}", bs.bound);
     }
     // Only the recent mixes' score files stay.
     let files = std::fs::read_dir(dir.path().join("mixes")).unwrap().count();
-    assert_eq!(files, sv.state.recent_south.len());
+    assert_eq!(files, sv.run.state.recent_south.len());
 }
 
 /// A run stopped and resumed, with or without its score files (deleted: the resumed run
@@ -116,7 +118,7 @@ fn an_optimal_average_run_resumes_to_the_same_run() {
             std::fs::remove_dir_all(dir.path().join("columns")).unwrap();
         }
         let resumed = run(dir.path(), family, 4, Weights::Optimal, None);
-        let (r, w) = (&resumed.state, &whole.state);
+        let (r, w) = (&resumed.run.state, &whole.run.state);
         if lose_vectors {
             assert!(resumed.exact() && resumed.value().abs() < 1e-6);
             let sixth = &r.log[5];
@@ -145,7 +147,8 @@ fn an_anchored_average_never_falls_below_the_certificate() {
     let plain_dir = tempfile::tempdir().unwrap();
     let plain = run(plain_dir.path(), family, 4, Weights::Optimal, None);
     let falls = |s: &Solver| {
-        s.state
+        s.run
+            .state
             .log
             .windows(2)
             .filter(|w| w[1].average_lower.is_some_and(|a| a < w[0].best_lower.unwrap() - 1e-9))
@@ -154,16 +157,16 @@ fn an_anchored_average_never_falls_below_the_certificate() {
     assert_eq!(falls(&whole), 0);
     assert!(falls(&plain) > 0, "the case must have averages that fall back without the anchor");
     assert!(whole.exact() && whole.value().abs() < 1e-6);
-    let (ids, n) = (whole.ids.clone(), whole.ids.len());
-    let a = full_matrix(&whole.def, &ids);
-    let bs = whole.state.best_south.as_ref().unwrap();
+    let (ids, n) = (whole.store.ids.clone(), whole.store.ids.len());
+    let a = full_matrix(&whole.store.def, &ids);
+    let bs = whole.run.state.best_south.as_ref().unwrap();
     for j in 0..n {
         let g: f64 = bs.mix.iter().map(|&(id, w)| w * a[ids.binary_search(&id).unwrap() * n + j]).sum();
         assert!(g >= bs.bound - 1e-9, "column {j}: {g} < {}", bs.bound);
     }
     // The recent mixes' score files and the certified mix's stay.
     let files = std::fs::read_dir(dir.path().join("mixes")).unwrap().count();
-    assert!(files == whole.state.recent_south.len() + 1 || files == whole.state.recent_south.len(), "{files}");
+    assert!(files == whole.run.state.recent_south.len() + 1 || files == whole.run.state.recent_south.len(), "{files}");
     for lose_scores in [false, true] {
         let dir = tempfile::tempdir().unwrap();
         drop(run(dir.path(), family, 4, Weights::Anchored, Some(5)));
@@ -175,7 +178,7 @@ fn an_anchored_average_never_falls_below_the_certificate() {
         if lose_scores {
             continue;
         }
-        let (r, w) = (&resumed.state, &whole.state);
+        let (r, w) = (&resumed.run.state, &whole.run.state);
         assert_eq!((&r.south, r.games, r.log.len()), (&w.south, w.games, w.log.len()));
         for (x, y) in r.log.iter().zip(&w.log) {
             assert_eq!(x.north_best_response, y.north_best_response);

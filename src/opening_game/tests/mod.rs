@@ -22,9 +22,15 @@ fn def(race: &str, payoff: &str, family: &str) -> OpeningGame {
     }
 }
 
+/// Run `s` until `stop` (or converged).
+fn run_until(s: &mut Solver, stop: StopAt, obs: &dyn Observer) -> Result<(), EqError> {
+    s.options.stop = stop;
+    s.run(obs)
+}
+
 fn solve(d: &OpeningGame, dir: &Path, limits: StopAt) -> Solver {
     let mut s = Solver::open(d.clone(), dir).unwrap();
-    s.run(limits, &Quiet).unwrap();
+    run_until(&mut s, limits, &Quiet).unwrap();
     s
 }
 
@@ -102,15 +108,15 @@ fn double_oracle_equals_the_full_matrix_game() {
         // (every third) the average of the last 4 mixes answered too, in the last case with 4
         // replies a side of which up to 3 are the average's.
         let mut sv = Solver::open(d.clone(), dir.path()).unwrap();
-        sv.cuts = if k % 2 == 1 { 6 } else { 0 };
-        sv.average = if k % 3 == 2 { 4 } else { 0 };
+        sv.options.cuts = if k % 2 == 1 { 6 } else { 0 };
+        sv.options.average = if k % 3 == 2 { 4 } else { 0 };
         if k == 5 {
-            (sv.replies, sv.average_replies) = (4, 3);
+            (sv.options.replies, sv.options.average_replies) = (4, 3);
         }
-        sv.run(StopAt::default(), &Quiet).unwrap();
-        let a = full_matrix(&d, &sv.ids);
-        let full = solve_matrix_game(&a, sv.ids.len(), sv.ids.len()).unwrap();
-        let last = sv.state.log.last().unwrap();
+        run_until(&mut sv, StopAt::default(), &Quiet).unwrap();
+        let a = full_matrix(&d, &sv.store.ids);
+        let full = solve_matrix_game(&a, sv.store.ids.len(), sv.store.ids.len()).unwrap();
+        let last = sv.run.state.log.last().unwrap();
         assert!(sv.exact(), "{race} {payoff} {family}: {last:?}");
         assert!(
             last.lower - 1e-9 <= full.value && full.value <= last.upper + 1e-9,
@@ -123,13 +129,13 @@ fn double_oracle_equals_the_full_matrix_game() {
         }
         // The certificate's mixes (LP mixes or averages) prove their bounds in the matrix.
         certificate_holds(&sv, &a, &format!("{race} {payoff} {family}"));
-        if sv.average > 1 {
-            let logged = sv.state.log.iter().filter(|r| r.average_lower.is_some() && r.average_upper.is_some());
-            assert_eq!(logged.count(), sv.state.log.len() - 1, "{race} {payoff} {family}: all but the first");
-            assert!(sv.state.recent_south.len() <= 3);
+        if sv.options.average > 1 {
+            let logged = sv.run.state.log.iter().filter(|r| r.average_lower.is_some() && r.average_upper.is_some());
+            assert_eq!(logged.count(), sv.run.state.log.len() - 1, "{race} {payoff} {family}: all but the first");
+            assert!(sv.run.state.recent_south.len() <= 3);
         }
         // The reported mixes are genuine strategies.
-        for s in [&sv.state.south_strategy, &sv.state.north_strategy] {
+        for s in [&sv.run.state.south_strategy, &sv.run.state.north_strategy] {
             assert!((s.iter().map(|p| p.1).sum::<f64>() - 1.0).abs() < 1e-9);
             assert!(s.iter().all(|p| p.1 > 0.0));
         }
@@ -138,9 +144,9 @@ fn double_oracle_equals_the_full_matrix_game() {
 
 /// The run's certified mixes prove their bounds in `a`, the family's whole matrix.
 fn certificate_holds(sv: &Solver, a: &[f64], case: &str) {
-    let n = sv.ids.len();
-    let at = |id: u32| sv.ids.binary_search(&id).unwrap();
-    let (bs, bn) = (sv.state.best_south.as_ref().unwrap(), sv.state.best_north.as_ref().unwrap());
+    let n = sv.store.ids.len();
+    let at = |id: u32| sv.store.ids.binary_search(&id).unwrap();
+    let (bs, bn) = (sv.run.state.best_south.as_ref().unwrap(), sv.run.state.best_north.as_ref().unwrap());
     for j in 0..n {
         let g: f64 = bs.mix.iter().map(|&(id, w)| w * a[at(id) * n + j]).sum();
         assert!(g >= bs.bound - 1e-9, "{case}: column {j} {g} < {}", bs.bound);
@@ -160,9 +166,9 @@ fn a_vector_budget_changes_the_disk_not_the_run() {
         let d = def(race, "margin", family);
         let run = |dir: &Path, budget: Option<u64>, stop: StopAt| {
             let mut sv = Solver::open(d.clone(), dir).unwrap();
-            sv.replies = 2;
-            sv.vector_budget = budget.map(|k| k * sv.bytes_per_vector());
-            sv.run(stop, &Quiet).unwrap();
+            sv.options.replies = 2;
+            sv.store.budget = budget.map(|k| k * sv.bytes_per_vector());
+            run_until(&mut sv, stop, &Quiet).unwrap();
             sv
         };
         let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
@@ -178,7 +184,7 @@ fn a_vector_budget_changes_the_disk_not_the_run() {
         }
         let kept = run(b.path(), Some(3), StopAt::default());
         assert!(whole.exact() && kept.exact(), "{race}");
-        let (w, k) = (&whole.state, &kept.state);
+        let (w, k) = (&whole.run.state, &kept.run.state);
         assert_eq!((&w.south, &w.north), (&k.south, &k.north), "{race}");
         assert_eq!((&w.south_strategy, &w.north_strategy), (&k.south_strategy, &k.north_strategy), "{race}");
         assert_eq!((&w.best_south, &w.best_north), (&k.best_south, &k.best_north), "{race}");
@@ -193,12 +199,12 @@ fn a_vector_budget_changes_the_disk_not_the_run() {
         }
         assert!(k.log.iter().map(|r| r.deleted).sum::<usize>() > 0, "{race}: nothing deleted");
         assert!(k.games >= w.games, "{race}: re-sweeps are counted");
-        assert!(k.vectors.len() < w.vectors.len(), "{race}");
+        assert!(k.files.vectors.len() < w.files.vectors.len(), "{race}");
         let files: Vec<String> =
             fs::read_dir(&columns).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
-        assert!(files.iter().all(|f| k.vectors.contains_key(f)), "{race}: a file the state does not name");
+        assert!(files.iter().all(|f| k.files.vectors.contains_key(f)), "{race}: a file the state does not name");
         assert_eq!(k.log.last().unwrap().vectors, files.len(), "{race}");
-        assert!(k.vector_used.keys().all(|n| k.vectors.contains_key(n)), "{race}");
+        assert!(k.files.vector_used.keys().all(|n| k.files.vectors.contains_key(n)), "{race}");
     }
 }
 
@@ -218,7 +224,7 @@ fn resume_equals_an_uninterrupted_run() {
 fn a_resumed_run_deletes_what_the_last_iteration_left() {
     let d = def("south-first", "margin", "all:remove=000000**:drop=0..1");
     let dir = tempfile::tempdir().unwrap();
-    let n = solve(&d, dir.path(), StopAt::default()).state.log.len();
+    let n = solve(&d, dir.path(), StopAt::default()).run.state.log.len();
     let (lp, last) = (dir.path().join("lp"), |side: &str| dir.path().join(format!("lp/{side}-{n}.warm")));
     let stale = [lp.join(format!("south-{}.warm", n - 1)), lp.join(format!("north-{}.warm", n - 1))];
     for f in &stale {
@@ -233,27 +239,27 @@ fn resume_case(average: usize, replies: usize, average_replies: usize, gap: f64)
     let d = def("south-first", "margin", "all:remove=000000**:drop=0..1");
     let solve = |dir: &Path, limits: StopAt| {
         let mut s = Solver::open(d.clone(), dir).unwrap();
-        s.average = average;
-        (s.replies, s.average_replies, s.restricted_gap) = (replies, average_replies, gap);
-        s.run(limits, &Quiet).unwrap();
+        s.options.average = average;
+        (s.options.replies, s.options.average_replies, s.options.restricted_gap) = (replies, average_replies, gap);
+        run_until(&mut s, limits, &Quiet).unwrap();
         s
     };
     let a = tempfile::tempdir().unwrap();
     let whole = solve(a.path(), StopAt::default());
-    assert!(whole.state.log.len() > 2, "the case must need more than two iterations");
+    assert!(whole.run.state.log.len() > 2, "the case must need more than two iterations");
     let b = tempfile::tempdir().unwrap();
     let part = solve(b.path(), StopAt { max_iterations: Some(2), seconds: None });
-    assert_eq!(part.state.log.len(), 2);
-    assert!(!part.state.done);
+    assert_eq!(part.run.state.log.len(), 2);
+    assert!(!part.run.state.done);
     // The directory has one writer: the stopped run ends before the resumed one opens it.
     drop(part);
     let resumed = solve(b.path(), StopAt::default());
     // The same sets, best responses and counts; the floats agree to rounding (the LP
     // solver's pivoting order is not bit-reproducible across solver instances).
-    let (r, w) = (&resumed.state, &whole.state);
+    let (r, w) = (&resumed.run.state, &whole.run.state);
     assert_eq!(
-        (&r.south, &r.north, r.done, r.stalled, r.games, &r.vectors),
-        (&w.south, &w.north, w.done, w.stalled, w.games, &w.vectors)
+        (&r.south, &r.north, r.done, r.stalled, r.games, &r.files.vectors),
+        (&w.south, &w.north, w.done, w.stalled, w.games, &w.files.vectors)
     );
     assert_eq!(r.log.len(), w.log.len());
     for (a, b) in r.log.iter().zip(&w.log) {
@@ -271,10 +277,10 @@ fn resume_case(average: usize, replies: usize, average_replies: usize, gap: f64)
     }
     // A finished run reopened (after it has ended) does nothing more.
     assert_eq!((&r.best_south, &r.best_north), (&w.best_south, &w.best_north));
-    let finished = resumed.state.clone();
+    let finished = resumed.run.state.clone();
     drop(resumed);
     let again = solve(b.path(), StopAt::default());
-    assert_eq!(again.state, finished);
+    assert_eq!(again.run.state, finished);
 }
 
 /// `--average-replies 4`: the averaged mix's best replies (by distinct payoffs, those that beat
@@ -287,29 +293,29 @@ fn the_averaged_mixes_best_replies_join_the_set() {
     let d = def("south-first", "margin", "all:remove=000000**");
     let run = |dir: &Path, iterations: u32, average_replies: usize| {
         let mut s = Solver::open(d.clone(), dir).unwrap();
-        (s.average, s.replies, s.average_replies) = (2, 6, average_replies);
-        s.run(StopAt { max_iterations: Some(iterations), seconds: None }, &Quiet).unwrap();
+        (s.options.average, s.options.replies, s.options.average_replies) = (2, 6, average_replies);
+        run_until(&mut s, StopAt { max_iterations: Some(iterations), seconds: None }, &Quiet).unwrap();
         s
     };
     let covered = |average_replies: usize| {
         let dir = tempfile::tempdir().unwrap();
-        let before = run(dir.path(), 5, average_replies).state.south_strategy.clone();
+        let before = run(dir.path(), 5, average_replies).run.state.south_strategy.clone();
         let sv = run(dir.path(), 6, average_replies);
-        let a = full_matrix(&d, &sv.ids);
-        let n = sv.ids.len();
-        let at = |id: u32| sv.ids.binary_search(&id).unwrap();
+        let a = full_matrix(&d, &sv.store.ids);
+        let n = sv.store.ids.len();
+        let at = |id: u32| sv.store.ids.binary_search(&id).unwrap();
         let mut avg = vec![0.0; n];
-        for &(id, w) in before.iter().chain(&sv.state.south_strategy) {
+        for &(id, w) in before.iter().chain(&sv.run.state.south_strategy) {
             avg[at(id)] += w / 2.0;
         }
         // South's payoff of the average against each North choice, in payoff units.
         let g: Vec<f64> = (0..n).map(|j| (0..n).map(|i| avg[i] * a[i * n + j]).sum()).collect();
-        let value = sv.state.log[5].restricted_value;
+        let value = sv.run.state.log[5].restricted_value;
         let mut levels: Vec<f64> = g.iter().copied().filter(|&x| x < value - 1e-6).collect();
         levels.sort_by(f64::total_cmp);
         levels.dedup_by(|x, y| (*x - *y).abs() < 1e-9);
         assert!(levels.len() >= 4, "the case needs four levels below the value: {levels:?}");
-        levels[..4].iter().all(|level| sv.state.north.iter().any(|&c| (g[at(c)] - level).abs() < 1e-9))
+        levels[..4].iter().all(|level| sv.run.state.north.iter().any(|&c| (g[at(c)] - level).abs() < 1e-9))
     };
     assert!(covered(4), "a best reply to the average is missing from North's set");
     assert!(!covered(1), "the LP mix's replies alone cover the average's: the case proves nothing");
@@ -328,34 +334,34 @@ fn a_stop_inside_an_iteration_resumes_to_the_same_run() {
     let mut sv = solve(&d, b.path(), two);
     // The vectors iteration 3 sweeps, in its order: South's mix's rows, then North's columns.
     let new = |kind: Kind, mix: &[(u32, f64)]| -> Vec<(Kind, u32)> {
-        let fresh = |&&(id, _): &&(u32, f64)| !sv.state.vectors.contains_key(&sv.file_name(kind, id));
+        let fresh = |&&(id, _): &&(u32, f64)| !sv.run.state.files.vectors.contains_key(&sv.store.file_name(kind, id));
         mix.iter().filter(fresh).map(|&(id, _)| (kind, id)).collect()
     };
-    let mut order = new(Kind::Row, &three.state.south_strategy);
-    order.extend(new(Kind::Col, &three.state.north_strategy));
+    let mut order = new(Kind::Row, &three.run.state.south_strategy);
+    order.extend(new(Kind::Col, &three.run.state.north_strategy));
     assert!(order.len() >= 2, "{order:?}");
     let identity = sv.identity().clone();
     let on_disk = |dir: &Path| read_state(&dir.join(STATE_FILE), &identity).unwrap();
     let before = on_disk(b.path());
-    let sweep = (sv.ids.len() * d.races()) as u64;
+    let sweep = (sv.store.ids.len() * d.races()) as u64;
     // Saved at once: the last save is at least zero seconds old.
-    sv.save_after = std::time::Duration::ZERO;
+    sv.run.save_after = std::time::Duration::ZERO;
     let (kind, id) = order[0];
     sv.ensure_mix(kind, &[(id, 1.0)], &Quiet).unwrap();
     let saved = on_disk(b.path());
     assert_eq!(saved.games, before.games + sweep);
-    assert!(saved.vectors.contains_key(&sv.file_name(kind, id)));
+    assert!(saved.files.vectors.contains_key(&sv.store.file_name(kind, id)));
     assert_eq!(saved.log, before.log);
     // Not saved: the last save is younger than 30 s.
-    sv.save_after = std::time::Duration::from_secs(30);
+    sv.run.save_after = std::time::Duration::from_secs(30);
     let (kind, id) = order[1];
     sv.ensure_mix(kind, &[(id, 1.0)], &Quiet).unwrap();
     assert_eq!(on_disk(b.path()), saved);
-    assert!(b.path().join("columns").join(sv.file_name(kind, id)).exists());
+    assert!(b.path().join("columns").join(sv.store.file_name(kind, id)).exists());
     drop(sv);
     let resumed = solve(&d, b.path(), StopAt::default());
-    let (r, w) = (&resumed.state, &whole.state);
-    assert_eq!((&r.south, &r.north, r.games, &r.vectors), (&w.south, &w.north, w.games, &w.vectors));
+    let (r, w) = (&resumed.run.state, &whole.run.state);
+    assert_eq!((&r.south, &r.north, r.games, &r.files.vectors), (&w.south, &w.north, w.games, &w.files.vectors));
     let key = |l: &IterRecord| (l.games, l.total_games, l.south_best_response, l.north_best_response, l.vectors);
     assert_eq!(r.log.iter().map(key).collect::<Vec<_>>(), w.log.iter().map(key).collect::<Vec<_>>());
 }
@@ -414,7 +420,7 @@ fn certificate_mixes_prove_their_bounds_from_scratch() {
         let d = def(race, payoff, family);
         let dir = tempfile::tempdir().unwrap();
         let sv = solve(&d, dir.path(), StopAt { max_iterations: Some(iterations), seconds: None });
-        let st = &sv.state;
+        let st = &sv.run.state;
         let (bs, bn) = (st.best_south.clone().unwrap(), st.best_north.clone().unwrap());
         let best_lower = st.log.iter().map(|r| r.lower).fold(f64::NEG_INFINITY, f64::max);
         let best_upper = st.log.iter().map(|r| r.upper).fold(f64::INFINITY, f64::min);
@@ -435,12 +441,12 @@ fn certificate_mixes_prove_their_bounds_from_scratch() {
             races.iter().map(|&r| d.payoff.of(&play_game(&R, &proven, &choice(s), &choice(n), r))).sum::<i32>() as f64
         };
         let guaranteed = sv
-            .ids
+            .ids()
             .iter()
             .map(|&n| bs.mix.iter().fold(0.0, |acc, &(s, w)| acc + w * play(s, n)))
             .fold(f64::INFINITY, f64::min);
         let conceded = sv
-            .ids
+            .ids()
             .iter()
             .map(|&s| bn.mix.iter().fold(0.0, |acc, &(n, w)| acc + w * play(s, n)))
             .fold(f64::NEG_INFINITY, f64::max);
@@ -456,13 +462,13 @@ fn certificate_mixes_prove_their_bounds_from_scratch() {
         assert_eq!(cert.south.len(), bs.mix.len());
 
         // An older state (no certificate) gets the last iteration's mixes and bounds.
-        let mut old = sv.state.clone();
+        let mut old = sv.run.state.clone();
         (old.best_south, old.best_north) = (None, None);
         let identity = sv.identity().clone();
         drop(sv);
         write_state(&dir.path().join(STATE_FILE), &identity, &old).unwrap();
         let reopened = Solver::open(d.clone(), dir.path()).unwrap();
-        let (s, n) = (reopened.state.best_south.unwrap(), reopened.state.best_north.unwrap());
+        let (s, n) = (reopened.run.state.best_south.unwrap(), reopened.run.state.best_north.unwrap());
         assert_eq!((s.bound, s.iteration, &s.mix), (last.lower, last.iteration, &old.south_strategy));
         assert_eq!((n.bound, n.iteration, &n.mix), (last.upper, last.iteration, &old.north_strategy));
     }
@@ -478,23 +484,24 @@ fn a_resume_sweeps_only_the_supports() {
         let d = def(race, "margin", family);
         let dir = tempfile::tempdir().unwrap();
         let sv = solve(&d, dir.path(), StopAt { max_iterations: Some(40), seconds: None });
-        let (south, north) = (sv.state.south.clone(), sv.state.north.clone());
+        let (south, north) = (sv.run.state.south.clone(), sv.run.state.north.clone());
         drop(sv);
         fs::remove_dir_all(dir.path().join("columns")).unwrap();
         let mut sv = Solver::open(d.clone(), dir.path()).unwrap();
         let swept = MixSweeps::default();
-        sv.run(StopAt { max_iterations: Some(41), seconds: None }, &swept).unwrap();
-        let st = &sv.state;
-        let mut want: Vec<String> = st.south_strategy.iter().map(|&(id, _)| sv.file_name(Kind::Row, id)).collect();
+        run_until(&mut sv, StopAt { max_iterations: Some(41), seconds: None }, &swept).unwrap();
+        let st = &sv.run.state;
+        let mut want: Vec<String> =
+            st.south_strategy.iter().map(|&(id, _)| sv.store.file_name(Kind::Row, id)).collect();
         if !d.symmetric() {
-            want.extend(st.north_strategy.iter().map(|&(id, _)| sv.file_name(Kind::Col, id)));
+            want.extend(st.north_strategy.iter().map(|&(id, _)| sv.store.file_name(Kind::Col, id)));
         }
         let want: Vec<String> =
             want.into_iter().map(|n| if d.symmetric() { n.replace("row-", "col-") } else { n }).collect();
         let mut got: Vec<String> = fs::read_dir(dir.path().join("columns"))
             .unwrap()
             .map(|e| e.unwrap().file_name().into_string().unwrap())
-            .filter(|n| Solver::parse_name(n).is_some())
+            .filter(|n| crate::opening_game::vectors::parse_name(n).is_some())
             .collect();
         let mut want = want;
         got.sort();
@@ -503,7 +510,7 @@ fn a_resume_sweeps_only_the_supports() {
         let members = if d.symmetric() { north.len() } else { north.len() + south.len() };
         assert!(got.len() < members, "{race}: {} vectors for {members} members", got.len());
         // The iteration's games: its sweeps (the LP's pairs are a cache, not counted).
-        let sweeps = got.len() * sv.ids.len();
+        let sweeps = got.len() * sv.store.ids.len();
         assert_eq!(st.log.last().unwrap().games, (sweeps * d.races()) as u64, "{race}");
         // Each mix's sweeps were counted out, 1 of N to N of N, N the vectors it lacked.
         let calls = swept.0.into_inner().unwrap();
@@ -539,7 +546,7 @@ fn a_seed_with_the_optimal_supports_converges_at_once() {
         let whole = solve(&d, dir.path(), StopAt::default());
         assert!(whole.exact());
         let seed: Vec<u32> =
-            whole.state.south_strategy.iter().chain(&whole.state.north_strategy).map(|&(id, _)| id).collect();
+            whole.run.state.south_strategy.iter().chain(&whole.run.state.north_strategy).map(|&(id, _)| id).collect();
         let value = whole.value();
         drop(whole);
         let mut again = Solver::open(d.clone(), dir.path()).unwrap();
@@ -550,9 +557,9 @@ fn a_seed_with_the_optimal_supports_converges_at_once() {
         let e = sv.seed(&[u32::MAX]).unwrap_err().to_string();
         assert!(e.starts_with("seed: ") && e.contains("none of its 1"), "{e}");
         assert!(sv.seed(&seed).unwrap() > 1);
-        sv.run(StopAt::default(), &Quiet).unwrap();
+        run_until(&mut sv, StopAt::default(), &Quiet).unwrap();
         assert!(sv.exact(), "{race}");
-        assert_eq!(sv.state.log.len(), 1, "{race}");
+        assert_eq!(sv.run.state.log.len(), 1, "{race}");
         assert!((sv.value() - value).abs() < 1e-9, "{race}: {} vs {value}", sv.value());
     }
 }
@@ -569,29 +576,30 @@ fn lp_probe() {
     let race = std::env::var("MANCALA_LP_PROBE_RACE").unwrap_or("sequential".into());
     let d = def(&race, "margin", "all");
     let mut sv = Solver::open(d.clone(), Path::new(&dir)).unwrap();
-    sv.load_saved().unwrap();
-    let (s, n) = (sv.state.south.clone(), sv.state.north.clone());
+    sv.store.load_saved(&mut sv.run).unwrap();
+    let (s, n) = (sv.run.state.south.clone(), sv.run.state.north.clone());
     let t = std::time::Instant::now();
-    let m = sv.restricted(&s, &n);
+    let m = sv.game.matrix(&sv.store, &s, &n);
     eprintln!(
         "restricted {}x{} in {:.2} s ({} pairs played)",
         s.len(),
         n.len(),
         t.elapsed().as_secs_f64(),
-        sv.pairs.len()
+        sv.game.pairs.len()
     );
     drop(m);
     // The run's own first LP: its guess of the supports from the last mix and the newest
     // members (as many as `--replies`, `MANCALA_LP_PROBE_REPLIES`, 4 by default, adds).
-    sv.replies = std::env::var("MANCALA_LP_PROBE_REPLIES").map_or(4, |r| r.parse().unwrap());
-    let mix = sv.state.south_strategy.clone();
+    sv.options.replies = std::env::var("MANCALA_LP_PROBE_REPLIES").map_or(4, |r| r.parse().unwrap());
+    let mix = sv.run.state.south_strategy.clone();
     // `MANCALA_LP_PROBE_WARM` set: from the run's carried optimum (`DIR/lp/`), as the run's
     // next LP starts.
     if std::env::var_os("MANCALA_LP_PROBE_WARM").is_some() {
-        sv.load_warm();
+        sv.game.load_warm(&sv.store.dir, sv.run.state.log.len());
     }
-    sv.lp_trace = true;
-    let mut lp = sv.lp(true, &s, &n, &n, (&mix, &mix));
+    sv.options.lp_trace = true;
+    let gap = sv.gap_now();
+    let mut lp = sv.game.lp(&sv.store, true, &s, &n, &n, (&mix, &mix), gap, &sv.options);
     // `MANCALA_LP_PROBE_DUMP=FILE`: write the LP (for scripts/lp_dump_heaviest.py) instead
     // of solving it: `rows`, `cols`, the guesses' lengths and entries (u64 each), then the
     // matrix (f64), all little-endian.

@@ -13,18 +13,18 @@ fn an_approximate_restricted_game_still_ends_exact() {
         let d = def(race, "margin", family);
         let dir = tempfile::tempdir().unwrap();
         let mut sv = Solver::open(d.clone(), dir.path()).unwrap();
-        (sv.replies, sv.average, sv.restricted_gap) = (4, 4, 0.05);
-        sv.run(StopAt::default(), &Quiet).unwrap();
-        let n = sv.ids.len();
-        let a = full_matrix(&d, &sv.ids);
+        (sv.options.replies, sv.options.average, sv.options.restricted_gap) = (4, 4, 0.05);
+        run_until(&mut sv, StopAt::default(), &Quiet).unwrap();
+        let n = sv.store.ids.len();
+        let a = full_matrix(&d, &sv.store.ids);
         let full = solve_matrix_game(&a, n, n).unwrap();
-        let last = sv.state.log.last().unwrap();
-        assert!(sv.exact() && !sv.state.stalled, "{race} {family}: {last:?}");
+        let last = sv.run.state.log.last().unwrap();
+        assert!(sv.exact() && !sv.run.state.stalled, "{race} {family}: {last:?}");
         assert!((sv.value() - full.value).abs() < 1e-6, "{race} {family}: {} vs {}", sv.value(), full.value);
         certificate_holds(&sv, &a, &format!("{race} {family}"));
         if d.symmetric() {
             assert!(
-                sv.state.log.iter().any(|r| r.restricted_value < -1e-6),
+                sv.run.state.log.iter().any(|r| r.restricted_value < -1e-6),
                 "{race} {family}: no approximate iteration"
             );
         }

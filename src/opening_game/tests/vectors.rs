@@ -12,7 +12,7 @@ fn best_response_sweep_agrees_with_every_pair() {
         let d = def(race, payoff, "0..70");
         let dir = tempfile::tempdir().unwrap();
         let mut sv = Solver::open(d.clone(), dir.path()).unwrap();
-        let ids = sv.ids.clone();
+        let ids = sv.store.ids.clone();
         let n = ids.len();
         let a = full_matrix(&d, &ids);
         for &id in &ids {
@@ -21,14 +21,14 @@ fn best_response_sweep_agrees_with_every_pair() {
         }
         for (j, &id) in ids.iter().enumerate() {
             for i in 0..n {
-                assert_eq!(sv.entry(ids[i], id), a[i * n + j]);
-                let (row, sign) = sv.vector(Kind::Row, ids[i]);
+                assert_eq!(sv.store.entry(ids[i], id), a[i * n + j]);
+                let (row, sign) = sv.store.vector(Kind::Row, ids[i]);
                 assert_eq!(sign * row.at(j) as f64 / d.scale(), a[i * n + j]);
             }
         }
         // The restricted LPs' entries, all read from the vectors, are the same numbers.
-        let m = sv.restricted(&ids, &ids);
-        assert!(sv.pairs.is_empty(), "{race}: pairs played beside the vectors");
+        let m = sv.game.matrix(&sv.store, &ids, &ids);
+        assert!(sv.game.pairs.is_empty(), "{race}: pairs played beside the vectors");
         for (i, &south) in ids.iter().enumerate() {
             for (j, &north) in ids.iter().enumerate() {
                 assert_eq!(m[i * n + j] as f64 / d.scale(), a[i * n + j], "{race} {payoff}: {south} vs {north}");
@@ -39,8 +39,8 @@ fn best_response_sweep_agrees_with_every_pair() {
         let pos = |id: u32| ids.iter().position(|&x| x == id).unwrap();
         let against_y: Vec<f64> = (0..n).map(|i| mix.iter().map(|&(id, w)| w * a[i * n + pos(id)]).sum()).collect();
         let of_x: Vec<f64> = (0..n).map(|j| mix.iter().map(|&(id, w)| w * a[pos(id) * n + j]).sum()).collect();
-        let (up, s_br) = sv.south_best(&mix);
-        let (lo, n_br) = sv.north_best(&mix);
+        let (up, s_br) = sv.store.south_best(&mix);
+        let (lo, n_br) = sv.store.north_best(&mix);
         let max = against_y.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
         let min = of_x.iter().cloned().fold(f64::INFINITY, f64::min);
         assert!((up - max).abs() < 1e-12 && (against_y[pos(s_br)] - max).abs() < 1e-12, "{race}");
@@ -58,14 +58,14 @@ fn vectors_swept_in_batches_equal_games_played_one_by_one() {
         let d = def(race, "margin", "430000..432600");
         let dir = tempfile::tempdir().unwrap();
         let mut sv = Solver::open(d.clone(), dir.path()).unwrap();
-        let ids = sv.ids.clone();
+        let ids = sv.store.ids.clone();
         let proven = ProvenCycles::new();
         for member in [1_234_567u32, 430_000] {
             let m = Choice::from_id(member as u64, &R).unwrap();
             let mut perpetual = 0;
             for kind in [Kind::Col, Kind::Row] {
                 sv.ensure(kind, member, &Quiet).unwrap();
-                let (v, sign) = sv.vector(kind, member);
+                let (v, sign) = sv.store.vector(kind, member);
                 for (k, &id) in ids.iter().enumerate() {
                     let got = v.at(k);
                     let x = Choice::from_id(id as u64, &R).unwrap();
@@ -100,13 +100,13 @@ fn restricted_matrix_from_vectors_equals_played_pairs() {
         let d = def(race, payoff, "0..70");
         let (pd, vd, md) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
         let mut played = Solver::open(d.clone(), pd.path()).unwrap();
-        let ids = played.ids.clone();
+        let ids = played.store.ids.clone();
         // Overlapping sets of different sizes, in the order members join, not sorted.
         let south: Vec<u32> = ids.iter().rev().step_by(2).copied().collect();
         let north: Vec<u32> = ids.iter().step_by(3).copied().collect();
-        let want = played.restricted(&south, &north);
+        let want = played.game.matrix(&played.store, &south, &north);
         let full = full_matrix(&d, &ids);
-        let at = |s: u32, n: u32| full[played.pos(s) * ids.len() + played.pos(n)];
+        let at = |s: u32, n: u32| full[played.store.pos(s) * ids.len() + played.store.pos(n)];
         for (i, &s) in south.iter().enumerate() {
             for (j, &n) in north.iter().enumerate() {
                 assert_eq!(want[i * north.len() + j] as f64 / d.scale(), at(s, n), "{race}: {s} vs {n}");
@@ -120,25 +120,25 @@ fn restricted_matrix_from_vectors_equals_played_pairs() {
         for &id in &north {
             swept.ensure(Kind::Col, id, &Quiet).unwrap();
         }
-        assert_eq!(swept.restricted(&south, &north), want, "{race}");
-        assert!(swept.pairs.is_empty(), "{race}");
+        assert_eq!(swept.game.matrix(&swept.store, &south, &north), want, "{race}");
+        assert!(swept.game.pairs.is_empty(), "{race}");
         // Each entry is read once: with the vectors gone from memory the matrix is the same
         // and still nothing is played.
-        swept.cache.clear();
-        assert_eq!(swept.restricted(&south, &north), want, "{race}");
-        assert!(swept.pairs.is_empty(), "{race}: pairs played though their entries were read");
+        swept.store.cache.clear();
+        assert_eq!(swept.game.matrix(&swept.store, &south, &north), want, "{race}");
+        assert!(swept.game.pairs.is_empty(), "{race}: pairs played though their entries were read");
         // New members without vectors (an iteration's new replies): their entries are played,
         // not read from the old members' vectors, where each line would give only a few.
         let fresh: Vec<u32> =
             ids.iter().copied().filter(|id| !south.contains(id) && !north.contains(id)).take(4).collect();
         let (south2, north2) = ([&south[..], &fresh[..2]].concat(), [&north[..], &fresh[2..]].concat());
-        let grown = swept.restricted(&south2, &north2);
+        let grown = swept.game.matrix(&swept.store, &south2, &north2);
         for (i, &s) in south2.iter().enumerate() {
             for (j, &n) in north2.iter().enumerate() {
                 assert_eq!(grown[i * north2.len() + j] as f64 / d.scale(), at(s, n), "{race}: {s} vs {n}");
                 let new = fresh.contains(&s) || fresh.contains(&n);
-                assert_eq!(swept.pairs.contains_key(&(s, n)), new, "{race}: {s} vs {n}");
-                assert!(!(new && swept.read.contains_key(&(s, n))), "{race}: {s} vs {n} read");
+                assert_eq!(swept.game.pairs.contains_key(&(s, n)), new, "{race}: {s} vs {n}");
+                assert!(!(new && swept.game.read.contains_key(&(s, n))), "{race}: {s} vs {n} read");
             }
         }
         // Some swept: a third of South's rows, a quarter of North's columns (in a symmetric game
@@ -152,7 +152,7 @@ fn restricted_matrix_from_vectors_equals_played_pairs() {
         for &id in &cols {
             mixed.ensure(Kind::Col, id, &Quiet).unwrap();
         }
-        assert_eq!(mixed.restricted(&south, &north), want, "{race}");
+        assert_eq!(mixed.game.matrix(&mixed.store, &south, &north), want, "{race}");
         // Every entry no vector holds is played; a vector's line with more than half its
         // entries known already is not read (its few others are played).
         let swept_row = |s: u32| rows.contains(&s) || (d.symmetric() && cols.contains(&s));
@@ -160,15 +160,15 @@ fn restricted_matrix_from_vectors_equals_played_pairs() {
         for &s in &south {
             for &n in &north {
                 if !swept_row(s) && !swept_col(n) {
-                    assert!(mixed.pairs.contains_key(&(s, n)), "{race}: {s} vs {n}");
+                    assert!(mixed.game.pairs.contains_key(&(s, n)), "{race}: {s} vs {n}");
                 }
             }
         }
         assert!(
-            !mixed.pairs.is_empty() && mixed.pairs.len() < played.pairs.len(),
+            !mixed.game.pairs.is_empty() && mixed.game.pairs.len() < played.game.pairs.len(),
             "{race}: {} {}",
-            mixed.pairs.len(),
-            played.pairs.len()
+            mixed.game.pairs.len(),
+            played.game.pairs.len()
         );
     }
 }
@@ -249,20 +249,20 @@ fn narrowed_on_resume(race: &str, narrow: &str, factor: i16) {
     };
     let part = solve(&d, a.path(), StopAt { max_iterations: Some(3), seconds: None });
     let identity = part.identity().clone();
-    let narrow_state = part.state.clone();
+    let narrow_state = part.run.state.clone();
     drop(part);
     // B: A's run as the old code saved it.
     let mut old = read_state(&a.path().join(STATE_FILE), &identity).unwrap();
-    old.vectors.clear();
-    old.vector_used.clear();
+    old.files.vectors.clear();
+    old.files.vector_used.clear();
     let mut wide_files = Vec::new();
-    for name in narrow_state.vectors.keys() {
+    for name in narrow_state.files.vectors.keys() {
         let bytes = fs::read(a.path().join("columns").join(name)).unwrap();
         let wide: Vec<u8> = bytes.iter().flat_map(|&x| (factor * x as i8 as i16).to_le_bytes()).collect();
         let wide_name = format!("{}.i16", name.strip_suffix(narrow).unwrap());
-        old.vectors.insert(wide_name.clone(), crc32fast::hash(&wide));
-        if let Some(&u) = narrow_state.vector_used.get(name) {
-            old.vector_used.insert(wide_name.clone(), u);
+        old.files.vectors.insert(wide_name.clone(), crc32fast::hash(&wide));
+        if let Some(&u) = narrow_state.files.vector_used.get(name) {
+            old.files.vector_used.insert(wide_name.clone(), u);
         }
         wide_files.push((wide_name, wide));
     }
@@ -282,7 +282,7 @@ fn narrowed_on_resume(race: &str, narrow: &str, factor: i16) {
     // A symmetric game keeps a row as the negated column.
     let prefix = if d.symmetric() { "col-" } else { "row-" };
     let rows: Vec<u32> =
-        old.vectors.keys().filter_map(|n| n.strip_prefix(prefix)?.strip_suffix(".i16")?.parse().ok()).collect();
+        old.files.vectors.keys().filter_map(|n| n.strip_prefix(prefix)?.strip_suffix(".i16")?.parse().ok()).collect();
     assert!(!rows.is_empty());
     let replies = Solver::open(d.clone(), r.path()).unwrap().replies(&rows, 3, &Quiet).unwrap();
     assert_eq!(replies.games, 0);
@@ -290,25 +290,28 @@ fn narrowed_on_resume(race: &str, narrow: &str, factor: i16) {
     // Resumed without another iteration: the rewrite alone.
     let resumed = solve(&d, b.path(), StopAt { max_iterations: Some(3), seconds: None });
     assert_eq!(
-        (&resumed.state.vectors, &resumed.state.vector_used),
-        (&narrow_state.vectors, &narrow_state.vector_used)
+        (&resumed.run.state.files.vectors, &resumed.run.state.files.vector_used),
+        (&narrow_state.files.vectors, &narrow_state.files.vector_used)
     );
     assert_eq!(files(b.path()), files(a.path()));
-    assert_eq!(read_state(&b.path().join(STATE_FILE), &identity).unwrap().vectors, narrow_state.vectors);
+    assert_eq!(read_state(&b.path().join(STATE_FILE), &identity).unwrap().files.vectors, narrow_state.files.vectors);
     drop(resumed);
     let (x, y) = (solve(&d, a.path(), StopAt::default()), solve(&d, b.path(), StopAt::default()));
-    assert_eq!((&x.state.south, &x.state.north, x.state.games), (&y.state.south, &y.state.north, y.state.games));
-    assert_eq!(x.state.log.len(), y.state.log.len());
+    assert_eq!(
+        (&x.run.state.south, &x.run.state.north, x.run.state.games),
+        (&y.run.state.south, &y.run.state.north, y.run.state.games)
+    );
+    assert_eq!(x.run.state.log.len(), y.run.state.log.len());
     // A wide vector that no longer fits (not this run's) is refused, naming the file.
     let c = tempfile::tempdir().unwrap();
     fs::create_dir_all(c.path().join("columns")).unwrap();
     let mut bad = old.clone();
-    let (name, _) = old.vectors.iter().next().unwrap();
-    let wide: Vec<u8> = (0..y.ids.len()).flat_map(|_| 300i16.to_le_bytes()).collect();
+    let (name, _) = old.files.vectors.iter().next().unwrap();
+    let wide: Vec<u8> = (0..y.ids().len()).flat_map(|_| 300i16.to_le_bytes()).collect();
     fs::write(c.path().join("columns").join(name), &wide).unwrap();
-    bad.vectors = [(name.clone(), crc32fast::hash(&wide))].into();
+    bad.files.vectors = [(name.clone(), crc32fast::hash(&wide))].into();
     write_state(&c.path().join(STATE_FILE), &identity, &bad).unwrap();
-    let err = Solver::open(d.clone(), c.path()).unwrap().run(StopAt::default(), &Quiet).err().unwrap().to_string();
+    let err = Solver::open(d.clone(), c.path()).unwrap().run(&Quiet).err().unwrap().to_string();
     assert!(err.contains(name.as_str()) && err.contains("does not fit"), "{err}");
 }
 
@@ -320,20 +323,20 @@ fn streamed_passes_give_the_bits_of_cached_ones() {
     let d = def("lockstep", "margin", "0..9000");
     let dir = tempfile::tempdir().unwrap();
     let mut sv = Solver::open(d, dir.path()).unwrap();
-    let ids = sv.ids.clone();
+    let ids = sv.store.ids.clone();
     let mix: Vec<(u32, f64)> =
         ids.iter().step_by(90).enumerate().map(|(k, &id)| (id, 1.0 / (2.0 + k as f64))).collect();
     assert!(mix.len() > 64, "more than one group of terms");
     sv.ensure_mix(Kind::Col, &mix, &Quiet).unwrap();
-    let terms = sv.side_terms(false, &mix);
+    let terms = sv.store.side_terms(false, &mix);
     assert!(terms.iter().all(|t| t.mapped.is_some()), "saved vectors are mapped, so the stream pages them out");
     let plain: Vec<f64> = (0..ids.len())
-        .map(|p| mix.iter().fold(0.0, |s, &(id, w)| s + w * sv.vector(Kind::Col, id).0.at(p) as f64))
+        .map(|p| mix.iter().fold(0.0, |s, &(id, w)| s + w * sv.store.vector(Kind::Col, id).0.at(p) as f64))
         .collect();
     let mut got = vec![];
     for resident in [None, Some(0), Some(6 * 9000)] {
-        sv.resident = resident;
-        let (top, sums) = sv.ranked_keep(&sv.side_terms(false, &mix), 5, true);
+        sv.store.resident = resident;
+        let (top, sums) = sv.store.ranked_keep(&sv.store.side_terms(false, &mix), 5, true);
         let sums = sums.unwrap();
         assert!(sums.iter().zip(&plain).all(|(a, b)| a.to_bits() == b.to_bits()), "{resident:?}");
         got.push(top);
