@@ -589,6 +589,48 @@ mod tests {
         }
     }
 
+    /// Reads from the file return the values of whole blocks (the last one short), checked:
+    /// a damaged block is an error naming it, the blocks before it read normally; the packer
+    /// replaces its own source file in one rename.
+    #[test]
+    fn reads_at_return_whole_checked_blocks() {
+        let d = tempfile::tempdir().unwrap();
+        let n = 9 * BLOCK + 77;
+        let v = values(n);
+        let (path, _) = pack(d.path(), &v);
+        let f = open(&path, n).unwrap();
+        for (start, len) in [(0, n), (0, BLOCK), (8 * BLOCK, BLOCK + 77), (2 * BLOCK, 3 * BLOCK), (n, 0)] {
+            let mut out = vec![0i8; len];
+            let start = start.min(n / BLOCK * BLOCK);
+            f.read_at(start as u64, &mut out).unwrap();
+            assert!(out == v[start..start + len], "{start} {len}");
+        }
+        f.check_reads().unwrap();
+        let at = f.data + f.offsets[4] as usize + 3;
+        drop(f);
+        let mut bytes = std::fs::read(&path).unwrap();
+        bytes[at] ^= 0x02;
+        std::fs::write(&path, &bytes).unwrap();
+        let f = open(&path, n).unwrap();
+        let mut out = vec![0i8; 4 * BLOCK];
+        f.read_at(0, &mut out).unwrap();
+        let e = f.read_at(4 * BLOCK as u64, &mut out).unwrap_err();
+        assert!(matches!(e, DbError::PackedBlock { block: 4, .. }), "{e}");
+        assert!(f.check_reads().is_err());
+
+        // Packed over its own raw file.
+        let raw = d.path().join("raw.db");
+        let src = LayerFile::open(
+            &raw,
+            &Expected { game: "g", rules: "{}", index_order: "lex", layer: 9, entries: n as u64 },
+        )
+        .unwrap();
+        pack_layer(&src, &raw).unwrap();
+        drop(src);
+        assert!(is_packed(&raw) && open(&raw, n).unwrap().values().unwrap() == v);
+        assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 2, "no temporary is left");
+    }
+
     /// One byte of the second block's compressed bytes flipped: the other blocks read
     /// normally, the damaged one reads as 0 and is reported with its number, and so does a
     /// whole check; the header and tables are checked on open.
