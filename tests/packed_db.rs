@@ -247,7 +247,7 @@ fn leftovers(dir: &Path) -> Vec<String> {
     std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| !(n.starts_with("oware-") && n.ends_with(".db")) && !n.contains("lock"))
+        .filter(|n| !(n.contains("lock") || n.starts_with("oware-") && n.ends_with(".db")))
         .collect()
 }
 

@@ -239,6 +239,7 @@ pub fn memory_limit() -> Option<u64> {
 /// The plan of building `0..=max` into `dir` ([`plan_build`]), the layers already there
 /// marked built; a budget no split fits, or processes too few, is a usage error naming the
 /// flag.
+#[allow(clippy::too_many_arguments)]
 pub fn plan<G: TableGame>(
     spec: &DbSpec<G>,
     game: &G,
@@ -357,6 +358,7 @@ fn print_plan<G: TableGame>(
     Ok(())
 }
 
+#[allow(clippy::too_many_arguments)]
 fn build<G: TableGame>(
     spec: &DbSpec<G>,
     game: &G,
