@@ -74,6 +74,25 @@ fn oware_db_build_killed_at_random_resumes_byte_identical() {
     );
 }
 
+/// `db build --pack` killed at any moment (inside a raw layer's write, between it and its
+/// packed copy, inside the copy's write, which renames it over the raw file): the rerun gives
+/// the uninterrupted run's packed layers, byte for byte.
+#[test]
+fn oware_packed_db_build_killed_at_random_resumes_byte_identical() {
+    let max = if cfg!(debug_assertions) { "9" } else { "10" };
+    scenario(
+        "oware_packed_db_build",
+        3,
+        &|root| {
+            let dir = root.join("db");
+            vec![Step {
+                args: args(&["oware", "db", "build", "--max-stones", max, "--pack", "--dir", dir.to_str().unwrap()]),
+            }]
+        },
+        &exact,
+    );
+}
+
 #[test]
 fn kiothi_db_build_killed_at_random_resumes_byte_identical() {
     let max = if cfg!(debug_assertions) { "4" } else { "5" };

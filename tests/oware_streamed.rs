@@ -68,7 +68,7 @@ fn streamed_builds_in_any_partitions_have_the_published_checksums() {
             let silent = |_: usize, _: u64| -> Box<dyn Progress> { Box::new(Silent) };
             Resume::open(&game, dir.path(), MAX)
                 .unwrap()
-                .build_planned(&game, &|_| (parts, Lookups::Streamed), None, &silent, &mut |_, _| {})
+                .build_planned(&game, &|_| (parts, Lookups::Streamed), None, false, &silent, &mut |_, _| {})
                 .unwrap();
             assert_eq!(crcs(dir.path()), want[..=MAX], "{kind:?} in {parts} partitions");
             assert_no_work_left(dir.path());

@@ -224,3 +224,122 @@ fn bad_packed_files_are_refused() {
         mancala().args(args).assert().success();
     }
 }
+
+/// Largest layer of the built-packed tests (the debug profile is about ten times slower).
+const BUILT_PACKED_MAX: usize = if cfg!(debug_assertions) { 10 } else { 12 };
+
+/// `db build` with `args` into `dir`; its log.
+fn db_build(dir: &Path, max: usize, args: &[&str]) -> String {
+    let out = mancala()
+        .args(["oware", "db", "build", "--threads", "2", "--max-stones", &max.to_string(), "--dir"])
+        .arg(dir)
+        .args(args)
+        .assert()
+        .success()
+        .get_output()
+        .stderr
+        .clone();
+    String::from_utf8(out).unwrap()
+}
+
+/// The files of `dir` that are not layers: none but the writer's lock may stay.
+fn leftovers(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| !(n.contains("lock") || n.starts_with("oware-") && n.ends_with(".db")))
+        .collect()
+}
+
+/// `db build --pack`: every layer is packed as soon as it is built and checked, and the next
+/// ones are built from the packed lower layers (streamed): the directory then holds no raw
+/// layer, every layer has the published checksum, `solve --db` answers as from the raw
+/// in-memory build and `db verify` checks it; a rerun keeps every layer.
+#[test]
+fn a_build_with_pack_keeps_every_layer_packed_with_the_published_checksums() {
+    use mancala::store::packed::is_packed;
+    let max = BUILT_PACKED_MAX;
+    let dir = tempfile::tempdir().unwrap();
+    let (raw, packed) = (dir.path().join("raw"), dir.path().join("packed"));
+    db_build(&raw, max, &[]);
+    let log = db_build(&packed, max, &["--pack"]);
+    assert!(log.contains("lower layers streamed from layer 0") && log.contains("every finished layer packed"), "{log}");
+    assert!(
+        log.contains(&format!("layer {max}:")) && log.contains("packed ") && log.contains("bits/position"),
+        "{log}"
+    );
+    let want: Vec<u32> =
+        common::layer_checksums::shipped("results/oware/layers.csv", "stones").1.iter().map(|r| r.crc32).collect();
+    let d = Database::open(&packed, Rules::default()).unwrap();
+    assert_eq!(d.max_layer(), max);
+    for (n, l) in d.layers().iter().enumerate() {
+        assert!(l.is_packed() && is_packed(l.path()), "layer {n}");
+        assert_eq!(l.header().checksum, want[n], "layer {n}");
+        let values = l.values().unwrap();
+        assert_eq!(mancala::store::layer_file::checksum(mancala::store::layer_file::as_bytes(&values)), want[n]);
+    }
+    assert!(leftovers(&packed).is_empty(), "{:?}", leftovers(&packed));
+    let bytes: u64 = d.layers().iter().map(|l| std::fs::metadata(l.path()).unwrap().len()).sum();
+    let positions: u64 = d.layers().iter().map(|l| l.header().entries).sum();
+    assert!(bytes * 8 < positions * 5, "{bytes} bytes for {positions} positions");
+    drop(d);
+    // Inside the tables and above them (search probing them): the same answers.
+    for pits in ["0,0,0,1,2,1,0,0,1,0,0,1", "1,0,2,0,0,3,0,1,1,0,2,1", "3,0,1,0,0,1,4,0,0,2,0,1"] {
+        assert_eq!(solve(pits, &raw), solve(pits, &packed), "{pits}");
+    }
+    mancala()
+        .args(["oware", "db", "verify", "--dir"])
+        .arg(&packed)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(format!("layer {max}:")).and(predicate::str::contains("Bellman, packed")));
+    // A rerun finds every layer built, and changes nothing.
+    let before = std::fs::read(packed.join(format!("oware-gs-no-capture-{max}.db"))).unwrap();
+    let log = db_build(&packed, max, &["--pack"]);
+    assert_eq!(log.matches("already built").count(), max + 1, "{log}");
+    assert!(before == std::fs::read(packed.join(format!("oware-gs-no-capture-{max}.db"))).unwrap());
+}
+
+/// A build stopped after a raw layer is written but before it is packed leaves raw layers
+/// (as a raw build does): `--pack` packs them in place, then builds on. Without `--pack` a
+/// directory of packed layers is built on only by streamed lookups, and `--pack` refuses
+/// mapped ones; each refusal is one line naming the flag, and writes nothing.
+#[test]
+fn a_packed_build_resumes_from_raw_layers_and_refuses_mapped_lookups() {
+    use mancala::store::packed::is_packed;
+    let max = BUILT_PACKED_MAX;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db");
+    db_build(&db, max - 2, &[]);
+    // A packed layer's leftover temporary from a stopped pack is replaced, not read.
+    std::fs::write(db.join(format!(".oware-gs-no-capture-{}.db.tmp", max - 2)), b"partial").unwrap();
+    let log = db_build(&db, max, &["--pack"]);
+    assert_eq!(log.matches("already built").count(), max - 1, "{log}");
+    let want = common::layer_checksums::shipped("results/oware/layers.csv", "stones").1;
+    let d = Database::open(&db, Rules::default()).unwrap();
+    for (n, l) in d.layers().iter().enumerate() {
+        assert!(l.is_packed(), "layer {n}");
+        assert_eq!(l.header().checksum, want[n].crc32, "layer {n}");
+        l.verify().unwrap();
+    }
+    drop(d);
+    assert!(leftovers(&db).is_empty(), "{:?}", leftovers(&db));
+    let d = db.to_str().unwrap();
+    let next = (max + 1).to_string();
+    let build = |extra: &[&str]| {
+        let mut c = mancala();
+        c.args(["oware", "db", "build", "--max-stones", &next, "--dir", d]).args(extra);
+        c
+    };
+    let err = usage_error(&mut build(&["--pack", "--lookups", "mapped"]));
+    assert!(err.starts_with("error: --pack"), "{err}");
+    let err = usage_error(&mut build(&[]));
+    assert!(err.starts_with("error: --dir") && err.contains("--pack"), "{err}");
+    assert!(!db.join(format!("oware-gs-no-capture-{next}.db")).exists());
+    // Streamed lookups read the packed layers and write a raw one.
+    let log = db_build(&db, max + 1, &["--lookups", "streamed"]);
+    assert!(log.contains("already built"), "{log}");
+    assert!(!is_packed(&db.join(format!("oware-gs-no-capture-{next}.db"))));
+    let d = Database::open(&db, Rules::default()).unwrap();
+    assert_eq!(d.layers()[max + 1].header().checksum, want[max + 1].crc32);
+}

@@ -9,7 +9,7 @@ use super::verify::{verify_layer, Mismatch};
 use super::{LayeredGame, Layers};
 use crate::input::InputError;
 use crate::store::layer::Layer;
-use crate::store::layer_file::{DbError, Family, Header, LayerFile};
+use crate::store::layer_file::{DbError, Family, Header};
 use std::path::{Path, PathBuf};
 
 /// A layered game whose layers are kept as files: its rules, the names written into every
@@ -73,26 +73,31 @@ fn with_family<G: TableGame, R>(game: &G, dir: &Path, f: impl FnOnce(&Family) ->
 }
 
 /// The finished layers a build resumes from: the consecutive layers `0..` present in a
-/// directory (at most `0..=max`), each checked against its checksum, so a damaged layer is an
-/// error before anything is built on it (it would otherwise be the base of a wrong layer with
-/// a valid checksum).
+/// directory (at most `0..=max`), raw or packed, each checked against its checksum, so a
+/// damaged layer is an error before anything is built on it (it would otherwise be the base of
+/// a wrong layer with a valid checksum).
 pub struct Resume {
     dir: PathBuf,
     max: usize,
-    layers: Vec<LayerFile>,
+    layers: Vec<Layer>,
 }
 
 impl Resume {
     /// Create `dir` if needed and check the layers already built in it.
     pub fn open<G: TableGame>(game: &G, dir: &Path, max: usize) -> Result<Resume, DbError> {
         std::fs::create_dir_all(dir).map_err(|source| DbError::Io { path: dir.to_path_buf(), source })?;
-        let layers = with_family(game, dir, |family| family.open_present(max, |n| game.layer_size(n), true))?;
+        let layers = with_family(game, dir, |family| family.open_present_checked(max, |n| game.layer_size(n)))?;
         Ok(Resume { dir: dir.to_path_buf(), max, layers })
     }
 
     /// The headers of the layers already built, `0..present`.
     pub fn built(&self) -> impl Iterator<Item = &Header> {
-        self.layers.iter().map(|l| &l.header)
+        self.layers.iter().map(|l| l.header())
+    }
+
+    /// The first layer already built that is packed (only streamed lookups read it).
+    pub fn first_packed(&self) -> Option<usize> {
+        self.layers.iter().position(|l| l.is_packed())
     }
 
     /// The layers still to build.
@@ -137,23 +142,26 @@ impl Resume {
         progress: &dyn Fn(usize, u64) -> Box<dyn Progress>,
         on_layer: &mut dyn FnMut(usize, &Header),
     ) -> Result<(), DbError> {
-        self.build_planned(game, &|n| (parts(n), Lookups::Mapped), memory, progress, on_layer)
+        self.build_planned(game, &|n| (parts(n), Lookups::Mapped), memory, false, progress, on_layer)
     }
 
     /// [`Resume::build_within`] with layer `n` in `plan(n)` partitions and lookups
     /// ([`super::outcore::plan_layer`]): streamed lookups read the lower layers in rank order
-    /// ([`super::stream`]), so they need not fit the memory.
+    /// ([`super::stream`]), so they need not fit the memory. With `pack` every finished layer
+    /// is kept packed, those found first ([`super::build_files`]: the layers built over packed
+    /// ones must then stream their lookups).
     pub fn build_planned<G: TableGame>(
         self,
         game: &G,
         plan: &dyn Fn(usize) -> (u64, Lookups),
         memory: Option<u64>,
+        pack: bool,
         progress: &dyn Fn(usize, u64) -> Box<dyn Progress>,
         on_layer: &mut dyn FnMut(usize, &Header),
     ) -> Result<(), DbError> {
         let Resume { dir, max, layers } = self;
         with_family(game, &dir, |family| {
-            super::build_files(family, game, layers, max, plan, memory, progress, on_layer)
+            super::build_files(family, game, layers, max, plan, memory, pack, progress, on_layer)
         })
         .map(drop)
     }
@@ -169,6 +177,12 @@ impl Resume {
         on_layer: &mut dyn FnMut(usize, &Header, &super::distributed::Traffic),
     ) -> Result<(), super::distributed::Stop> {
         let Resume { dir, max, layers } = self;
+        const RAW: &str = "the processes of a distributed build map their lower layers raw";
+        let layers = layers
+            .into_iter()
+            .map(|l| l.into_raw(RAW))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| super::distributed::Stop::Agreed(Some(e)))?;
         with_family(game, &dir, |family| {
             super::distributed::build_files(world, family, game, layers, max, progress, on_layer)
         })

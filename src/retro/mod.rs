@@ -33,6 +33,7 @@ pub mod stats;
 pub mod stream;
 pub mod verify;
 
+use crate::store::layer::Layer;
 use crate::store::layer_file;
 
 /// A move from a position, as the builder sees it.
@@ -171,33 +172,53 @@ pub fn bellman<G: LayeredGame, L: Layers + ?Sized>(
 }
 
 /// Build the layers `layers.len()..=max` of a table family into `dir` on top of the finished
-/// (and checked) `layers` below them, and return them all, mapped. `plan(n)` is the number of
+/// (and checked) `layers` below them, and return them all, opened. `plan(n)` is the number of
 /// partitions layer `n` is built in and how its lower layers are read (1 and mapped: in
 /// memory; more, or streamed: out of core, [`outcore`], in a work directory beside its file,
 /// resumed from its last checkpoint when a stopped build left one).
-/// `on_layer(n, header)` is called after each layer is written. Under a `memory` budget the
-/// pages of the mapped lower layers are dropped from the process whenever its RSS nears the
-/// budget ([`crate::store::resident`]): mapped lookups read them at random and would otherwise
-/// keep them resident, all of them, whatever the partitions (streamed lookups read the files,
-/// not the maps, and only the check of each new layer touches its map).
+/// `on_layer(n, header)` is called after each layer is written, checked (and packed). Under a
+/// `memory` budget the pages of the mapped lower layers are dropped from the process whenever
+/// its RSS nears the budget ([`crate::store::resident`]): mapped lookups read them at random
+/// and would otherwise keep them resident, all of them, whatever the partitions (streamed
+/// lookups read the files, not the maps, and only the check of each new layer touches its map).
+///
+/// With `pack`, every finished layer is kept packed ([`crate::store::packed`], about 3.5 bits a
+/// position instead of 8): the raw layers found in `layers` first, then each new one as soon as
+/// it is written and checked. The packed copy is written under a temporary name, checked (its
+/// values' CRC-32 equal to the raw layer's), and renamed over the raw file, so a stop at any
+/// moment leaves the layer raw or packed under its name, never neither, and a rerun keeps it.
+/// Packed lower layers are read only by streamed lookups, which decompress them block by block
+/// in rank order; mapped lookups (a layer built in memory) read them at random, which a packed
+/// layer would answer by decompressing a block per lookup or by being unpacked whole into
+/// memory (its raw size, the very cost packing saves), so a mapped layer over a packed lower
+/// layer is refused ([`layer_file::DbError::Packed`] naming it) rather than built slowly.
 #[allow(clippy::too_many_arguments)]
 pub fn build_files<G: LayeredGame>(
     family: &layer_file::Family,
     game: &G,
-    mut layers: Vec<layer_file::LayerFile>,
+    mut layers: Vec<Layer>,
     max: usize,
     plan: &dyn Fn(usize) -> (u64, outcore::Lookups),
     memory: Option<u64>,
+    pack: bool,
     progress: &dyn Fn(usize, u64) -> Box<dyn builder::Progress>,
     on_layer: &mut dyn FnMut(usize, &layer_file::Header),
-) -> Result<Vec<layer_file::LayerFile>, layer_file::DbError> {
+) -> Result<Vec<Layer>, layer_file::DbError> {
+    const MAPPED: &str = "mapped lookups read raw lower layers (build with streamed lookups)";
+    if pack {
+        for l in layers.iter_mut() {
+            if let Layer::Raw(raw) = l {
+                *l = pack_in_place(raw)?;
+            }
+        }
+    }
     // Dropped (joined) before `layers` is returned or dropped: no map goes while registered.
     let mut watcher = memory.map(crate::store::resident::Watcher::start);
-    let register = |w: &mut Option<crate::store::resident::Watcher>, l: &layer_file::LayerFile| {
-        if let Some(w) = w {
-            // SAFETY: a layer file is a read-only file map, kept in `layers` until the watcher
-            // is dropped at the end of this function.
-            unsafe { w.add(as_u8(l.as_ref())) };
+    let register = |w: &mut Option<crate::store::resident::Watcher>, l: &Layer| {
+        if let (Some(w), Layer::Raw(f)) = (w, l) {
+            // SAFETY: a raw layer file is a read-only file map, kept in `layers` until the
+            // watcher is dropped at the end of this function.
+            unsafe { w.add(as_u8(f.as_ref())) };
         }
     };
     for l in &layers {
@@ -207,32 +228,37 @@ pub fn build_files<G: LayeredGame>(
         let size = game.layer_size(n);
         let p = progress(n, size);
         let (parts, lookups) = plan(n);
+        let mapped = || -> Result<Vec<&[i8]>, layer_file::DbError> {
+            layers.iter().map(|l| l.raw(MAPPED).map(|f| f.as_ref())).collect()
+        };
         // A layer of more positions than one part holds (u32 indices) is never built in one.
-        let header = match parts.max(outcore::least_parts(size)) {
+        let written = match parts.max(outcore::least_parts(size)) {
             0 | 1 if lookups == outcore::Lookups::Mapped => {
-                family.write(n, &builder::build_layer(game, layers.as_slice(), n, p.as_ref()))?
+                family.write(n, &builder::build_layer(game, mapped()?.as_slice(), n, p.as_ref()))?
             }
             k => {
                 let file = (family.path)(n);
                 let name = file.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
                 let work = file.with_file_name(format!(".{name}.work"));
                 let io = |(path, source)| layer_file::DbError::Io { path, source };
-                let streamed = (lookups == outcore::Lookups::Streamed).then_some(&layers as &dyn stream::LowerBlocks);
+                let streamed = lookups == outcore::Lookups::Streamed;
+                // Streamed lookups read the files, raw or packed; the maps are for mapped ones.
+                let lower = if streamed { Vec::new() } else { mapped()? };
                 // A checkpoint in the work directory is resumed only by a build of the same
                 // game, rules and lower layers.
-                let lower: Vec<u8> = layers.iter().flat_map(|l| l.header.checksum.to_le_bytes()).collect();
+                let crcs: Vec<u8> = layers.iter().flat_map(|l| l.header().checksum.to_le_bytes()).collect();
                 let identity = format!(
                     "{} {} {} lower crc32 {:08x}",
                     family.game,
                     family.rules,
                     family.index_order,
-                    layer_file::checksum(&lower)
+                    layer_file::checksum(&crcs)
                 );
                 // The values are copied from their file a slice at a time, never mapped whole.
                 let built = outcore::build_layer_parts(
                     game,
-                    layers.as_slice(),
-                    streamed,
+                    lower.as_slice(),
+                    streamed.then_some(&layers as &dyn stream::LowerBlocks),
                     n,
                     k,
                     &work,
@@ -249,20 +275,32 @@ pub fn build_files<G: LayeredGame>(
                 header
             }
         };
-        on_layer(n, &header);
+        drop(p);
         // Read back and checked: the next layer is built on it. Under a budget the check drops
         // what it read as it goes rather than wait for the watcher, which a loaded machine may
         // not run in time.
-        layers.push(family.open(n, size)?);
-        register(&mut watcher, &layers[n]);
+        let raw = family.open(n, size)?;
+        debug_assert_eq!(raw.header, written);
         if memory.is_some() {
-            layers[n].verify_dropping()?;
+            raw.verify_dropping()?;
         } else {
-            layers[n].verify()?;
+            raw.verify()?;
         }
+        layers.push(if pack { pack_in_place(&raw)? } else { Layer::Raw(raw) });
+        register(&mut watcher, &layers[n]);
+        on_layer(n, layers[n].header());
     }
     drop(watcher);
     Ok(layers)
+}
+
+/// Pack the checked raw layer `raw` over its own file ([`crate::store::packed::pack_layer`]:
+/// checked before the rename that replaces the raw file) and open the packed copy. The
+/// replaced raw file's disk is freed when the caller drops `raw` (its map holds it until then).
+fn pack_in_place(raw: &layer_file::LayerFile) -> Result<Layer, layer_file::DbError> {
+    use crate::store::packed::{pack_layer, PackedFile};
+    let header = pack_layer(raw, &raw.path)?;
+    Ok(Layer::Packed(PackedFile::open(&raw.path, &header.expected())?))
 }
 
 fn as_u8(v: &[i8]) -> &[u8] {

@@ -24,6 +24,7 @@
 
 use super::builder::{Part, Progress, CHUNK, NO_EXIT};
 use super::LayeredGame;
+use crate::store::layer::Layer;
 use crate::store::layer_file::{DbError, LayerFile, BLOCK};
 use rayon::prelude::*;
 use std::fs::{self, File, OpenOptions};
@@ -55,6 +56,18 @@ pub trait LowerBlocks: Sync {
 impl LowerBlocks for Vec<LayerFile> {
     fn layer_len(&self, layer: usize) -> u64 {
         self[layer].header.entries
+    }
+    fn read(&self, layer: usize, start: u64, out: &mut [i8]) -> Result<(), DbError> {
+        self[layer].read_at(start, out)
+    }
+}
+
+/// Layers raw or packed (a build with `--pack` keeps every finished layer packed): each read
+/// from its file, a packed one decompressed block by block, every block checked
+/// ([`Layer::read_at`]).
+impl LowerBlocks for Vec<Layer> {
+    fn layer_len(&self, layer: usize) -> u64 {
+        self[layer].header().entries
     }
     fn read(&self, layer: usize, start: u64, out: &mut [i8]) -> Result<(), DbError> {
         self[layer].read_at(start, out)

@@ -76,6 +76,34 @@ impl Layer {
         }
     }
 
+    /// The values `start..start + out.len()` read from the file, every block read checked
+    /// ([`LayerFile::read_at`], [`PackedFile::read_at`]): `start` is a multiple of the raw
+    /// [`super::layer_file::BLOCK`] (which is one of the packed one) and the range ends on one
+    /// or at the end of the layer.
+    pub fn read_at(&self, start: u64, out: &mut [i8]) -> Result<(), DbError> {
+        match self {
+            Layer::Raw(f) => f.read_at(start, out),
+            Layer::Packed(f) => f.read_at(start, out),
+        }
+    }
+
+    /// The raw layer file, or an error naming the packed one and `why` a raw one is needed.
+    pub fn into_raw(self, why: &str) -> Result<LayerFile, DbError> {
+        match self {
+            Layer::Raw(f) => Ok(f),
+            Layer::Packed(f) => Err(DbError::Packed { path: f.path, why: format!("packed; {why}") }),
+        }
+    }
+
+    /// The mapped values of a raw layer (checked, [`LayerFile::verify`], before they are
+    /// relied on), or an error naming the packed one and `why` a raw one is needed.
+    pub fn raw(&self, why: &str) -> Result<&LayerFile, DbError> {
+        match self {
+            Layer::Raw(f) => Ok(f),
+            Layer::Packed(f) => Err(DbError::Packed { path: f.path.clone(), why: format!("packed; {why}") }),
+        }
+    }
+
     /// Every value, checked: the mapped bytes of a raw layer, a packed one decompressed.
     pub fn values(&self) -> Result<Cow<'_, [i8]>, DbError> {
         match self {
@@ -96,6 +124,28 @@ impl Family<'_> {
                 break;
             }
             layers.push(Layer::open(&path, &self.expected(n, size(n)))?);
+        }
+        Ok(layers)
+    }
+
+    /// [`Family::open_present_any`], each layer checked whole now: a raw one as
+    /// [`Family::open_verified`] (its pages then dropped from the process), a packed one by
+    /// reads from its file ([`PackedFile::check_reads`]: every block, and the values' CRC-32
+    /// against its header's). A build resumes from these.
+    pub fn open_present_checked(&self, max: usize, size: impl Fn(usize) -> u64) -> Result<Vec<Layer>, DbError> {
+        let mut layers = Vec::new();
+        for n in 0..=max {
+            let path = (self.path)(n);
+            if !path.exists() {
+                break;
+            }
+            layers.push(if packed::is_packed(&path) {
+                let f = PackedFile::open(&path, &self.expected(n, size(n)))?;
+                f.check_reads()?;
+                Layer::Packed(f)
+            } else {
+                Layer::Raw(self.open_verified(n, size(n))?)
+            });
         }
         Ok(layers)
     }

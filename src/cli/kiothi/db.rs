@@ -39,6 +39,11 @@ enum DbCmd {
         /// plan the build follows and is refused by).
         #[arg(long)]
         plan: bool,
+        /// Keep every finished layer packed, as `db pack` writes it: each layer is packed as
+        /// soon as it is built and checked, the raw layers the directory holds first, and the
+        /// build reads its packed lower layers directly, block by block (its lookups streamed).
+        #[arg(long)]
+        pack: bool,
         #[command(flatten)]
         rules: RuleFlags,
     },
@@ -111,8 +116,8 @@ enum DbCmd {
 
 pub fn run(a: DbArgs) -> Result<()> {
     let (req, rules) = match a.cmd {
-        DbCmd::Build { max_warriors, dir, threads, plan, rules } => {
-            (DbRequest::Build { max: max_warriors, dir, threads, memory: None, lookups: None, plan }, rules)
+        DbCmd::Build { max_warriors, dir, threads, plan, pack, rules } => {
+            (DbRequest::Build { max: max_warriors, dir, threads, memory: None, lookups: None, plan, pack }, rules)
         }
         DbCmd::Verify { dir, rules } => (DbRequest::Verify { dir }, rules),
         DbCmd::Stats { dir, json, svg, csv, histogram_csv, rules } => {

@@ -34,6 +34,8 @@ pub enum DbRequest {
         lookups: Option<Lookups>,
         /// Print the plan, build nothing.
         plan: bool,
+        /// Keep every finished layer packed (`db build --pack`); its lookups are then streamed.
+        pack: bool,
     },
     Verify {
         dir: PathBuf,
@@ -111,12 +113,12 @@ pub fn run<G: TableGame>(req: DbRequest, spec: &DbSpec<G>, rules: G::Rules) -> R
 /// [`run`] with the game a build writes (its index); readers find theirs from the files.
 pub fn run_with<G: TableGame>(req: DbRequest, spec: &DbSpec<G>, rules: G::Rules, game: G) -> Result<()> {
     match req {
-        DbRequest::Build { max, dir, threads, memory, lookups, plan: true } => {
+        DbRequest::Build { max, dir, threads, memory, lookups, plan: true, pack } => {
             super::args::set_threads(threads)?;
-            print_plan(spec, &game, max, &dir, memory, lookups)
+            print_plan(spec, &game, max, &dir, memory, packed_lookups(lookups, pack)?, pack)
         }
-        DbRequest::Build { max, dir, threads, memory, lookups, plan: false } => {
-            build(spec, &game, max, &dir, threads, memory, lookups)
+        DbRequest::Build { max, dir, threads, memory, lookups, plan: false, pack } => {
+            build(spec, &game, max, &dir, threads, memory, packed_lookups(lookups, pack)?, pack)
         }
         DbRequest::Verify { dir } => verify(spec, &open(spec, &dir, rules, "--dir", None)?, &dir),
         DbRequest::Stats { dir, json, svg, csv, histogram_csv } => {
@@ -124,6 +126,18 @@ pub fn run_with<G: TableGame>(req: DbRequest, spec: &DbSpec<G>, rules: G::Rules,
         }
         DbRequest::Export { dir, layers, format, out } => export(spec, &dir, &layers, format, &out, rules),
         DbRequest::Pack { dir, out, threads } => pack(spec, &dir, &out, rules, threads),
+    }
+}
+
+/// The lookups of a build with `--pack`: streamed, the only ones that read packed lower layers
+/// ([`mancala::retro::build_files`] says why); `--lookups mapped` with it is refused.
+fn packed_lookups(lookups: Option<Lookups>, pack: bool) -> Result<Option<Lookups>> {
+    match (pack, lookups) {
+        (false, l) => Ok(l),
+        (true, Some(Lookups::Mapped)) => usage(
+            "--pack: not with --lookups mapped (mapped lookups read raw lower layers at random; a packed build streams them)",
+        ),
+        (true, _) => Ok(Some(Lookups::Streamed)),
     }
 }
 
@@ -225,6 +239,7 @@ pub fn memory_limit() -> Option<u64> {
 /// The plan of building `0..=max` into `dir` ([`plan_build`]), the layers already there
 /// marked built; a budget no split fits, or processes too few, is a usage error naming the
 /// flag.
+#[allow(clippy::too_many_arguments)]
 pub fn plan<G: TableGame>(
     spec: &DbSpec<G>,
     game: &G,
@@ -232,12 +247,13 @@ pub fn plan<G: TableGame>(
     built: usize,
     memory: Option<u64>,
     lookups: Option<Lookups>,
+    pack: bool,
     processes: Processes,
 ) -> Result<BuildPlan> {
     use mancala::store::space::human_bytes;
     let sizes: Vec<u64> = (0..=max).map(|n| game.layer_size(n)).collect();
     let request =
-        Request { sizes: &sizes, built, frontier_share: G::FRONTIER_SHARE, budget: memory, lookups, processes };
+        Request { sizes: &sizes, built, frontier_share: G::FRONTIER_SHARE, budget: memory, lookups, pack, processes };
     plan_build(&request).or_else(|e| match e {
         PlanError::Budget { layer, size, lower, budget, least } => usage(format!(
             "--memory: {} is too small to build layer {layer} ({size} positions over {} of lower layers); the smallest budget that works is {} MiB",
@@ -294,6 +310,7 @@ fn print_plan<G: TableGame>(
     dir: &Path,
     memory: Option<u64>,
     lookups: Option<Lookups>,
+    pack: bool,
 ) -> Result<()> {
     use mancala::store::space::human_bytes;
     spec.check_max(max)?;
@@ -303,7 +320,7 @@ fn print_plan<G: TableGame>(
         0
     };
     // Every layer is planned before anything is printed: a budget no split fits is one line.
-    let p = plan(spec, game, max, built, memory, lookups, Processes::One)?;
+    let p = plan(spec, game, max, built, memory, lookups, pack, Processes::One)?;
     let threads = rayon::current_num_threads();
     println!(
         "plan: {} layers 0..={max} in {} ({}), memory budget {}, {threads} threads",
@@ -332,8 +349,9 @@ fn print_plan<G: TableGame>(
     println!("memory: {} at the peak; {}", human_bytes(p.memory), verdict(p.memory, memory_limit()));
     let free = mancala::store::space::available(dir).ok();
     println!(
-        "disk: {} of layers to write + {} of out-of-core staging = {}; {}",
+        "disk: {} of layers to write{} + {} of out-of-core staging = {}; {}",
         human_bytes(p.disk),
+        if pack { " (packed, and the largest raw until it is packed)" } else { "" },
         human_bytes(p.staging),
         human_bytes(p.disk + p.staging),
         verdict(p.disk + p.staging, free)
@@ -346,6 +364,7 @@ fn print_plan<G: TableGame>(
     Ok(())
 }
 
+#[allow(clippy::too_many_arguments)]
 fn build<G: TableGame>(
     spec: &DbSpec<G>,
     game: &G,
@@ -354,11 +373,12 @@ fn build<G: TableGame>(
     threads: Option<super::args::Threads>,
     memory: Option<u64>,
     lookups: Option<Lookups>,
+    pack: bool,
 ) -> Result<()> {
     spec.check_max(max)?;
     // The plan of every layer (the fewest partitions that fit the budget, 1: in memory, and
     // its lookups) before anything is written; a build it shows cannot fit is refused.
-    let whole = plan(spec, game, max, 0, memory, lookups, Processes::One)?;
+    let whole = plan(spec, game, max, 0, memory, lookups, pack, Processes::One)?;
     // A directory still to create holds nothing yet: every layer must fit its disk, checked
     // before it is created (one that exists is checked below, for the layers it lacks).
     refuse_misfit(spec, &whole, max, (!dir.is_dir()).then_some(dir))?;
@@ -370,9 +390,16 @@ fn build<G: TableGame>(
     let _lock = mancala::store::DirLock::acquire(dir, "db-build").map_err(|e| super::args::lock_error("--dir", e))?;
     let resume = database::Resume::open(game, dir, max).map_err(|e| db_error("--dir", e))?;
     // The layers still to build, against the disk free at `dir`.
-    let rest = plan(spec, game, max, resume.built().count(), memory, lookups, Processes::One)?;
+    let rest = plan(spec, game, max, resume.built().count(), memory, lookups, pack, Processes::One)?;
     refuse_misfit(spec, &rest, max, Some(dir))?;
     let plan: Vec<(u64, Lookups)> = whole.layers.iter().map(|l| (l.how.parts, l.how.lookups)).collect();
+    // Packed layers are read by streamed lookups only (`--pack` asks for them).
+    if let (Some(k), Some(n)) = (resume.first_packed(), resume.missing().find(|&n| plan[n].1 == Lookups::Mapped)) {
+        return usage(format!(
+            "--dir: layer {k} in {} is packed, and layer {n} would read it by mapped lookups; build with --pack (or --lookups streamed)",
+            dir.display()
+        ));
+    }
     let out_of_core = |n: usize| whole.layers[n].out_of_core;
     eprintln!(
         "building {} layers 0..={max} in {} ({}; about {:.2} GiB of memory at the peak, {} threads)",
@@ -394,9 +421,20 @@ fn build<G: TableGame>(
     if let Some(n) = resume.missing().find(|&n| plan[n].1 == Lookups::Streamed) {
         eprintln!("lower layers streamed from layer {n}");
     }
+    if pack {
+        eprintln!("every finished layer packed (lower layers streamed from their packed files)");
+    }
     for h in resume.built() {
         eprintln!("layer {:>2}: {:>13} positions already built, crc32 {:08x}", h.layer, h.entries, h.checksum);
     }
+    // With `--pack`, the bits a position of the layer file takes (it is packed by then).
+    let packed_bits = |n: usize, entries: u64| -> String {
+        let bytes = std::fs::metadata(database::layer_path(game, dir, n)).map(|m| m.len());
+        match bytes {
+            Ok(b) if pack => format!(", packed {:.2} bits/position", b as f64 * 8.0 / entries.max(1) as f64),
+            _ => String::new(),
+        }
+    };
     let t0 = std::time::Instant::now();
     let mut layer_start = std::time::Instant::now();
     let progress = |n: usize, size: u64| -> Box<dyn mancala::retro::builder::Progress> {
@@ -405,14 +443,15 @@ fn build<G: TableGame>(
         Box::new(LayerBar { pb, n })
     };
     resume
-        .build_planned(game, &|n| plan[n], memory, &progress, &mut |n, h| {
+        .build_planned(game, &|n| plan[n], memory, pack, &progress, &mut |n, h| {
             let secs = layer_start.elapsed().as_secs_f64();
             eprintln!(
-                "layer {n:>2}: {:>13} positions in {:>8.2} s ({:>6.2} M/s), crc32 {:08x}{}",
+                "layer {n:>2}: {:>13} positions in {:>8.2} s ({:>6.2} M/s), crc32 {:08x}{}{}",
                 h.entries,
                 secs,
                 h.entries as f64 / secs.max(1e-9) / 1e6,
                 h.checksum,
+                packed_bits(n, h.entries),
                 (spec.after_layer)(game)
             );
             layer_start = std::time::Instant::now();

@@ -51,6 +51,12 @@ enum DbCmd {
         /// this machine has (the same plan the build follows and is refused by).
         #[arg(long)]
         plan: bool,
+        /// Keep every finished layer packed, as `db pack` writes it (about 3.5 bits a position
+        /// instead of 8): each layer is packed as soon as it is built and checked, the raw layers
+        /// the directory holds first, and the build reads its packed lower layers directly,
+        /// block by block (implies `--lookups streamed`; not with `--lookups mapped`).
+        #[arg(long)]
+        pack: bool,
         /// Build each layer with every process of an MPI job (`mpirun -np K mancala oware db
         /// build --distributed …`): each owns a share of the layer's positions; needs a binary
         /// built with `--features mpi` (hidden from the help of other builds, which refuse it
@@ -128,7 +134,21 @@ enum DbCmd {
 pub fn run(a: DbArgs) -> Result<()> {
     let mut index = IndexKind::Full;
     let (req, rules) = match a.cmd {
-        DbCmd::Build { max_stones, dir, threads, index: kind, memory, lookups, distributed: true, rules, plan } => {
+        DbCmd::Build {
+            max_stones,
+            dir,
+            threads,
+            index: kind,
+            memory,
+            lookups,
+            distributed: true,
+            rules,
+            plan,
+            pack,
+        } => {
+            if pack {
+                return usage("--pack: not with --distributed (its processes map the lower layers raw)");
+            }
             if plan {
                 return usage("--plan: not with --distributed (the plan is of a build in one process)");
             }
@@ -145,9 +165,20 @@ pub fn run(a: DbArgs) -> Result<()> {
             spec.build_tag = format!("{}, {} index", spec.build_tag, kind.name());
             return distributed(&spec, &game, max_stones, &dir, threads);
         }
-        DbCmd::Build { max_stones, dir, threads, index: kind, memory, lookups, distributed: false, rules, plan } => {
+        DbCmd::Build {
+            max_stones,
+            dir,
+            threads,
+            index: kind,
+            memory,
+            lookups,
+            distributed: false,
+            rules,
+            plan,
+            pack,
+        } => {
             index = kind;
-            (DbRequest::Build { max: max_stones, dir, threads, memory, lookups, plan }, rules)
+            (DbRequest::Build { max: max_stones, dir, threads, memory, lookups, plan, pack }, rules)
         }
         DbCmd::Verify { dir, rules } => (DbRequest::Verify { dir }, rules),
         DbCmd::Stats { dir, json, svg, csv, histogram_csv, rules } => {

@@ -82,14 +82,40 @@ fn as_bytes_mut(v: &mut [i8]) -> &mut [u8] {
     unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr() as *mut u8, v.len()) }
 }
 
-/// Pack the (checked) raw layer `src` into `path`, atomically; returns the packed header.
+/// Bytes of values the packer reads, and a packed layer is checked, at a time: whole blocks of
+/// both formats (64 KiB raw, 8 Ki values packed), so the process holds a slice of a layer
+/// of any size, never the whole of it.
+const SLICE: usize = BLOCK * BATCH;
+
+/// Pack the raw layer `src` into `path`, atomically; returns the packed header. The values are
+/// read from the file in slices, each checked against its block CRCs ([`LayerFile::read_at`]),
+/// and the packed file is checked before it takes its name: every block decompressed, the
+/// values' CRC-32 equal to the source's ([`PackedFile::check_reads`]). So `path` may be the
+/// source's own name: the rename then replaces the raw layer with its packed copy in one step,
+/// and a stop at any moment leaves one of the two, each a finished layer.
 pub fn pack_layer(src: &LayerFile, path: &Path) -> Result<Header, DbError> {
-    let values = src.values()?;
+    let entries = src.header.entries;
+    let mut buf = vec![0i8; SLICE.min(entries as usize)];
+    let slices = |buf: &mut Vec<i8>, f: &mut dyn FnMut(&[i8]) -> Result<(), DbError>| -> Result<(), DbError> {
+        let mut at = 0u64;
+        while at < entries {
+            let len = (entries - at).min(buf.len() as u64) as usize;
+            src.read_at(at, &mut buf[..len])?;
+            f(&buf[..len])?;
+            at += len as u64;
+        }
+        Ok(())
+    };
+    let mut counts = vec![0u64; 1 << 16];
+    slices(&mut buf, &mut |v| {
+        counts.iter_mut().zip(pair_counts(v)).for_each(|(x, y)| *x += y);
+        Ok(())
+    })?;
     let mut header = src.header.clone();
     header.format_version = FORMAT_VERSION;
-    let order = ranking(&pair_counts(values));
+    let order = ranking(&counts);
     let ranks = rank_table(&order);
-    let blocks = values.len().div_ceil(BLOCK);
+    let blocks = (entries as usize).div_ceil(BLOCK);
     let info = PackInfo { codec: CODEC.into(), block_shift: BLOCK_SHIFT, blocks: blocks as u64, order };
     let head = encode(path, &header)?;
     let info_bytes = encode(path, &info)?;
@@ -107,7 +133,7 @@ pub fn pack_layer(src: &LayerFile, path: &Path) -> Result<Header, DbError> {
     let mut crcs = Vec::with_capacity(blocks);
     let mut at = 0u64;
     offsets.push(at);
-    for batch in values.chunks(BLOCK * BATCH) {
+    slices(&mut buf, &mut |batch| {
         let packed: Vec<Vec<u8>> = batch.par_chunks(BLOCK).map(|b| encode_block(b, &ranks)).collect();
         for c in packed {
             f.write_all(&c).map_err(io_err(&tmp))?;
@@ -115,13 +141,17 @@ pub fn pack_layer(src: &LayerFile, path: &Path) -> Result<Header, DbError> {
             at += c.len() as u64;
             offsets.push(at);
         }
-    }
+        Ok(())
+    })?;
     let table: Vec<u8> =
         offsets.iter().flat_map(|o| o.to_le_bytes()).chain(crcs.iter().flat_map(|c| c.to_le_bytes())).collect();
     meta.update(&table);
     f.write_all(&table).map_err(io_err(&tmp))?;
     f.write_all(&meta.finalize().to_le_bytes()).map_err(io_err(&tmp))?;
     f.write_all(END).map_err(io_err(&tmp))?;
+    f.flush().map_err(io_err(&tmp))?;
+    // The copy as a reader will see it, before it replaces anything.
+    PackedFile::open(&tmp, &header.expected())?.check_reads()?;
     f.commit().map_err(io_err(path))?;
     Ok(header)
 }
@@ -164,6 +194,8 @@ pub struct PackedFile {
     pub info: PackInfo,
     pub path: PathBuf,
     map: memmap2::Mmap,
+    /// The open file, for reads that bypass the map ([`PackedFile::read_at`]).
+    file: File,
     id: u32,
     /// Where the first compressed block starts in the file.
     data: usize,
@@ -258,6 +290,7 @@ impl PackedFile {
             info,
             path: p(),
             map,
+            file,
             id,
             data,
             offsets,
@@ -393,6 +426,69 @@ impl PackedFile {
         self.for_each_block(|_, _| {})
     }
 
+    /// Read the values `start..start + out.len()` from the file itself, not through its map,
+    /// checking every compressed block against its CRC: the streamed forward pass reads packed
+    /// lower layers in rank order this way (as [`LayerFile::read_at`] raw ones), so none of
+    /// their pages stays in the process whatever their size. `start` is a multiple of
+    /// [`BLOCK`] and the range ends on a multiple of it or at the end of the layer. A damaged
+    /// block is an error naming it (nothing is read as 0 here: the caller stops).
+    pub fn read_at(&self, start: u64, out: &mut [i8]) -> Result<(), DbError> {
+        use std::os::unix::fs::FileExt;
+        let end = start + out.len() as u64;
+        assert!(
+            start.is_multiple_of(BLOCK as u64)
+                && end <= self.header.entries
+                && (end.is_multiple_of(BLOCK as u64) || end == self.header.entries),
+            "read_at({start}, {} values) of {} entries: not whole blocks",
+            out.len(),
+            self.header.entries
+        );
+        if out.is_empty() {
+            return Ok(());
+        }
+        let (first, last) = ((start >> BLOCK_SHIFT) as usize, (end as usize).div_ceil(BLOCK));
+        let base = self.offsets[first];
+        let mut comp = vec![0u8; (self.offsets[last] - base) as usize];
+        self.file.read_exact_at(&mut comp, self.data as u64 + base).map_err(io_err(&self.path))?;
+        let at = |b: usize| (self.offsets[b] - base) as usize;
+        out.par_chunks_mut(BLOCK).enumerate().try_for_each_init(
+            || zstd::bulk::Decompressor::new().expect("a zstd context allocates"),
+            |dctx, (k, values)| {
+                let b = first + k;
+                let bytes = &comp[at(b)..at(b + 1)];
+                let found = checksum(bytes);
+                if found != self.crcs[b] {
+                    return Err(self.block_error(b, Fault::Crc(found)));
+                }
+                match dctx.decompress_to_buffer(bytes, as_bytes_mut(values)) {
+                    Ok(n) if n == values.len() && decode_ranks(values, &self.values) => Ok(()),
+                    _ => Err(self.block_error(b, Fault::Undecodable)),
+                }
+            },
+        )
+    }
+
+    /// Check every block and the values' CRC-32 by reads from the file ([`PackedFile::read_at`]),
+    /// a slice at a time: what [`PackedFile::verify`] checks, without mapping the layer into
+    /// the process (a build checks the layers it packs and resumes from this way).
+    pub fn check_reads(&self) -> Result<(), DbError> {
+        let entries = self.header.entries;
+        let mut buf = vec![0i8; SLICE.min(entries as usize)];
+        let mut whole = crc32fast::Hasher::new();
+        let mut at = 0u64;
+        while at < entries {
+            let len = (entries - at).min(buf.len() as u64) as usize;
+            self.read_at(at, &mut buf[..len])?;
+            whole.update(super::layer_file::as_bytes(&buf[..len]));
+            at += len as u64;
+        }
+        let found = whole.finalize();
+        if found != self.header.checksum {
+            return Err(DbError::Checksum { path: self.path.clone(), found, expected: self.header.checksum });
+        }
+        Ok(())
+    }
+
     /// Every value, decompressed and checked.
     pub fn values(&self) -> Result<Vec<i8>, DbError> {
         if let Some(all) = self.resident.get() {
@@ -491,6 +587,48 @@ mod tests {
             let f = open(&path, small.len()).unwrap();
             assert_eq!(f.values().unwrap(), small);
         }
+    }
+
+    /// Reads from the file return the values of whole blocks (the last one short), checked:
+    /// a damaged block is an error naming it, the blocks before it read normally; the packer
+    /// replaces its own source file in one rename.
+    #[test]
+    fn reads_at_return_whole_checked_blocks() {
+        let d = tempfile::tempdir().unwrap();
+        let n = 9 * BLOCK + 77;
+        let v = values(n);
+        let (path, _) = pack(d.path(), &v);
+        let f = open(&path, n).unwrap();
+        for (start, len) in [(0, n), (0, BLOCK), (8 * BLOCK, BLOCK + 77), (2 * BLOCK, 3 * BLOCK), (n, 0)] {
+            let mut out = vec![0i8; len];
+            let start = start.min(n / BLOCK * BLOCK);
+            f.read_at(start as u64, &mut out).unwrap();
+            assert!(out == v[start..start + len], "{start} {len}");
+        }
+        f.check_reads().unwrap();
+        let at = f.data + f.offsets[4] as usize + 3;
+        drop(f);
+        let mut bytes = std::fs::read(&path).unwrap();
+        bytes[at] ^= 0x02;
+        std::fs::write(&path, &bytes).unwrap();
+        let f = open(&path, n).unwrap();
+        let mut out = vec![0i8; 4 * BLOCK];
+        f.read_at(0, &mut out).unwrap();
+        let e = f.read_at(4 * BLOCK as u64, &mut out).unwrap_err();
+        assert!(matches!(e, DbError::PackedBlock { block: 4, .. }), "{e}");
+        assert!(f.check_reads().is_err());
+
+        // Packed over its own raw file.
+        let raw = d.path().join("raw.db");
+        let src = LayerFile::open(
+            &raw,
+            &Expected { game: "g", rules: "{}", index_order: "lex", layer: 9, entries: n as u64 },
+        )
+        .unwrap();
+        pack_layer(&src, &raw).unwrap();
+        drop(src);
+        assert!(is_packed(&raw) && open(&raw, n).unwrap().values().unwrap() == v);
+        assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 2, "no temporary is left");
     }
 
     /// One byte of the second block's compressed bytes flipped: the other blocks read
