@@ -365,6 +365,18 @@ fn print_plan<G: TableGame>(
 }
 
 #[allow(clippy::too_many_arguments)]
+/// The highest ancestor of `dir` (or `dir` itself) that does not exist: what creating `dir`
+/// creates. `None` when `dir` exists.
+fn first_missing(dir: &Path) -> Option<PathBuf> {
+    let mut top = None;
+    let mut p = Some(dir);
+    while let Some(q) = p.filter(|q| !q.as_os_str().is_empty() && !q.exists()) {
+        top = Some(q.to_path_buf());
+        p = q.parent();
+    }
+    top
+}
+
 fn build<G: TableGame>(
     spec: &DbSpec<G>,
     game: &G,
@@ -379,12 +391,20 @@ fn build<G: TableGame>(
     // The plan of every layer (the fewest partitions that fit the budget, 1: in memory, and
     // its lookups) before anything is written; a build it shows cannot fit is refused.
     let whole = plan(spec, game, max, 0, memory, lookups, pack, Processes::One)?;
-    // A directory still to create holds nothing yet: every layer must fit its disk, checked
-    // before it is created (one that exists is checked below, for the layers it lacks).
-    refuse_misfit(spec, &whole, max, (!dir.is_dir()).then_some(dir))?;
+    refuse_misfit(spec, &whole, max, None)?;
     let need = whole.memory;
     super::args::set_threads(threads)?;
+    // A directory still to create holds nothing yet: every layer must fit its disk, and a build
+    // refused for it leaves nothing it created (one that exists is checked below, for the
+    // layers it lacks). Created first, so a path that cannot be one is named as such.
+    let created = first_missing(dir);
     super::args::make_out_dir("--dir", dir)?;
+    if let Some(top) = created {
+        if let Err(e) = refuse_misfit(spec, &whole, max, Some(dir)) {
+            let _ = std::fs::remove_dir_all(&top);
+            return Err(e);
+        }
+    }
     // One writer per directory, then the layers already built are checked (a damaged one is
     // an error before anything is built on it), then the disk must hold the rest.
     let _lock = mancala::store::DirLock::acquire(dir, "db-build").map_err(|e| super::args::lock_error("--dir", e))?;
