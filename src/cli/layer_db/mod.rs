@@ -118,7 +118,8 @@ pub fn run_with<G: TableGame>(req: DbRequest, spec: &DbSpec<G>, rules: G::Rules,
             print_plan(spec, &game, max, &dir, memory, packed_lookups(lookups, pack)?, pack)
         }
         DbRequest::Build { max, dir, threads, memory, lookups, plan: false, pack } => {
-            build(spec, &game, max, &dir, threads, memory, packed_lookups(lookups, pack)?, pack)
+            super::args::set_threads(threads)?;
+            build(spec, &game, max, &dir, memory, packed_lookups(lookups, pack)?, pack)
         }
         DbRequest::Verify { dir } => verify(spec, &open(spec, &dir, rules, "--dir", None)?, &dir),
         DbRequest::Stats { dir, json, svg, csv, histogram_csv } => {
@@ -377,12 +378,12 @@ fn first_missing(dir: &Path) -> Option<PathBuf> {
     top
 }
 
+/// Build `0..=max` into `dir` on the threads already set.
 fn build<G: TableGame>(
     spec: &DbSpec<G>,
     game: &G,
     max: usize,
     dir: &Path,
-    threads: Option<super::args::Threads>,
     memory: Option<u64>,
     lookups: Option<Lookups>,
     pack: bool,
@@ -393,7 +394,6 @@ fn build<G: TableGame>(
     let whole = plan(spec, game, max, 0, memory, lookups, pack, Processes::One)?;
     refuse_misfit(spec, &whole, max, None)?;
     let need = whole.memory;
-    super::args::set_threads(threads)?;
     // A directory still to create holds nothing yet: every layer must fit its disk, and a build
     // refused for it leaves nothing it created (one that exists is checked below, for the
     // layers it lacks). Created first, so a path that cannot be one is named as such.
