@@ -348,3 +348,19 @@ fn an_inexact_solve_names_no_move_best_unless_proven() {
     // Not a terminal: no progress line on stderr.
     assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+/// A stop between a layer's write and the removal of its out-of-core work directory leaves the
+/// directory beside a finished layer (as a kill of a packed build did); the next build removes it.
+#[test]
+fn a_finished_layers_leftover_work_directory_is_removed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("db");
+    let d = db.to_str().unwrap();
+    mancala().args(["oware", "db", "build", "--max-stones", "4", "--dir", d]).assert().success();
+    let work = db.join(".oware-gs-no-capture-2.db.work");
+    std::fs::create_dir(&work).unwrap();
+    std::fs::write(work.join("progress"), b"left by a stopped build").unwrap();
+    mancala().args(["oware", "db", "build", "--max-stones", "5", "--dir", d]).assert().success();
+    assert!(!work.exists());
+    assert!(db.join("oware-gs-no-capture-5.db").exists());
+}

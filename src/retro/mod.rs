@@ -224,6 +224,14 @@ pub fn build_files<G: LayeredGame>(
     for l in &layers {
         register(&mut watcher, l);
     }
+    // A stop between a layer's write and the removal of its work directory leaves the directory
+    // beside a finished layer; nothing reads it again.
+    for n in 0..layers.len() {
+        let work = work_dir(family, n);
+        if work.exists() {
+            std::fs::remove_dir_all(&work).map_err(|source| layer_file::DbError::Io { path: work, source })?;
+        }
+    }
     for n in layers.len()..=max {
         let size = game.layer_size(n);
         let p = progress(n, size);
@@ -237,9 +245,7 @@ pub fn build_files<G: LayeredGame>(
                 family.write(n, &builder::build_layer(game, mapped()?.as_slice(), n, p.as_ref()))?
             }
             k => {
-                let file = (family.path)(n);
-                let name = file.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-                let work = file.with_file_name(format!(".{name}.work"));
+                let work = work_dir(family, n);
                 let io = |(path, source)| layer_file::DbError::Io { path, source };
                 let streamed = lookups == outcore::Lookups::Streamed;
                 // Streamed lookups read the files, raw or packed; the maps are for mapped ones.
@@ -292,6 +298,13 @@ pub fn build_files<G: LayeredGame>(
     }
     drop(watcher);
     Ok(layers)
+}
+
+/// The work directory of layer `n`'s out-of-core build: `.NAME.work` beside its file.
+fn work_dir(family: &layer_file::Family, n: usize) -> std::path::PathBuf {
+    let file = (family.path)(n);
+    let name = file.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    file.with_file_name(format!(".{name}.work"))
 }
 
 /// Pack the checked raw layer `raw` over its own file ([`crate::store::packed::pack_layer`]:
