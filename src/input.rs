@@ -43,6 +43,7 @@ pub fn flag(field: &'static str) -> &'static str {
         "north" => "--north",
         "family" => "--family",
         "exploit" => "--exploit",
+        "mix" => "--mix",
         "seed" => "--seed",
         "shard" => "--shard",
         "games" => "--games",

@@ -411,3 +411,82 @@ fn committed_full_family_state_still_opens() {
     assert_eq!(answer["games"], body["games"]);
     assert_eq!(std::fs::read(dir.path().join("state.lukho-eq")).unwrap(), state, "the state was rewritten");
 }
+
+/// `lukho exploit`: the committed seed-optimal (margin) mixes of a small family measured in match
+/// points equal a best reply computed from plain games; the points mixes measured in points give
+/// their own certificate; a rerun sweeps nothing; a missing or foreign file names --mix.
+#[test]
+fn exploit_measures_a_mix_in_another_payoff_against_direct_games() {
+    use mancala::opening_game::Payoff;
+    let proven = ProvenCycles::new();
+    let root = env!("CARGO_MANIFEST_DIR");
+    let eq = |row: &str| format!("{root}/results/lukho/equilibrium/{row}/equilibrium.json");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("ex");
+    let o = out.to_str().unwrap();
+    let fam = "all:remove=000000**";
+    let run = |mix: &str| {
+        json_out(&[
+            "lukho",
+            "exploit",
+            "--mix",
+            mix,
+            "--race",
+            "south-first",
+            "--payoff",
+            "points",
+            "--family",
+            fam,
+            "--out",
+            o,
+            "--json",
+        ])
+    };
+    let margin = eq("last2-south-first-margin");
+    let a = run(&margin);
+    let ids: Vec<u32> = mancala::sweep::Spec::parse(fam).unwrap().ids(&R).unwrap();
+    let points = |s: u32, n: u32| -> f64 {
+        let (s, n) = (Choice::from_id(s as u64, &R).unwrap(), Choice::from_id(n as u64, &R).unwrap());
+        Payoff::Points.of(&play_game(&R, &proven, &s, &n, Race::SouthFirst)) as f64
+    };
+    let file: Value = serde_json::from_str(&std::fs::read_to_string(&margin).unwrap()).unwrap();
+    let mix = |side: &str| -> Vec<(u32, f64)> {
+        let m: Vec<(u32, f64)> = file["certificate"][side]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| (e["id"].as_u64().unwrap() as u32, e["weight"].as_f64().unwrap()))
+            .collect();
+        let total: f64 = m.iter().map(|e| e.1).sum();
+        m.into_iter().map(|(id, w)| (id, w / total)).collect()
+    };
+    let (x, y) = (mix("south"), mix("north"));
+    let guarantee =
+        ids.iter().map(|&n| x.iter().map(|&(s, w)| w * points(s, n)).sum::<f64>()).fold(f64::INFINITY, f64::min);
+    let concedes =
+        ids.iter().map(|&s| y.iter().map(|&(n, w)| w * points(s, n)).sum::<f64>()).fold(f64::NEG_INFINITY, f64::max);
+    let close = |v: &Value, want: f64| (v.as_f64().unwrap() - want).abs() < 1e-9;
+    assert!(
+        close(&a["south_guarantees"], guarantee) && close(&a["north_concedes"], concedes),
+        "{a} {guarantee} {concedes}"
+    );
+    // The seed-optimal mixes give points away: the points game's value lies strictly inside.
+    let pts = eq("last2-south-first-points");
+    let value =
+        serde_json::from_str::<Value>(&std::fs::read_to_string(&pts).unwrap()).unwrap()["value"].as_f64().unwrap();
+    assert!(guarantee < value - 0.1 && value + 0.1 < concedes, "{guarantee} {value} {concedes}");
+    let b = run(&pts);
+    assert!(
+        close(&b["south_guarantees"], value) && (b["north_concedes"].as_f64().unwrap() - value).abs() < 1e-6,
+        "{b}"
+    );
+    assert_eq!(run(&margin)["games"].as_u64(), Some(0), "a rerun sweeps nothing");
+    for bad in [dir.path().join("missing.json").to_str().unwrap(), file!()] {
+        mancala()
+            .args(["lukho", "exploit", "--mix", bad, "--race", "south-first", "--family", fam, "--out", o])
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::starts_with("error: --mix: "));
+    }
+}

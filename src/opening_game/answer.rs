@@ -118,6 +118,21 @@ pub struct Exploit {
     pub north_reply: u32,
 }
 
+/// How far a pair of mixed openings can be exploited: each mix against a best reply over the
+/// whole family, in payoff units (South's payoff).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MixExploit {
+    /// South's mix: the worst payoff over North's replies (what it guarantees), and one such reply.
+    pub south_guarantees: f64,
+    pub north_reply: u32,
+    /// North's mix: the best payoff South gets against it (what it concedes at most), and one
+    /// such reply.
+    pub north_concedes: f64,
+    pub south_reply: u32,
+    /// Games played for vectors that were not saved in the run's directory.
+    pub games: u64,
+}
+
 impl Solver {
     /// How far a single choice can be exploited (each side), by one or two vector sweeps.
     pub fn exploit(&mut self, id: u32, obs: &dyn Observer) -> Result<Exploit, EqError> {
@@ -132,6 +147,43 @@ impl Solver {
         // Vectors swept for the report are saved like the others.
         self.run.save()?;
         Ok(Exploit { id, as_south, south_reply, as_north, north_reply })
+    }
+
+    /// How far the mixes `south` and `north` (family members with weights summing to 1) can be
+    /// exploited over the whole family, under this run's payoff: a best-reply pass against each,
+    /// over the vectors of its members (swept where the run's directory has none, and saved
+    /// there). A mix of another payoff's equilibrium read here measures what a player who uses
+    /// it gives away in this payoff.
+    pub fn exploit_mixes(
+        &mut self,
+        south: &[(u32, f64)],
+        north: &[(u32, f64)],
+        obs: &dyn Observer,
+    ) -> Result<MixExploit, EqError> {
+        for &(id, _) in south.iter().chain(north) {
+            if self.ids().binary_search(&id).is_err() {
+                let family = &self.def().family.text;
+                return Err(InputError::new("mix", format!("choice {id} is not in the family `{family}`")).into());
+            }
+        }
+        self.hold()?;
+        // Saved vectors of an earlier run, in this run's width (else they would be swept again).
+        self.store.narrow_saved(&mut self.run)?;
+        let mut games = 0;
+        for (kind, mix) in [(Kind::Row, south), (Kind::Col, north)] {
+            for &(id, _) in mix {
+                let swept = self.ensure(kind, id, obs)?;
+                games += swept;
+                // Saved now and then, so a stopped report resumes near where it stopped.
+                if swept > 0 {
+                    self.run.save_throttled()?;
+                }
+            }
+        }
+        let (south_guarantees, north_reply) = self.store.north_best(south);
+        let (north_concedes, south_reply) = self.store.south_best(north);
+        self.run.save()?;
+        Ok(MixExploit { south_guarantees, north_reply, north_concedes, south_reply, games })
     }
 
     /// The game's value as far as known: 0 for a symmetric game, else the restricted value.

@@ -55,7 +55,7 @@ mod store;
 mod tests;
 mod vectors;
 
-pub use answer::{Answer, BestBound, Certificate, Exploit, ExploitReport, MixEntry, Named, ANSWER_FILE};
+pub use answer::{Answer, BestBound, Certificate, Exploit, ExploitReport, MixEntry, MixExploit, Named, ANSWER_FILE};
 pub use double_oracle::{Solver, TOLERANCE};
 pub use observer::{Observer, Quiet};
 pub use options::{Options, StopAt, Weights, MAX_AVERAGE, MAX_REPLIES};

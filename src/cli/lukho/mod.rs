@@ -3,6 +3,7 @@
 //! work is in `mancala::games::lukho`, `mancala::sweep` and `mancala::opening_game`.
 
 mod equilibrium;
+mod exploit;
 mod opening;
 mod play;
 mod replies;
@@ -119,6 +120,17 @@ mancala lukho equilibrium --race sequential --payoff result --out /scratch/eq-se
 then: mancala lukho sweep --south all --north <most common id> --race sequential --out /tmp/vs-reply"
     )]
     Replies(replies::RepliesArgs),
+    /// How far the mixed openings of an equilibrium answer can be exploited under a payoff:
+    /// each mix against a best reply over the whole family.
+    ///
+    /// Measures what a player who uses the optimal mix of one payoff gives away in another (the
+    /// seed-optimal mix in match points, and the reverse). Each member of the mixes costs one
+    /// sweep of the family (12.7 M games for `all` under `sequential`), saved in DIR like an
+    /// equilibrium run's vectors (DIR may be one of the same payoff), so a rerun resumes.
+    #[command(
+        after_help = "Example: mancala lukho exploit --mix results/lukho/equilibrium/full-sequential-margin/equilibrium.json \\\n           --race sequential --payoff points --out /tmp/margin-in-points"
+    )]
+    Exploit(exploit::ExploitArgs),
     /// Combine the part files of a sharded sweep: same sweep, rules and version, every South
     /// position exactly once; writes the summaries as an unsharded run would.
     Merge(sweep::MergeArgs),
@@ -134,6 +146,7 @@ pub fn run(a: LukhoArgs) -> Result<()> {
         Cmd::Sample(a) => sample::sample(a),
         Cmd::Equilibrium(a) => equilibrium::equilibrium(a),
         Cmd::Replies(a) => replies::replies(a),
+        Cmd::Exploit(a) => exploit::exploit(a),
     }
 }
 
