@@ -491,19 +491,35 @@ mod tests {
         }
     }
 
-    /// A build stopped after any visit, before that visit's checkpoint (its state changed in
-    /// place and its updates appended: what a kill leaves at worst), and resumed, perhaps
-    /// stopped again, gives the uninterrupted layer byte for byte, resuming from its
-    /// checkpoint; with checkpoints after every visit, or only after each threshold.
-    #[test]
-    fn a_build_stopped_between_a_visit_and_its_checkpoint_resumes_to_the_same_layer() {
+    /// Oware's layer 8 built in memory (what a partitioned build must give byte for byte) over
+    /// the layers below it, and a work directory for the partitioned build.
+    struct Layer {
+        game: OwareLayers,
+        n: usize,
+        layers: Vec<Vec<i8>>,
+        want: Vec<u8>,
+        work: PathBuf,
+        notes: Notes,
+        dir: tempfile::TempDir,
+    }
+
+    fn layer() -> Layer {
         let game = OwareLayers::with_index(Default::default(), IndexKind::Full);
         let n = 8;
         let layers = builder::build_all(&game, n);
         let want = as_bytes(&layers[n]).to_vec();
         let dir = tempfile::tempdir().unwrap();
         let work = dir.path().join("work");
-        let notes = Notes::default();
+        Layer { game, n, layers, want, work, notes: Notes::default(), dir }
+    }
+
+    /// A build stopped after any visit, before that visit's checkpoint (its state changed in
+    /// place and its updates appended: what a kill leaves at worst), and resumed, perhaps
+    /// stopped again, gives the uninterrupted layer byte for byte, resuming from its
+    /// checkpoint; with checkpoints after every visit, or only after each threshold.
+    #[test]
+    fn a_build_stopped_between_a_visit_and_its_checkpoint_resumes_to_the_same_layer() {
+        let Layer { game, n, layers, want, work, notes, dir: _dir } = layer();
         // Every checkpoint fsyncs what it names: a few stops keep the test short on a busy disk.
         for streamed in [false, true] {
             for every in [Duration::ZERO, Duration::from_secs(3600)] {
@@ -537,13 +553,7 @@ mod tests {
     /// starts over, says so, and is still exact.
     #[test]
     fn a_checkpoint_of_another_plan_starts_the_layer_over() {
-        let game = OwareLayers::with_index(Default::default(), IndexKind::Full);
-        let n = 8;
-        let layers = builder::build_all(&game, n);
-        let want = as_bytes(&layers[n]).to_vec();
-        let dir = tempfile::tempdir().unwrap();
-        let work = dir.path().join("work");
-        let notes = Notes::default();
+        let Layer { game, n, layers, want, work, notes, dir: _dir } = layer();
         assert!(run(&game, &layers, false, n, 4, &work, Duration::ZERO, Some(6), &notes).is_none());
         let values = run(&game, &layers, false, n, 3, &work, Duration::ZERO, None, &notes).unwrap();
         assert!(values == want);
