@@ -40,6 +40,13 @@ fn perft_midgame_depth4(bencher: divan::Bencher) {
     bench(bencher, position(include_str!("../tests/data/kiothi/midgame.json")), "midgame.json", 4);
 }
 
+/// The midgame at depth 5: its tree meets perpetual sowings of up to 10^9 relays (the cycle
+/// detection's worst case), which the unit tests leave out for their length. One run a sample.
+#[divan::bench(sample_count = 3, sample_size = 1)]
+fn perft_midgame_depth5(bencher: divan::Bencher) {
+    bench(bencher, position(include_str!("../tests/data/kiothi/midgame.json")), "midgame.json", 5);
+}
+
 /// Endgame (20 warriors with nki marks left, captures, bonuses and K4 in reach), depth 8.
 #[divan::bench(sample_count = 5)]
 fn perft_endgame_depth8(bencher: divan::Bencher) {

@@ -849,7 +849,7 @@ fn sweep_part_files() {
             let _ = mancala::sweep::part::combine(vec![p]);
             // What `lukho merge` does with it: combine, then write the summaries.
             let out = dir.path().join("merged");
-            let _ = mancala::sweep::part::merge(&out, std::slice::from_ref(&path));
+            let _ = mancala::sweep::merge::merge(&out, std::slice::from_ref(&path));
             let _ = std::fs::remove_dir_all(&out);
         }
         Ok(())

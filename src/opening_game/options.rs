@@ -4,6 +4,7 @@
 //! then the message).
 
 use crate::input::InputError;
+use crate::variant::Variant;
 
 /// Best replies a side may add per iteration (`--replies`, `--average-replies`) at most.
 pub const MAX_REPLIES: usize = 100_000;
@@ -19,36 +20,26 @@ pub struct StopAt {
     pub seconds: Option<f64>,
 }
 
-/// How `--average` weighs the last mixes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Weights {
-    /// Equal weights (the first `--average`).
-    #[default]
-    Uniform,
-    /// The weights that concede least over the whole family (see `double_oracle::combine`).
-    Optimal,
-    /// As `Optimal`, with the run's certified mix so far (its score vector kept) as one more
-    /// mix to weigh: what the window's older mixes proved is not lost when they leave it, and
-    /// the bound never falls below the certificate.
-    Anchored,
+crate::variant::variants! {
+    /// How `--average` weighs the last mixes.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    pub enum Weights ("averaging weights", String = |s: &str| format!("`{s}`: expected {}", <Weights as Variant>::NAMES)) {
+        /// Equal weights (the first `--average`).
+        #[default]
+        Uniform = "uniform": "equal weights",
+        /// The weights that concede least over the whole family (see `double_oracle::combine`).
+        Optimal = "optimal": "the weights that concede least over the whole family",
+        /// As `Optimal`, with the run's certified mix so far (its score vector kept) as one more
+        /// mix to weigh: what the window's older mixes proved is not lost when they leave it, and
+        /// the bound never falls below the certificate.
+        Anchored = "anchored": "as optimal, with the run's certified mix as one more mix to weigh",
+    }
 }
 
 impl Weights {
     /// Weighed by score vectors (no member vectors needed).
     pub fn by_scores(self) -> bool {
         self != Weights::Uniform
-    }
-}
-
-impl std::str::FromStr for Weights {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Weights, String> {
-        match s {
-            "uniform" => Ok(Weights::Uniform),
-            "optimal" => Ok(Weights::Optimal),
-            "anchored" => Ok(Weights::Anchored),
-            _ => Err(format!("`{s}`: expected uniform, optimal or anchored")),
-        }
     }
 }
 
@@ -160,5 +151,17 @@ mod tests {
         for (field, o) in cases {
             assert_eq!(o.check().unwrap_err().field, field);
         }
+    }
+
+    /// `--average-weights` takes the names it always took and refuses others with its line.
+    #[test]
+    fn weights_parse_by_name() {
+        for (name, w) in [("uniform", Weights::Uniform), ("optimal", Weights::Optimal), ("anchored", Weights::Anchored)]
+        {
+            assert_eq!(name.parse::<Weights>(), Ok(w));
+            assert_eq!(w.name(), name);
+        }
+        assert_eq!(Weights::ALL.len(), 3);
+        assert_eq!("equal".parse::<Weights>(), Err("`equal`: expected uniform, optimal or anchored".to_string()));
     }
 }

@@ -10,6 +10,7 @@ use super::state::{RunState, STATE_FILE};
 use super::vectors::{file_name, merge_top, parse_name, top_of, Kind, Values, Vector, VectorFiles, Width, CHUNK};
 use super::{io_err, write_bytes_atomic, EqError, OpeningGame};
 use crate::games::lukho::{Choice, GameOutcome, ProvenCycles};
+use crate::side::Side;
 use crate::sweep::play::games_batched;
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -229,9 +230,9 @@ impl Store {
 
     /// A best-reply pass's terms for `mix`: South's mix through its members' rows (scores are
     /// North's gains, `−A`), North's through their columns (South's gains, `A`).
-    pub(super) fn side_terms(&self, south: bool, mix: Mix<'_>) -> Vec<Term<'_>> {
-        let kind = if south { Kind::Row } else { Kind::Col };
-        mix.iter().map(|&(id, w)| self.term(kind, id, if south { -w } else { w })).collect()
+    pub(super) fn side_terms(&self, side: Side, mix: Mix<'_>) -> Vec<Term<'_>> {
+        let sign = if side == Side::South { -1.0 } else { 1.0 };
+        mix.iter().map(|&(id, w)| self.term(Kind::of(side), id, sign * w)).collect()
     }
 
     /// The `k` largest distinct values over the family of Σ w·v[p] with their positions,

@@ -2,6 +2,7 @@
 //! whole family, swept once, saved next to the state (checksummed) and cached in memory.
 
 use super::OpeningGame;
+use crate::side::Side;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -16,6 +17,14 @@ pub(super) enum Kind {
 }
 
 impl Kind {
+    /// The vectors a side's mix is answered through: South's members' rows, North's columns.
+    pub(super) fn of(side: Side) -> Kind {
+        match side {
+            Side::South => Kind::Row,
+            Side::North => Kind::Col,
+        }
+    }
+
     /// Whose mix a vector of this kind belongs to: columns are North's choices, rows South's.
     pub(super) fn side(self) -> &'static str {
         match self {

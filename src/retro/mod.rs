@@ -32,6 +32,7 @@ pub mod plan;
 pub mod stats;
 pub mod stream;
 pub mod verify;
+mod workdir;
 
 use crate::store::layer::Layer;
 use crate::store::layer_file;

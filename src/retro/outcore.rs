@@ -21,23 +21,23 @@
 //!
 //! A stopped build resumes from its last checkpoint (after each partition's forward pass, each
 //! threshold, and visits inside a threshold at most [`CHECKPOINT_EVERY`] apart), named by a
-//! progress file in the work directory ([`super::checkpoint`]); [`build_parts`] says why the
-//! resumed layer is the uninterrupted one byte for byte.
+//! progress file in the work directory ([`super::checkpoint`]; the files it names, `workdir`);
+//! [`build_parts`] says why the resumed layer is the uninterrupted one byte for byte.
 //!
 //! The partitions are rank ranges, so `k` processes (MPI ranks) can each own a contiguous range
 //! of every layer the same way: the inbox files become the messages between them.
 
 use super::builder::{Part, Progress, FRONTIER_SHARE, MAX_PART_LEN, WORK_BYTES_PER_POSITION};
-use super::checkpoint::{self, Checkpoint, Plan, Step};
+use super::checkpoint::{Plan, Step};
 use super::stream::{self, read_full, LowerBlocks};
+use super::workdir::{inbox, io_at, state, IoAt, Run};
 use super::{LayeredGame, Layers};
 use crate::store::layer_file::{as_bytes, DbError};
-use std::collections::HashMap;
-use std::fs::{self, File, OpenOptions};
+use std::fs::{File, OpenOptions};
 use std::io::{self, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Updates buffered in memory before they are appended to the inbox files, and read from an
 /// inbox file at a time, each: the size of a partition (a byte per position), within these.
@@ -161,13 +161,6 @@ fn fewest_parts(size: u64, budget: u64, memory: &dyn Fn(u64) -> u64) -> Result<(
     Err(memory(most))
 }
 
-fn io_at(path: &Path) -> impl Fn(io::Error) -> (PathBuf, io::Error) + '_ {
-    move |e| (path.to_path_buf(), e)
-}
-
-/// An I/O error with the file it concerns.
-type IoAt = (PathBuf, io::Error);
-
 /// Buffered updates per partition and their bytes, each partition's inbox as `(generation,
 /// bytes)`, and the first error of a flush made while sending (reported by the next
 /// [`Outbox::flush`]).
@@ -253,18 +246,6 @@ fn decode(x: u64) -> (u64, bool) {
     (x >> 1, x & 1 == 1)
 }
 
-/// Partition `p`'s state file of generation `g` (a visit after a checkpoint works on a copy,
-/// the next generation, and leaves the one the checkpoint names as it is).
-fn state(work: &Path, p: u64, g: u64) -> PathBuf {
-    work.join(format!("part-{p}.state.{g}"))
-}
-
-/// Partition `p`'s inbox file of generation `g` (a visit that reads its inbox sends the
-/// partition's next updates to the next generation).
-fn inbox(work: &Path, p: u64, g: u64) -> PathBuf {
-    work.join(format!("part-{p}.in.{g}"))
-}
-
 /// The state file `path`, mapped (changes reach the file as they are made: it is in the page
 /// cache, which outlives the process; a checkpoint fsyncs it).
 fn load(path: &Path, base: u64) -> Result<Part, IoAt> {
@@ -279,17 +260,6 @@ fn save(path: &Path, part: &Part) -> Result<(), IoAt> {
     let mut f = io::BufWriter::new(File::create(path).map_err(io_at(path))?);
     part.write_to(&mut f).map_err(io_at(path))?;
     f.into_inner().map_err(|e| e.into_error()).and_then(|f| f.sync_all()).map_err(io_at(path))
-}
-
-fn sync(path: &Path) -> Result<(), IoAt> {
-    File::open(path).and_then(|f| f.sync_all()).map_err(io_at(path))
-}
-
-fn remove(path: &Path) -> Result<(), IoAt> {
-    match fs::remove_file(path) {
-        Err(e) if e.kind() != io::ErrorKind::NotFound => Err((path.to_path_buf(), e)),
-        _ => Ok(()),
-    }
 }
 
 /// How often a visit inside a threshold ends in a checkpoint at most (after each forward
@@ -338,189 +308,6 @@ impl From<IoAt> for Failed {
     }
 }
 
-/// The checkpoints of a build of partitions ([`build_parts`]).
-struct Run<'a> {
-    work: &'a Path,
-    /// The last checkpoint written. The files it names are never changed (a visit copies a
-    /// state first, appends go past the inbox bytes it names) and are removed only once a
-    /// later checkpoint no longer names them.
-    ck: Checkpoint,
-    /// Each partition's current state file, and whether it is the one the checkpoint names.
-    states: Vec<u64>,
-    frozen: Vec<bool>,
-    /// Files the checkpoint names that the build has gone past: removed after the next one.
-    retired: Vec<PathBuf>,
-    every: Duration,
-    last: Instant,
-}
-
-impl<'a> Run<'a> {
-    /// Resume from the checkpoint in `work` when it is `plan`'s (keeping exactly the files it
-    /// names, [`keep_only`]), else empty `work` and start, saying why on `progress` when a
-    /// checkpoint was there.
-    fn open(
-        work: &'a Path,
-        plan: Plan,
-        lens: &dyn Fn(u64) -> u64,
-        every: Duration,
-        progress: &dyn Progress,
-    ) -> Result<Self, IoAt> {
-        let found =
-            if work.exists() { Checkpoint::read(work).map_err(io_at(&checkpoint::path(work)))? } else { Ok(None) };
-        let resumed = match found {
-            Ok(Some(ck)) if ck.plan == plan => {
-                if keep_only(work, &ck, lens)? {
-                    progress.note(&format!("resuming at {}", ck.describe()));
-                    Some(ck)
-                } else {
-                    progress.note("a file its checkpoint names is missing or short; starting the layer over");
-                    None
-                }
-            }
-            Ok(Some(ck)) => {
-                let (p, q) = (&ck.plan, &plan);
-                let why = if (p.layer, p.size, &p.identity) != (q.layer, q.size, &q.identity) {
-                    "another game, rules or lower layers".to_string()
-                } else {
-                    format!("{} partitions with {} lookups, not {} with {}", p.parts, p.lookups, q.parts, q.lookups)
-                };
-                progress.note(&format!(
-                    "its work directory holds a checkpoint of another plan ({why}); starting the layer over"
-                ));
-                None
-            }
-            Err(()) => {
-                progress.note("its work directory's progress file is damaged; starting the layer over");
-                None
-            }
-            Ok(None) => None,
-        };
-        let ck = match resumed {
-            Some(ck) => ck,
-            None => {
-                if work.exists() {
-                    fs::remove_dir_all(work).map_err(io_at(work))?;
-                }
-                fs::create_dir_all(work).map_err(io_at(work))?;
-                Checkpoint::start(plan)
-            }
-        };
-        let k = ck.states.len();
-        Ok(Run {
-            work,
-            states: ck.states.clone(),
-            frozen: vec![true; k],
-            retired: Vec::new(),
-            every,
-            last: Instant::now(),
-            ck,
-        })
-    }
-
-    /// Make partition `p`'s current state one the checkpoint does not name (copy it), so a
-    /// visit can change it in place.
-    fn thaw(&mut self, p: u64) -> Result<(), IoAt> {
-        let i = p as usize;
-        if self.frozen[i] {
-            let old = state(self.work, p, self.states[i]);
-            self.states[i] += 1;
-            let new = state(self.work, p, self.states[i]);
-            fs::copy(&old, &new).map_err(io_at(&new))?;
-            self.frozen[i] = false;
-            self.retired.push(old);
-        }
-        Ok(())
-    }
-
-    /// Partition `p`'s inbox of generation `g` has been read: removed now, or after the next
-    /// checkpoint when this one names it.
-    fn retire_inbox(&mut self, p: u64, g: u64) -> Result<(), IoAt> {
-        let path = inbox(self.work, p, g);
-        if self.ck.inboxes[p as usize].0 == g {
-            self.retired.push(path);
-            Ok(())
-        } else {
-            remove(&path)
-        }
-    }
-
-    fn due(&self) -> bool {
-        self.last.elapsed() >= self.every
-    }
-
-    /// Record `step` as the next: the states and inbox bytes written since the last
-    /// checkpoint are made durable first, then the progress file is replaced, then the files
-    /// only the old checkpoint named are removed.
-    fn checkpoint(&mut self, step: Step, decided: u64, inboxes: Vec<(u64, u64)>) -> Result<(), IoAt> {
-        for (p, &g) in self.states.iter().enumerate() {
-            if !self.frozen[p] {
-                sync(&state(self.work, p as u64, g))?;
-            }
-        }
-        for (p, &(g, bytes)) in inboxes.iter().enumerate() {
-            if bytes > 0 && (g, bytes) != self.ck.inboxes[p] {
-                sync(&inbox(self.work, p as u64, g))?;
-            }
-        }
-        let ck = Checkpoint { plan: self.ck.plan.clone(), step, decided, states: self.states.clone(), inboxes };
-        ck.write(self.work).map_err(io_at(&checkpoint::path(self.work)))?;
-        self.ck = ck;
-        self.frozen.fill(true);
-        for path in std::mem::take(&mut self.retired) {
-            remove(&path)?;
-        }
-        self.last = Instant::now();
-        Ok(())
-    }
-}
-
-/// Leave in `work` exactly what `ck` names: the state files of the partitions saved (each of
-/// `3 * lens(p)` bytes), the first bytes of each inbox it names (appends made after it are cut
-/// off) and the progress file; every other file (later state generations, later inboxes, the
-/// values, a streamed pass's requests, temporaries) is removed. False when a file it names is
-/// missing or short.
-fn keep_only(work: &Path, ck: &Checkpoint, lens: &dyn Fn(u64) -> u64) -> Result<bool, IoAt> {
-    let saved = match ck.step {
-        Step::Forward { next } => next,
-        Step::Threshold { .. } => ck.plan.parts,
-    };
-    // Path -> (bytes, whether the file may be longer and is cut back).
-    let mut keep: HashMap<PathBuf, (u64, bool)> = HashMap::new();
-    for p in 0..saved {
-        keep.insert(state(work, p, ck.states[p as usize]), (3 * lens(p), false));
-    }
-    for (p, &(g, bytes)) in ck.inboxes.iter().enumerate() {
-        if bytes > 0 {
-            keep.insert(inbox(work, p as u64, g), (bytes, true));
-        }
-    }
-    let progress = checkpoint::path(work);
-    let mut found = 0;
-    for e in fs::read_dir(work).map_err(io_at(work))? {
-        let path = e.map_err(io_at(work))?.path();
-        if path == progress {
-            continue;
-        }
-        let Some(&(want, cut)) = keep.get(&path) else {
-            if path.is_dir() {
-                fs::remove_dir_all(&path).map_err(io_at(&path))?;
-            } else {
-                remove(&path)?;
-            }
-            continue;
-        };
-        let have = fs::metadata(&path).map_err(io_at(&path))?.len();
-        if have < want || (have > want && !cut) {
-            return Ok(false);
-        }
-        if have > want {
-            OpenOptions::new().write(true).open(&path).and_then(|f| f.set_len(want)).map_err(io_at(&path))?;
-        }
-        found += 1;
-    }
-    Ok(found == keep.len())
-}
-
 /// The partitioned build, resumable from its checkpoints.
 ///
 /// **State on disk.** A partition's state (values, open-move counters, best exits) is a file
@@ -542,7 +329,7 @@ fn keep_only(work: &Path, ck: &Checkpoint, lens: &dyn Fn(u64) -> u64) -> Result<
 /// the lengths it records. So at any moment after a checkpoint — inside a visit, between an
 /// append and the next, mid-write of an update — the files it names hold exactly its state; a
 /// resumed build removes everything else and cuts each inbox back to the recorded length
-/// ([`keep_only`]), and so neither loses an update (every update sent before the checkpoint
+/// (`workdir`), and so neither loses an update (every update sent before the checkpoint
 /// is either applied in a state it names or in an inbox within the recorded length) nor
 /// applies one twice (an interrupted visit's effects, in a newer generation or past the
 /// recorded lengths, are gone). The visits after it are then those of some uninterrupted
@@ -660,7 +447,9 @@ fn build_parts<G: LayeredGame, L: Layers + ?Sized>(
 mod tests {
     use super::*;
     use crate::retro::builder::{self, Silent};
+    use crate::retro::checkpoint;
     use crate::retro::oware::{IndexKind, OwareLayers};
+    use std::fs;
 
     /// A progress observer that keeps the notes a build makes.
     #[derive(Default)]
@@ -702,19 +491,35 @@ mod tests {
         }
     }
 
-    /// A build stopped after any visit, before that visit's checkpoint (its state changed in
-    /// place and its updates appended: what a kill leaves at worst), and resumed, perhaps
-    /// stopped again, gives the uninterrupted layer byte for byte, resuming from its
-    /// checkpoint; with checkpoints after every visit, or only after each threshold.
-    #[test]
-    fn a_build_stopped_between_a_visit_and_its_checkpoint_resumes_to_the_same_layer() {
+    /// Oware's layer 8 built in memory (what a partitioned build must give byte for byte) over
+    /// the layers below it, and a work directory for the partitioned build.
+    struct Layer {
+        game: OwareLayers,
+        n: usize,
+        layers: Vec<Vec<i8>>,
+        want: Vec<u8>,
+        work: PathBuf,
+        notes: Notes,
+        dir: tempfile::TempDir,
+    }
+
+    fn layer() -> Layer {
         let game = OwareLayers::with_index(Default::default(), IndexKind::Full);
         let n = 8;
         let layers = builder::build_all(&game, n);
         let want = as_bytes(&layers[n]).to_vec();
         let dir = tempfile::tempdir().unwrap();
         let work = dir.path().join("work");
-        let notes = Notes::default();
+        Layer { game, n, layers, want, work, notes: Notes::default(), dir }
+    }
+
+    /// A build stopped after any visit, before that visit's checkpoint (its state changed in
+    /// place and its updates appended: what a kill leaves at worst), and resumed, perhaps
+    /// stopped again, gives the uninterrupted layer byte for byte, resuming from its
+    /// checkpoint; with checkpoints after every visit, or only after each threshold.
+    #[test]
+    fn a_build_stopped_between_a_visit_and_its_checkpoint_resumes_to_the_same_layer() {
+        let Layer { game, n, layers, want, work, notes, dir: _dir } = layer();
         // Every checkpoint fsyncs what it names: a few stops keep the test short on a busy disk.
         for streamed in [false, true] {
             for every in [Duration::ZERO, Duration::from_secs(3600)] {
@@ -748,13 +553,7 @@ mod tests {
     /// starts over, says so, and is still exact.
     #[test]
     fn a_checkpoint_of_another_plan_starts_the_layer_over() {
-        let game = OwareLayers::with_index(Default::default(), IndexKind::Full);
-        let n = 8;
-        let layers = builder::build_all(&game, n);
-        let want = as_bytes(&layers[n]).to_vec();
-        let dir = tempfile::tempdir().unwrap();
-        let work = dir.path().join("work");
-        let notes = Notes::default();
+        let Layer { game, n, layers, want, work, notes, dir: _dir } = layer();
         assert!(run(&game, &layers, false, n, 4, &work, Duration::ZERO, Some(6), &notes).is_none());
         let values = run(&game, &layers, false, n, 3, &work, Duration::ZERO, None, &notes).unwrap();
         assert!(values == want);

@@ -125,6 +125,8 @@ pub struct PlannedLayer {
 pub struct BuildPlan {
     pub layers: Vec<PlannedLayer>,
     pub processes: Processes,
+    /// Each finished layer is packed (`--pack`).
+    pub pack: bool,
     /// Bytes of memory at the peak on this machine, over the layers still to build, and that
     /// layer (under MPI: this machine's processes' private bytes plus the lower layers).
     pub memory: u64,
@@ -183,12 +185,7 @@ pub fn plan_build(r: &Request) -> Result<BuildPlan, PlanError> {
         layers.push(PlannedLayer { layer, size, how, built: layer < r.built, out_of_core });
         lower += size;
     }
-    let todo = || layers.iter().filter(|l| !l.built);
-    let (memory, memory_layer) = todo().map(|l| (l.how.bytes, l.layer)).max().unwrap_or((0, 0));
-    let disk = todo().map(|l| layer_disk(l.size, r.pack)).sum::<u64>()
-        + if r.pack { todo().map(|l| layer_disk(l.size, false)).max().unwrap_or(0) } else { 0 };
-    let staging = todo().filter(|l| l.out_of_core).map(staging_bytes).max().unwrap_or(0);
-    Ok(BuildPlan { layers, processes: r.processes.clone(), memory, memory_layer, disk, staging })
+    Ok(BuildPlan::of(layers, r.processes.clone(), r.pack))
 }
 
 /// Disk an out-of-core layer stages while it is built: its partitions' state and values, and
@@ -202,6 +199,23 @@ fn staging_bytes(l: &PlannedLayer) -> u64 {
 }
 
 impl BuildPlan {
+    /// The plan of `layers`, with the needs of those still to build.
+    fn of(layers: Vec<PlannedLayer>, processes: Processes, pack: bool) -> BuildPlan {
+        let todo = || layers.iter().filter(|l| !l.built);
+        let (memory, memory_layer) = todo().map(|l| (l.how.bytes, l.layer)).max().unwrap_or((0, 0));
+        let disk = todo().map(|l| layer_disk(l.size, pack)).sum::<u64>()
+            + if pack { todo().map(|l| layer_disk(l.size, false)).max().unwrap_or(0) } else { 0 };
+        let staging = todo().filter(|l| l.out_of_core).map(staging_bytes).max().unwrap_or(0);
+        BuildPlan { layers, processes, pack, memory, memory_layer, disk, staging }
+    }
+
+    /// The same plan once layers `0..built` are finished: a layer is planned alike whichever
+    /// are built, so only the needs change, to those of the rest.
+    pub fn resumed(&self, built: usize) -> BuildPlan {
+        let layers = self.layers.iter().map(|&l| PlannedLayer { built: l.layer < built, ..l }).collect();
+        BuildPlan::of(layers, self.processes.clone(), self.pack)
+    }
+
     /// Where the plan does not fit a machine with `memory` bytes available and `disk` bytes
     /// free (`None`: unknown, not checked): memory first.
     pub fn misfit(&self, memory: Option<u64>, disk: Option<u64>) -> Option<Misfit> {
@@ -268,6 +282,8 @@ mod tests {
         // A resumed build plans only what it still builds.
         let later = plan_build(&Request { built: 4, ..request(&sizes, None) }).unwrap();
         assert_eq!((later.memory, later.disk, later.seconds(2, 1e6)), (0, 0, 0.0));
+        assert_eq!(p.resumed(4), later);
+        assert_eq!(later.resumed(0), p);
     }
 
     #[test]
@@ -306,6 +322,7 @@ mod tests {
         // A resumed build counts only what it still writes.
         let later = plan_build(&Request { built: 24, pack: true, ..request(&sizes, None) }).unwrap();
         assert_eq!(later.disk, layer_disk(sizes[24], true) + layer_disk(sizes[24], false));
+        assert_eq!(plan_build(&Request { pack: true, ..request(&sizes, None) }).unwrap().resumed(24), later);
     }
 
     #[test]

@@ -7,12 +7,9 @@
 //! row count and the CRC-32 of the payload bytes. Written to a temporary name, synced, then
 //! renamed, so a part that exists is complete.
 
-use super::output::write_summaries;
-use super::plan::{RunError, SweepDef};
+use super::definition::SweepDef;
 use super::shard::Shard;
 use super::summary::{Agg, AGG_INTS};
-use crate::games::lukho::{Choice, Rules};
-use crate::input::{check_out_dir, InputError};
 use serde_json::{json, Value as Json};
 use std::fs;
 use std::io::{self, Write};
@@ -257,49 +254,10 @@ pub fn combine(mut parts: Vec<Part>) -> Result<(Json, Vec<(u32, Agg)>), PartErro
     Ok((id, rows))
 }
 
-/// What a merge wrote: the global summary and the South choices it covers.
-pub struct Merged {
-    pub summary: Json,
-    pub south_choices: usize,
-}
-
-/// Check the part files of one sweep (any read or cover failure is bad input, field `parts`)
-/// and write the summaries into `out` as an unsharded run would.
-pub fn merge(out: &Path, paths: &[PathBuf]) -> Result<Merged, RunError> {
-    let bad = |e: PartError| InputError::new("parts", e.to_string());
-    let parts = paths.iter().map(|p| read_part(p).map_err(bad)).collect::<Result<Vec<_>, _>>()?;
-    let (identity, rows) = combine(parts).map_err(bad)?;
-    let rules: Rules = serde_json::from_value(identity["rules"].clone())
-        .map_err(|_| InputError::new("parts", "rules: not Lukho rules"))?;
-    // Ids and set sizes past the rules' choices are no sweep's (and would overflow the pair
-    // count or name no choice in the summary).
-    let count = Choice::count(&rules);
-    if identity["north_choices"].as_u64().is_none_or(|n| n > count) {
-        return Err(InputError::new(
-            "parts",
-            format!("north_choices: {} is not a set of choices", identity["north_choices"]),
-        )
-        .into());
-    }
-    if let Some((id, _)) = rows.iter().find(|(id, _)| *id as u64 >= count) {
-        return Err(
-            InputError::new("parts", format!("rows: South id {id} is past the last choice {}", count - 1)).into()
-        );
-    }
-    check_out_dir(out)?;
-    // Alone in the directory: the summaries replace an unsharded run's, as one set.
-    let _lock = crate::store::DirLock::acquire(out, super::plan::SWEEP_LOCK)?;
-    let io = |source| RunError::Io { what: format!("writing {}", out.display()), source };
-    let set = crate::store::OutputSet::begin(out).map_err(io)?;
-    let summary = write_summaries(set.staging(), &identity, &rules, &rows).map_err(io)?;
-    set.commit().map_err(io)?;
-    Ok(Merged { summary, south_choices: rows.len() })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::lukho::Races;
+    use crate::games::lukho::{Races, Rules};
     use crate::sweep::play::sweep;
     use crate::sweep::Spec;
 
@@ -363,39 +321,5 @@ mod tests {
         write_part(&path, &identity(&d, 3, 5), Shard { k: 0, n: 1 }, (3, 0), &[]).unwrap();
         let e = read_part(&path).unwrap_err().to_string();
         assert!(e.contains("rows:"), "{e}");
-    }
-
-    /// A part file with `rows` (ids and their integers), consistent header and checksum.
-    fn crafted(dir: &Path, name: &str, north_choices: u64, rows: &[(u32, [i64; AGG_INTS])]) -> PathBuf {
-        let d = def("0..3");
-        let mut id = identity(&d, rows.len() as u64, north_choices);
-        id["north_choices"] = json!(north_choices);
-        let rows: Vec<(u32, Agg)> = rows.iter().map(|(i, v)| (*i, Agg::from_ints(v))).collect();
-        let path = dir.join(name);
-        write_part(&path, &id, Shard { k: 0, n: 1 }, (0, rows.len() as u64), &rows).unwrap();
-        path
-    }
-
-    /// Merging crafted parts (checksums right) refuses what no sweep writes instead of
-    /// panicking: a North set larger than the choices (the pair count would overflow), a South
-    /// id past the last choice (its summary row names no choice), and counts that overflow
-    /// when rows are added (a negative count is a huge one).
-    #[test]
-    fn merge_refuses_what_no_sweep_writes() {
-        let dir = tempfile::tempdir().unwrap();
-        let out = dir.path().join("out");
-        let zero = Agg::default().to_ints();
-        let p = crafted(dir.path(), "a.lukho", u64::MAX, &[(0, zero), (1, zero)]);
-        let e = merge(&out, &[p]).err().unwrap().to_string();
-        assert!(e.contains("north_choices"), "{e}");
-        let p = crafted(dir.path(), "b.lukho", 5, &[(0, zero), (4_202_726_611, zero)]);
-        let e = merge(&out, &[p]).err().unwrap().to_string();
-        assert!(e.contains("South id 4202726611"), "{e}");
-        let mut huge = zero;
-        huge[0] = -1;
-        let p = crafted(dir.path(), "c.lukho", 5, &[(0, huge), (1, huge)]);
-        let e = merge(&out, &[p]).err().unwrap().to_string();
-        assert!(e.contains("row 0: counts out of range"), "{e}");
-        assert!(!out.exists());
     }
 }

@@ -1,14 +1,12 @@
-//! A sweep from its definition to its files: the resolved sets, this run's shard, the
-//! per-game table limit, resuming a finished shard, the run and its report.
+//! A sweep from its definition to its files: this run's shard, the per-game table limit, resuming a finished shard, the run and its report.
 
+use super::definition::{Sets, SweepDef};
 use super::output::{write_games, write_summaries};
 use super::part::{self, part_name, read_part, write_part, PartError};
 use super::play;
 use super::shard::Shard;
-use super::spec::Spec;
 use super::summary::Agg;
 use crate::export::Format;
-use crate::games::lukho::{Choice, Races, Rules};
 use crate::games::lukho::{PerpetualStats, ProvenCycles};
 use crate::input::InputError;
 use crate::store::{DirLock, OutputSet};
@@ -16,76 +14,6 @@ use serde_json::{json, Value as Json};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-
-/// A sweep's definition: everything that decides its result (written into every part header).
-#[derive(Clone, Debug)]
-pub struct SweepDef {
-    pub rules: Rules,
-    pub model: Races,
-    pub south: Spec,
-    pub north: Spec,
-    /// Each South choice against the same choice by North (the diagonal), not a product.
-    pub symmetric: bool,
-}
-
-/// The resolved sets of a sweep. Symmetric sweeps have no North set: each South choice meets
-/// its own mirror.
-pub struct Sets {
-    pub south: Vec<u32>,
-    pub north_ids: Vec<u32>,
-    pub north: Vec<Choice>,
-    pub symmetric: bool,
-}
-
-impl Sets {
-    /// North choices each South choice meets.
-    pub fn north_per_south(&self) -> usize {
-        if self.symmetric {
-            1
-        } else {
-            self.north.len()
-        }
-    }
-}
-
-impl SweepDef {
-    /// The definition from the flags: `north` is left out exactly when `symmetric`.
-    pub fn new(
-        rules: Rules,
-        model: Races,
-        south: Spec,
-        north: Option<Spec>,
-        symmetric: bool,
-    ) -> Result<SweepDef, InputError> {
-        let north = match (north, symmetric) {
-            (None, true) => south.clone(),
-            (None, false) => {
-                return Err(InputError::new(
-                    "north",
-                    "required (or --symmetric to play each South choice against itself)",
-                ))
-            }
-            (Some(_), true) => {
-                return Err(InputError::new(
-                    "north",
-                    "--symmetric plays each South choice against the same choice by North; leave --north out",
-                ))
-            }
-            (Some(n), false) => n,
-        };
-        Ok(SweepDef { rules, model, south, north, symmetric })
-    }
-
-    pub fn sets(&self) -> Result<Sets, InputError> {
-        let south = self.south.nonempty_ids(&self.rules, "south")?;
-        if self.symmetric {
-            return Ok(Sets { south, north_ids: vec![], north: vec![], symmetric: true });
-        }
-        let north_ids = self.north.nonempty_ids(&self.rules, "north")?;
-        let north = super::spec::choices(&north_ids, &self.rules);
-        Ok(Sets { south, north_ids, north, symmetric: false })
-    }
-}
 
 /// Most games a per-game table may hold.
 pub const MAX_GAME_ROWS: u64 = 2_000_000;

@@ -410,7 +410,7 @@ fn build<G: TableGame>(
     let _lock = mancala::store::DirLock::acquire(dir, "db-build").map_err(|e| super::args::lock_error("--dir", e))?;
     let resume = database::Resume::open(game, dir, max).map_err(|e| db_error("--dir", e))?;
     // The layers still to build, against the disk free at `dir`.
-    let rest = plan(spec, game, max, resume.built().count(), memory, lookups, pack, Processes::One)?;
+    let rest = whole.resumed(resume.built().count());
     refuse_misfit(spec, &rest, max, Some(dir))?;
     let plan: Vec<(u64, Lookups)> = whole.layers.iter().map(|l| (l.how.parts, l.how.lookups)).collect();
     // Packed layers are read by streamed lookups only (`--pack` asks for them).

@@ -133,51 +133,26 @@ enum DbCmd {
 
 pub fn run(a: DbArgs) -> Result<()> {
     let mut index = IndexKind::Full;
+    let mut in_processes = false;
     let (req, rules) = match a.cmd {
-        DbCmd::Build {
-            max_stones,
-            dir,
-            threads,
-            index: kind,
-            memory,
-            lookups,
-            distributed: true,
-            rules,
-            plan,
-            pack,
-        } => {
-            if pack {
-                return usage("--pack: not with --distributed (its processes map the lower layers raw)");
+        DbCmd::Build { max_stones, dir, threads, index: kind, memory, lookups, distributed, rules, plan, pack } => {
+            if distributed {
+                if pack {
+                    return usage("--pack: not with --distributed (its processes map the lower layers raw)");
+                }
+                if plan {
+                    return usage("--plan: not with --distributed (the plan is of a build in one process)");
+                }
+                if memory.is_some() {
+                    return usage(
+                        "--memory: not with --distributed (each process holds its share of a layer in memory)",
+                    );
+                }
+                if lookups.is_some() {
+                    return usage("--lookups: not with --distributed (its processes map the lower layers)");
+                }
             }
-            if plan {
-                return usage("--plan: not with --distributed (the plan is of a build in one process)");
-            }
-            if memory.is_some() {
-                return usage("--memory: not with --distributed (each process holds its share of a layer in memory)");
-            }
-            if lookups.is_some() {
-                return usage("--lookups: not with --distributed (its processes map the lower layers)");
-            }
-            let rules = rules.rules();
-            OwareLayers::with_rules(rules).map_err(crate::cli::args::input)?;
-            let game = OwareLayers::with_index(rules, kind);
-            let mut spec = spec(&rules);
-            spec.build_tag = format!("{}, {} index", spec.build_tag, kind.name());
-            return distributed(&spec, &game, max_stones, &dir, threads);
-        }
-        DbCmd::Build {
-            max_stones,
-            dir,
-            threads,
-            index: kind,
-            memory,
-            lookups,
-            distributed: false,
-            rules,
-            plan,
-            pack,
-        } => {
-            index = kind;
+            (index, in_processes) = (kind, distributed);
             (DbRequest::Build { max: max_stones, dir, threads, memory, lookups, plan, pack }, rules)
         }
         DbCmd::Verify { dir, rules } => (DbRequest::Verify { dir }, rules),
@@ -193,7 +168,11 @@ pub fn run(a: DbArgs) -> Result<()> {
     OwareLayers::with_rules(rules).map_err(crate::cli::args::input)?;
     let mut spec = spec(&rules);
     spec.build_tag = format!("{}, {} index", spec.build_tag, index.name());
-    layer_db::run_with(req, &spec, rules, OwareLayers::with_index(rules, index))
+    let game = OwareLayers::with_index(rules, index);
+    match req {
+        DbRequest::Build { max, dir, threads, .. } if in_processes => distributed(&spec, &game, max, &dir, threads),
+        req => layer_db::run_with(req, &spec, rules, game),
+    }
 }
 
 #[cfg(feature = "mpi")]

@@ -7,37 +7,11 @@
 //! instructions whatever its length, which is what makes millions of games per second and
 //! the 10^7-lap perpetual checks affordable.
 
+use super::geometry::{PITS, ROW, START_SEEDS, TOTAL_SEEDS};
 use super::tables::{byte_mask, byte_sum, get, set, BYTES, CLEAR, ONES};
 use super::units::HalfSeeds;
 use crate::side::Side;
 use std::fmt;
-
-pub const PITS: usize = 16;
-pub const ROW: usize = 8;
-pub const START_SEEDS: u8 = 3;
-pub const TOTAL_SEEDS: u32 = 48;
-
-/// The absolute pit opposite absolute pit `p` (own index `i` faces opponent index `7-i`).
-#[inline(always)]
-pub fn opposite(p: usize) -> usize {
-    PITS - 1 - p
-}
-
-/// The side whose row holds absolute pit `p`.
-#[inline(always)]
-pub fn row_of(p: usize) -> Side {
-    if p < ROW {
-        Side::South
-    } else {
-        Side::North
-    }
-}
-
-/// Absolute pit of `side`'s own index `i`.
-#[inline(always)]
-pub fn abs_pit(side: Side, i: usize) -> usize {
-    side.index() * ROW + i
-}
 
 /// Pits, knives and stores: everything but the side to move.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]

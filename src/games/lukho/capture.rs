@@ -1,7 +1,7 @@
 //! Captures (docs/rules/lukho.md "L3. The end of a lap", rule 4) and the chain rule variants
 //! ("L4. Chain rule").
 
-use super::board::{opposite, row_of, ROW};
+use super::geometry::{opposite, row_of, ROW};
 use super::tables::{get, CLEAR};
 use crate::side::Side;
 use serde::{Deserialize, Serialize};

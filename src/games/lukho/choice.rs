@@ -6,7 +6,8 @@
 //! removal's block is `d = 0` first (offset 0), then offset `1 + 8(d-1) + j`. Both directions
 //! are computed digit by digit from closed-form block sums, so neither needs a table.
 
-use super::board::{Board, ROW};
+use super::board::Board;
+use super::geometry::ROW;
 use super::Rules;
 use crate::side::Side;
 use std::fmt;

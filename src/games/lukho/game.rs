@@ -5,13 +5,14 @@
 //! position can be found with Brent's cycle finding: one comparison per turn, no set of seen
 //! positions, no allocation.
 
-use super::board::{abs_pit, Board};
+use super::board::Board;
 use super::choice::Choice;
+use super::geometry::abs_pit;
 use super::perpetual::ProvenCycles;
 use super::race::{opening, Opening, Race};
-use super::sow::{LapEnd, Phase, SowingEnd};
+use super::sow::{LapEnd, SowingEnd};
 use super::units::HalfSeeds;
-use super::Rules;
+use super::{Phase, Rules};
 use crate::games::cycle::{first_repeat, Cycles};
 use crate::side::Side;
 use serde::{Deserialize, Serialize};

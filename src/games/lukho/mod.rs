@@ -1,8 +1,8 @@
 //! Lukho (Bukusu) rules, docs/rules/lukho.md. Pure rules: no I/O.
 //!
-//! - [`board`]: the 2×8 board with knives and stores, packed in one `u128` (its constant
-//!   tables in `tables`); [`sow`]: laps and relays, a lap's ending, a whole sowing;
-//!   [`capture`]: captures and the chain rules; [`perpetual`]: exact perpetual-sowing
+//! - [`geometry`]: the 2×8 pits in sowing order; [`board`]: the board with knives and
+//!   stores, packed in one `u128` (its constant tables in `tables`); [`sow`]: laps and
+//!   relays, a lap's ending, a whole sowing; [`capture`]: captures and the chain rules; [`perpetual`]: exact perpetual-sowing
 //!   detection and the proven cycles shared between sowings.
 //! - [`choice`]: a player's opening choice (removal + drop), its id in `0..6_356_992`, and
 //!   its text forms `r0,…,r7` / `COUNT@PIT`.
@@ -17,6 +17,7 @@ pub mod board;
 pub mod capture;
 pub mod choice;
 pub mod game;
+pub mod geometry;
 pub mod lanes;
 pub mod perpetual;
 pub mod race;
@@ -27,14 +28,15 @@ mod tables;
 mod tests;
 pub mod units;
 
-pub use board::{Board, BoardError, PITS, ROW, TOTAL_SEEDS};
+pub use board::{Board, BoardError};
 pub use capture::Chain;
 pub use choice::{Choice, ChoiceError, MAX_REMOVE};
 pub use game::{match_points, play_after, play_from, play_game, Class, GameOutcome, Position, TurnEnd};
+pub use geometry::{PITS, ROW, TOTAL_SEEDS};
 pub use lanes::{play_batch, play_batch_scalar, Engine};
 pub use perpetual::{PerpetualStats, ProvenCycles};
 pub use race::{each_opening, lockstep_both, opening, Opening, Race, RaceError, RaceLabel, RaceModel, Races};
-pub use sow::{LapEnd, Phase, SowingEnd};
+pub use sow::{LapEnd, SowingEnd};
 pub use speeds::{speed_races, Ratio, SpeedRace};
 pub use units::HalfSeeds;
 
@@ -51,5 +53,24 @@ pub struct Rules {
 impl Rules {
     pub fn to_json(&self) -> serde_json::Value {
         serde_json::json!({"game": "lukho", "chain": self.chain.name(), "keep_one": self.keep_one})
+    }
+}
+
+/// Which rule set a sowing follows: the opening (no knives, rule 2 off) or a normal turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    Opening,
+    Turn,
+}
+
+impl Phase {
+    /// A lap whose last pit (not a knife) holds at least this many seeds now relays: rule 3,
+    /// less rule 2's new knife at exactly 2 in normal turns.
+    #[inline(always)]
+    pub(crate) fn relay_from(self) -> u8 {
+        match self {
+            Phase::Opening => 2,
+            Phase::Turn => 3,
+        }
     }
 }

@@ -1,9 +1,10 @@
 //! Perpetual sowings: the knife-free long sowing in the sower's frame, where a state is one
 //! `u128` and exact cycle finding is cheap, and the proven cycles shared between sowings.
 
-use super::board::{Board, PITS};
-use super::sow::Phase;
+use super::board::Board;
+use super::geometry::PITS;
 use super::tables::{LAP_ROW, TURNED_LAP};
+use super::Phase;
 use crate::games::cycle::Cycles;
 use std::sync::atomic::{AtomicU64, Ordering};
 

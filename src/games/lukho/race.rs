@@ -2,14 +2,15 @@
 //! sowings raced under a race model. One atomic step drops one seed; the end-of-lap check
 //! (relay lift, capture, stop) happens inside the step that drops a lap's last seed.
 
-use super::board::{Board, PITS, ROW};
+use super::board::Board;
 /// The board after both removals and both drops (it lives with the choices it reads).
 pub use super::choice::setup;
 use super::choice::Choice;
+use super::geometry::{PITS, ROW};
 use super::perpetual::{joint_distinguished, JointKey, ProvenCycles};
-use super::sow::{LapEnd, Phase, SowingEnd};
+use super::sow::{LapEnd, SowingEnd};
 use super::tables::add_run;
-use super::Rules;
+use super::{Phase, Rules};
 use crate::games::cycle::Cycles;
 use crate::side::Side;
 use serde::{Deserialize, Serialize};

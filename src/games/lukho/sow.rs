@@ -2,31 +2,13 @@
 //! lap's ending (relay, knife stop, new knife, capture) and a whole sowing, lap after lap,
 //! until it ends or is proven perpetual.
 
-use super::board::{opposite, row_of, Board, PITS};
+use super::board::Board;
 use super::capture::captured;
+use super::geometry::{opposite, row_of, PITS};
 use super::perpetual::ProvenCycles;
 use super::tables::{add_run, byte_sum, get, set, CLEAR};
-use super::{Chain, Rules};
+use super::{Chain, Phase, Rules};
 use crate::side::Side;
-
-/// Which rule set a sowing follows: the opening (no knives, rule 2 off) or a normal turn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Phase {
-    Opening,
-    Turn,
-}
-
-impl Phase {
-    /// A lap whose last pit (not a knife) holds at least this many seeds now relays: rule 3,
-    /// less rule 2's new knife at exactly 2 in normal turns.
-    #[inline(always)]
-    pub(crate) fn relay_from(self) -> u8 {
-        match self {
-            Phase::Opening => 2,
-            Phase::Turn => 3,
-        }
-    }
-}
 
 /// How a lap ended (docs/rules/lukho.md "L3. The end of a lap", rules 1–4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -2,7 +2,7 @@
 //! runs of seeds, knife bit masks to byte masks, the additions of a lap, pit-clearing masks.
 //! A lap then costs a table load and an addition whatever its length.
 
-use super::board::{PITS, ROW, TOTAL_SEEDS};
+use super::geometry::{PITS, ROW, TOTAL_SEEDS};
 
 /// One seed in every pit.
 pub(super) const ONES: u128 = u128::from_le_bytes([1; 16]);

@@ -12,6 +12,7 @@ use super::super::store::Mix;
 use super::super::vectors::Kind;
 use super::{Solver, TOLERANCE};
 use crate::opening_game::EqError;
+use crate::side::Side;
 use std::collections::BTreeMap;
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::Instant;
@@ -73,8 +74,14 @@ impl Solver {
             let recent = st.recent_south.clone();
             if let Some(ms) = window(average, &recent, x) {
                 // North's scores are his gains: South's payoffs negated.
-                let (mix, replies) =
-                    self.scores.optimal_average(&self.store, anchor_s.as_ref(), true, &ms, k, &self.reply_time)?;
+                let (mix, replies) = self.scores.optimal_average(
+                    &self.store,
+                    anchor_s.as_ref(),
+                    Side::South,
+                    &ms,
+                    k,
+                    &self.reply_time,
+                )?;
                 out.north_replies =
                     replies.iter().filter(|r| -r.0 / scale < restricted_value - TOLERANCE).map(|r| r.1).collect();
                 out.south = Some((mix, -replies[0].0 / scale));
@@ -84,8 +91,14 @@ impl Solver {
                 out.north = out.south.as_ref().map(|(m, g)| (m.clone(), -g));
                 out.south_replies = out.north_replies.clone();
             } else if let Some(ms) = window(average, &recent, y) {
-                let (mix, replies) =
-                    self.scores.optimal_average(&self.store, anchor_n.as_ref(), false, &ms, k, &self.reply_time)?;
+                let (mix, replies) = self.scores.optimal_average(
+                    &self.store,
+                    anchor_n.as_ref(),
+                    Side::North,
+                    &ms,
+                    k,
+                    &self.reply_time,
+                )?;
                 out.south_replies =
                     replies.iter().filter(|r| r.0 / scale > restricted_value + TOLERANCE).map(|r| r.1).collect();
                 out.north = Some((mix, replies[0].0 / scale));

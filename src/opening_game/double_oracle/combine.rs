@@ -19,6 +19,7 @@ use super::super::state::{Certified, State};
 use super::super::store::{Mix, Store};
 use super::super::vectors::{chunked_top, Kind};
 use super::super::{io_err, write_bytes_atomic, EqError};
+use crate::side::Side;
 use std::collections::{BTreeMap, HashMap};
 use std::hash::Hasher;
 use std::path::{Path, PathBuf};
@@ -45,22 +46,22 @@ pub(super) fn key(mix: Mix<'_>) -> u64 {
     h.finish()
 }
 
-/// The opponent's score vectors against a side's recent mixes, by (South's mix, [`key`]), kept
+/// The opponent's score vectors against a side's recent mixes, by (the mix's side, [`key`]), kept
 /// in memory and in `DIR/mixes`.
 #[derive(Default)]
 pub(super) struct Scores {
-    map: HashMap<(bool, u64), Vec<f64>>,
+    map: HashMap<(Side, u64), Vec<f64>>,
 }
 
-fn score_path(dir: &Path, south: bool, key: u64) -> PathBuf {
-    dir.join("mixes").join(format!("{}-{key:016x}.f64", if south { "south" } else { "north" }))
+fn score_path(dir: &Path, side: Side, key: u64) -> PathBuf {
+    dir.join("mixes").join(format!("{}-{key:016x}.f64", side.name()))
 }
 
 impl Scores {
     /// Keep `scores` (the opponent's score vector against `mix`) in memory and on disk.
-    pub(super) fn keep(&mut self, dir: &Path, south: bool, mix: Mix<'_>, scores: Vec<f64>) -> Result<(), EqError> {
+    pub(super) fn keep(&mut self, dir: &Path, side: Side, mix: Mix<'_>, scores: Vec<f64>) -> Result<(), EqError> {
         let key = key(mix);
-        let path = score_path(dir, south, key);
+        let path = score_path(dir, side, key);
         if !path.exists() {
             let data: Vec<u8> = scores.iter().flat_map(|x| x.to_le_bytes()).collect();
             let mut bytes = Vec::with_capacity(data.len() + 32);
@@ -73,7 +74,7 @@ impl Scores {
             std::fs::create_dir_all(&dir).map_err(io_err(&dir))?;
             write_bytes_atomic(&path, &bytes)?;
         }
-        self.map.insert((south, key), scores);
+        self.map.insert((side, key), scores);
         Ok(())
     }
 
@@ -81,18 +82,18 @@ impl Scores {
     /// computed again by a pass when every member's vector is here. Else (a state moved to a
     /// new machine without `DIR/mixes`) the mix is left out of the average (false): sweeping
     /// the last K mixes' members again, thousands on the full game, would cost hours.
-    fn scores_of(&mut self, store: &Store, south: bool, mix: Mix<'_>, reply_time: &AtomicU64) -> Result<bool, EqError> {
-        if self.stored(store, south, mix) {
+    fn scores_of(&mut self, store: &Store, side: Side, mix: Mix<'_>, reply_time: &AtomicU64) -> Result<bool, EqError> {
+        if self.stored(store, side, mix) {
             return Ok(true);
         }
-        let kind = if south { Kind::Row } else { Kind::Col };
+        let kind = Kind::of(side);
         if !mix.iter().all(|&(id, _)| store.holds(kind, id)) {
             return Ok(false);
         }
         let t = std::time::Instant::now();
-        let (_, scores) = store.ranked_keep(&store.side_terms(south, mix), 1, true);
+        let (_, scores) = store.ranked_keep(&store.side_terms(side, mix), 1, true);
         reply_time.fetch_add(t.elapsed().as_nanos() as u64, Relaxed);
-        self.keep(&store.dir, south, mix, scores.expect("kept"))?;
+        self.keep(&store.dir, side, mix, scores.expect("kept"))?;
         Ok(true)
     }
 
@@ -107,7 +108,7 @@ impl Scores {
         &mut self,
         store: &Store,
         anchor: Option<&Certified>,
-        south: bool,
+        side: Side,
         mixes: &[&[(u32, f64)]],
         k: usize,
         reply_time: &AtomicU64,
@@ -115,18 +116,18 @@ impl Scores {
         let mut here = Vec::with_capacity(mixes.len() + 1);
         if let Some(a) = anchor.map(|b| b.mix.as_slice()) {
             let k = key(a);
-            if mixes.iter().all(|m| key(m) != k) && self.stored(store, south, a) {
+            if mixes.iter().all(|m| key(m) != k) && self.stored(store, side, a) {
                 here.push(a);
             }
         }
         for &m in mixes {
-            if self.scores_of(store, south, m, reply_time)? {
+            if self.scores_of(store, side, m, reply_time)? {
                 here.push(m);
             }
         }
         let mixes = here;
         let t = std::time::Instant::now();
-        let scores: Vec<&[f64]> = mixes.iter().map(|m| self.map[&(south, key(m))].as_slice()).collect();
+        let scores: Vec<&[f64]> = mixes.iter().map(|m| self.map[&(side, key(m))].as_slice()).collect();
         let lambda = best_weights(&scores)?;
         let top = combined_top(&scores, &lambda, k);
         reply_time.fetch_add(t.elapsed().as_nanos() as u64, Relaxed);
@@ -144,20 +145,20 @@ impl Scores {
             // The average's own score vector, should it become the next anchor (kept only
             // while it is the certified mix: see [`Scores::prune`]).
             let combined = combined_scores(&scores, &lambda);
-            self.keep(&store.dir, south, &mix, combined)?;
+            self.keep(&store.dir, side, &mix, combined)?;
         }
         Ok((mix, replies))
     }
 
     /// Whether the score vector of `mix` is kept, in memory or (read now) in its file.
-    fn stored(&mut self, store: &Store, south: bool, mix: Mix<'_>) -> bool {
+    fn stored(&mut self, store: &Store, side: Side, mix: Mix<'_>) -> bool {
         let key = key(mix);
-        if self.map.contains_key(&(south, key)) {
+        if self.map.contains_key(&(side, key)) {
             return true;
         }
-        match read_scores(&store.dir, store.ids.len(), south, key) {
+        match read_scores(&store.dir, store.ids.len(), side, key) {
             Some(v) => {
-                self.map.insert((south, key), v);
+                self.map.insert((side, key), v);
                 true
             }
             None => false,
@@ -167,12 +168,12 @@ impl Scores {
     /// Forget the score vectors (memory and files) of mixes no longer among the state's recent
     /// ones (nor, `anchored`, its certified ones): called after the state is saved.
     pub(super) fn prune(&mut self, dir: &Path, st: &State, anchored: bool) -> Result<(), EqError> {
-        let best = [(true, &st.best_south), (false, &st.best_north)]
+        let best = [(Side::South, &st.best_south), (Side::North, &st.best_north)]
             .into_iter()
             .filter(|_| anchored)
             .filter_map(|(side, b)| b.as_ref().map(|b| (side, key(&b.mix))));
-        let keep: std::collections::HashSet<(bool, u64)> = (st.recent_south.iter().map(|m| (true, key(m))))
-            .chain(st.recent_north.iter().map(|m| (false, key(m))))
+        let keep: std::collections::HashSet<(Side, u64)> = (st.recent_south.iter().map(|m| (Side::South, key(m))))
+            .chain(st.recent_north.iter().map(|m| (Side::North, key(m))))
             .chain(best)
             .collect();
         self.map.retain(|k, _| keep.contains(k));
@@ -182,7 +183,8 @@ impl Scores {
             let name = e.file_name().to_string_lossy().into_owned();
             let parsed = name.strip_suffix(".f64").and_then(|s| {
                 let (side, hex) = s.split_once('-')?;
-                Some((side == "south", u64::from_str_radix(hex, 16).ok()?))
+                let side = [Side::South, Side::North].into_iter().find(|s| s.name() == side)?;
+                Some((side, u64::from_str_radix(hex, 16).ok()?))
             });
             if parsed.is_none_or(|k| !keep.contains(&k)) {
                 std::fs::remove_file(e.path()).map_err(io_err(&e.path()))?;
@@ -193,8 +195,8 @@ impl Scores {
 }
 
 /// The score file of the mix with `key` over a family of `n` choices, if sound.
-fn read_scores(dir: &Path, n: usize, south: bool, key: u64) -> Option<Vec<f64>> {
-    let bytes = std::fs::read(score_path(dir, south, key)).ok()?;
+fn read_scores(dir: &Path, n: usize, side: Side, key: u64) -> Option<Vec<f64>> {
+    let bytes = std::fs::read(score_path(dir, side, key)).ok()?;
     let ok = bytes.len() == 32 + 8 * n
         && &bytes[..8] == MAGIC
         && bytes[8..16] == (n as u64).to_le_bytes()

@@ -16,6 +16,7 @@ use super::store::{remove_files, Store};
 use super::vectors::Kind;
 use super::{EqError, OpeningGame};
 use crate::input::InputError;
+use crate::side::Side;
 use combine::Scores;
 use restricted::Restricted;
 use serde_json::Value as Json;
@@ -271,16 +272,16 @@ impl Solver {
         let (mut s_first, mut n_first) = (None, None);
         if !self.store.def.symmetric() {
             let (store, gap, options) = (&self.store, self.gap_now(), &self.options);
-            let mut lp_s = self.game.lp(store, true, &s_set, &n_set, &n_set, (&s_mix, &n_mix), gap, options);
-            let mut lp_n = self.game.lp(store, false, &n_set, &s_set, &s_set, (&n_mix, &s_mix), gap, options);
+            let mut lp_s = self.game.lp(store, Side::South, &s_set, &n_set, &n_set, (&s_mix, &n_mix), gap, options);
+            let mut lp_n = self.game.lp(store, Side::North, &n_set, &s_set, &s_set, (&n_mix, &s_mix), gap, options);
             let t = Instant::now();
             let (a, b) = rayon::join(|| lp_s.solve(), || lp_n.solve());
             self.lp_time.fetch_add(t.elapsed().as_nanos() as u64, Relaxed);
-            self.game.keep_warm(true, &mut lp_s, self.options.cuts);
-            self.game.keep_warm(false, &mut lp_n, self.options.cuts);
+            self.game.keep_warm(Side::South, &mut lp_s, self.options.cuts);
+            self.game.keep_warm(Side::North, &mut lp_n, self.options.cuts);
             (s_first, n_first) = (Some(a?), Some(b?));
         }
-        let south = self.refine(true, &s_set, &n_set, (&s_mix, &n_mix), s_first, obs)?;
+        let south = self.refine(Side::South, &s_set, &n_set, (&s_mix, &n_mix), s_first, obs)?;
         let (lower, x, n_br, n_plain) = (south.guarantee, south.mix.clone(), south.reply, south.first_reply);
         let n_more = south.more();
         let (upper, y, s_br, s_plain, s_more);
@@ -290,17 +291,17 @@ impl Solver {
             // to it mirrors South's: upper = −lower, one sweep serves both.
             (upper, y, s_br, s_plain, s_more) = (-lower, x.clone(), n_br, n_plain, n_more.clone());
         } else {
-            let north = self.refine(false, &n_set, &s_set, (&n_mix, &s_mix), n_first, obs)?;
+            let north = self.refine(Side::North, &n_set, &s_set, (&n_mix, &s_mix), n_first, obs)?;
             s_more = north.more();
             north_scores = north.scores;
             (upper, y, s_br, s_plain) = (-north.guarantee, north.mix, north.reply, north.first_reply);
         }
         let restricted_value = south.first_value;
         if let Some(scores) = south.scores {
-            self.scores.keep(&self.store.dir, true, &x, scores)?;
+            self.scores.keep(&self.store.dir, Side::South, &x, scores)?;
         }
         if let Some(scores) = north_scores {
-            self.scores.keep(&self.store.dir, false, &y, scores)?;
+            self.scores.keep(&self.store.dir, Side::North, &y, scores)?;
         }
         // The average of the last mixes (`--average`), answered like the LP's mix.
         let avg = self.answer_average(&x, &y, restricted_value, obs)?;

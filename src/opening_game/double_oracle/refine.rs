@@ -5,6 +5,7 @@ use super::super::observer::Observer;
 use super::super::store::Mix;
 use super::super::vectors::Kind;
 use super::{EqError, Solver, TOLERANCE};
+use crate::side::Side;
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::Instant;
 
@@ -36,11 +37,10 @@ impl Solver {
     /// the current mix while that reply beats the LP's value (at most `--cuts` times;
     /// 0 = plain double oracle). The LP's entries are played pairwise; the opponent's best
     /// reply over the family needs the vectors of the mix's support only (swept the first
-    /// time a member is in one). `south`: the player is South (else North, whose payoff is
-    /// South's negated).
+    /// time a member is in one). `side`: the player (North's payoff is South's negated).
     pub(super) fn refine(
         &mut self,
-        south: bool,
+        side: Side,
         own: &[u32],
         cuts0: &[u32],
         hints: (Mix<'_>, Mix<'_>),
@@ -54,25 +54,25 @@ impl Solver {
                 Some(solved) => solved,
                 None => {
                     let gap = self.gap_now();
-                    let mut lp = self.game.lp(&self.store, south, own, &cuts, cuts0, hints, gap, &self.options);
+                    let mut lp = self.game.lp(&self.store, side, own, &cuts, cuts0, hints, gap, &self.options);
                     let t = Instant::now();
                     let solved = lp.solve()?;
                     self.lp_time.fetch_add(t.elapsed().as_nanos() as u64, Relaxed);
                     if step == 0 {
-                        self.game.keep_warm(south, &mut lp, self.options.cuts);
+                        self.game.keep_warm(side, &mut lp, self.options.cuts);
                     }
                     solved
                 }
             };
             let mix: Vec<(u32, f64)> = own.iter().copied().zip(w).filter(|&(_, w)| w > 0.0).collect();
             // South's mix is answered through its members' rows, North's through their columns.
-            self.ensure_mix(if south { Kind::Row } else { Kind::Col }, &mix, obs)?;
+            self.ensure_mix(Kind::of(side), &mix, obs)?;
             let t = Instant::now();
             // The opponent's scores (North's gains against South's mix, South's against North's)
             // as the player's payoffs: the mix's guarantee first.
             let keep = self.options.average > 1 && self.options.average_weights.by_scores();
             let store = &self.store;
-            let (top, scores) = store.ranked_keep(&store.side_terms(south, &mix), self.options.replies.max(1), keep);
+            let (top, scores) = store.ranked_keep(&store.side_terms(side, &mix), self.options.replies.max(1), keep);
             let replies: Vec<(f64, u32)> =
                 top.into_iter().map(|(b, p)| (-b / store.def.scale(), store.ids[p])).collect();
             self.reply_time.fetch_add(t.elapsed().as_nanos() as u64, Relaxed);

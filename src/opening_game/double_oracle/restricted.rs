@@ -7,6 +7,7 @@ use super::super::store::{Mix, Store};
 use super::super::vectors::Kind;
 use super::warm;
 use crate::matrix_game::{maximiser_with, stderr_trace, LpError, SolveOptions, Trace, Warm};
+use crate::side::Side;
 use crate::sweep::play::play_pair;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
@@ -28,7 +29,7 @@ pub(in crate::opening_game) struct Restricted {
     /// the page cache reads from disk. A member's entries also survive its vector's deletion
     /// for the budget.
     pub(in crate::opening_game) read: FxHashMap<(u32, u32), i32>,
-    /// Each player's last restricted LP's optimum (North's, South's), the next LP's start.
+    /// Each player's last restricted LP's optimum (by [`Side::index`]), the next LP's start.
     pub(super) warm: [Option<Warm>; 2],
 }
 
@@ -120,7 +121,7 @@ impl Restricted {
         a
     }
 
-    /// The restricted LP of one player (`south`, else North) over his set `own` against the
+    /// The restricted LP of one player (`side`) over his set `own` against the
     /// opposing members `cuts` (the opponent's set `cuts0`, then any cuts), started from the
     /// last iteration's supports (`hints`) and the newest members.
     /// `gap`: the duality gap to solve to (0: exactly); `options`: the replies per iteration
@@ -129,7 +130,7 @@ impl Restricted {
     pub(in crate::opening_game) fn lp(
         &mut self,
         store: &Store,
-        south: bool,
+        side: Side,
         own: &[u32],
         cuts: &[u32],
         cuts0: &[u32],
@@ -139,7 +140,7 @@ impl Restricted {
     ) -> RestrictedLp {
         // The player's payoffs, own × cuts, in payoff units.
         let scale = store.def.scale();
-        let a: Vec<f64> = if south {
+        let a: Vec<f64> = if side == Side::South {
             self.matrix(store, own, cuts).into_iter().map(|v| v as f64 / scale).collect()
         } else {
             let m = &self.matrix(store, cuts, own);
@@ -169,15 +170,15 @@ impl Restricted {
         cols0.extend(cuts0.len()..cuts.len());
         // The last LP's optimum, when its columns were this player's plain restricted game
         // too (with cuts beyond it, their indices move as the sets grow).
-        let warm = if options.cuts == 0 { self.warm[usize::from(south)].take() } else { None };
+        let warm = if options.cuts == 0 { self.warm[side.index()].take() } else { None };
         RestrictedLp { a, rows, cols, rows0, cols0, warm, gap, trace: options.lp_trace }
     }
 
     /// Keep a solved LP's optimum for the player's next LP (plain double oracle only: `cuts`
     /// 0).
-    pub(in crate::opening_game) fn keep_warm(&mut self, south: bool, lp: &mut RestrictedLp, cuts: usize) {
+    pub(in crate::opening_game) fn keep_warm(&mut self, side: Side, lp: &mut RestrictedLp, cuts: usize) {
         if cuts == 0 {
-            self.warm[usize::from(south)] = lp.warm.take();
+            self.warm[side.index()] = lp.warm.take();
         }
     }
 

@@ -8,28 +8,23 @@
 
 use super::super::{io_err, write_bytes_atomic, EqError};
 use crate::matrix_game::Warm;
+use crate::side::Side;
 use std::path::{Path, PathBuf};
 
-fn side(south: bool) -> &'static str {
-    if south {
-        "south"
-    } else {
-        "north"
-    }
+const SIDES: [Side; 2] = [Side::South, Side::North];
+
+fn path(dir: &Path, side: Side, iteration: usize) -> PathBuf {
+    dir.join("lp").join(format!("{}-{iteration}.warm", side.name()))
 }
 
-fn path(dir: &Path, south: bool, iteration: usize) -> PathBuf {
-    dir.join("lp").join(format!("{}-{iteration}.warm", side(south)))
-}
-
-/// Write the players' carried optima (North's, South's) as those of `iteration` (before its
+/// Write the players' carried optima (by [`Side::index`]) as those of `iteration` (before its
 /// state is saved).
 pub(super) fn save(dir: &Path, warm: &[Option<Warm>; 2], iteration: usize) -> Result<(), EqError> {
-    for (k, warm) in warm.iter().enumerate() {
-        if let Some(w) = warm {
+    for side in SIDES {
+        if let Some(w) = &warm[side.index()] {
             let lp = dir.join("lp");
             std::fs::create_dir_all(&lp).map_err(io_err(&lp))?;
-            write_bytes_atomic(&path(dir, k == 1, iteration), &w.to_bytes())?;
+            write_bytes_atomic(&path(dir, side, iteration), &w.to_bytes())?;
         }
     }
     Ok(())
@@ -39,7 +34,7 @@ pub(super) fn save(dir: &Path, warm: &[Option<Warm>; 2], iteration: usize) -> Re
 pub(super) fn prune(dir: &Path, iteration: usize) -> Result<(), EqError> {
     let lp = dir.join("lp");
     let Ok(entries) = std::fs::read_dir(&lp) else { return Ok(()) };
-    let keep = [path(dir, true, iteration), path(dir, false, iteration)];
+    let keep = SIDES.map(|side| path(dir, side, iteration));
     for e in entries.flatten() {
         if !keep.contains(&e.path()) && e.file_name().to_string_lossy().ends_with(".warm") {
             std::fs::remove_file(e.path()).map_err(io_err(&e.path()))?;
@@ -48,8 +43,8 @@ pub(super) fn prune(dir: &Path, iteration: usize) -> Result<(), EqError> {
     Ok(())
 }
 
-/// The carried optima (North's, South's) of `iteration` (none where no file is, or a damaged
+/// The carried optima (by [`Side::index`]) of `iteration` (none where no file is, or a damaged
 /// one: that LP then starts from its guess, as after a stop in a run without them).
 pub(super) fn load(dir: &Path, iteration: usize) -> [Option<Warm>; 2] {
-    [false, true].map(|south| std::fs::read(path(dir, south, iteration)).ok().and_then(|b| Warm::from_bytes(&b)))
+    SIDES.map(|side| std::fs::read(path(dir, side, iteration)).ok().and_then(|b| Warm::from_bytes(&b)))
 }

@@ -3,6 +3,7 @@ use super::*;
 use crate::games::lukho::Races;
 use crate::games::lukho::{play_game, Chain, Choice, ProvenCycles, Race, Rules};
 use crate::matrix_game::solve_matrix_game;
+use crate::side::Side;
 use crate::sweep::Spec;
 use std::fs;
 use std::path::Path;
@@ -599,7 +600,7 @@ fn lp_probe() {
     }
     sv.options.lp_trace = true;
     let gap = sv.gap_now();
-    let mut lp = sv.game.lp(&sv.store, true, &s, &n, &n, (&mix, &mix), gap, &sv.options);
+    let mut lp = sv.game.lp(&sv.store, Side::South, &s, &n, &n, (&mix, &mix), gap, &sv.options);
     // `MANCALA_LP_PROBE_DUMP=FILE`: write the LP (for scripts/lp_dump_heaviest.py) instead
     // of solving it: `rows`, `cols`, the guesses' lengths and entries (u64 each), then the
     // matrix (f64), all little-endian.

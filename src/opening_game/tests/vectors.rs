@@ -328,7 +328,7 @@ fn streamed_passes_give_the_bits_of_cached_ones() {
         ids.iter().step_by(90).enumerate().map(|(k, &id)| (id, 1.0 / (2.0 + k as f64))).collect();
     assert!(mix.len() > 64, "more than one group of terms");
     sv.ensure_mix(Kind::Col, &mix, &Quiet).unwrap();
-    let terms = sv.store.side_terms(false, &mix);
+    let terms = sv.store.side_terms(Side::North, &mix);
     assert!(terms.iter().all(|t| t.mapped.is_some()), "saved vectors are mapped, so the stream pages them out");
     let plain: Vec<f64> = (0..ids.len())
         .map(|p| mix.iter().fold(0.0, |s, &(id, w)| s + w * sv.store.vector(Kind::Col, id).0.at(p) as f64))
@@ -336,7 +336,7 @@ fn streamed_passes_give_the_bits_of_cached_ones() {
     let mut got = vec![];
     for resident in [None, Some(0), Some(6 * 9000)] {
         sv.store.resident = resident;
-        let (top, sums) = sv.store.ranked_keep(&sv.store.side_terms(false, &mix), 5, true);
+        let (top, sums) = sv.store.ranked_keep(&sv.store.side_terms(Side::North, &mix), 5, true);
         let sums = sums.unwrap();
         assert!(sums.iter().zip(&plain).all(|(a, b)| a.to_bits() == b.to_bits()), "{resident:?}");
         got.push(top);
