@@ -47,6 +47,13 @@ fn perft_midgame_depth5(bencher: divan::Bencher) {
     bench(bencher, position(include_str!("../tests/data/kiothi/midgame.json")), "midgame.json", 5);
 }
 
+/// The midgame at depth 6 (minutes): the deepest count of `perft.csv`, asserted here so that
+/// no row of it is left unchecked. Run alone: `cargo bench --bench kiothi_perft -- depth6`.
+#[divan::bench(sample_count = 1, sample_size = 1)]
+fn perft_midgame_depth6(bencher: divan::Bencher) {
+    bench(bencher, position(include_str!("../tests/data/kiothi/midgame.json")), "midgame.json", 6);
+}
+
 /// Endgame (20 warriors with nki marks left, captures, bonuses and K4 in reach), depth 8.
 #[divan::bench(sample_count = 5)]
 fn perft_endgame_depth8(bencher: divan::Bencher) {
