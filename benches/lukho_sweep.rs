@@ -135,13 +135,17 @@ fn one_south_1234567_vs_all_sequential(bencher: divan::Bencher) {
 /// the eight richest then timed against all North choices. Each proves 20,000–32,000 perpetual
 /// cycles in a sweep (the typical choice 56, 1234567 1,323), so walking their laps is most of
 /// its time.
-const SLOWEST: [(u32, (u64, u64, u64, u64, u64, i64)); 5] = [
+const SLOWEST: [(u32, Aggregate); 5] = [
     (2_241_315, (12_713_984, 5_402_214, 522_156, 6_789_614, 57_842, -74_267_378)),
     (1_467_385, (12_713_984, 5_866_536, 550_510, 6_296_938, 74_501, -24_686_750)),
     (4_370_483, (12_713_984, 5_629_453, 572_088, 6_512_443, 68_023, -33_105_650)),
     (3_001_468, (12_713_984, 5_375_442, 510_943, 6_827_599, 47_629, -73_272_706)),
     (4_132_901, (12_713_984, 6_566_015, 527_445, 5_620_524, 46_056, 48_216_954)),
 ];
+
+/// A one-South sweep's games, South wins, draws, losses, perpetual openings and margin sum
+/// (half-seeds).
+type Aggregate = (u64, u64, u64, u64, u64, i64);
 
 /// One of the [`SLOWEST`] South choices against all North choices.
 #[divan::bench(args = [2_241_315, 1_467_385, 4_370_483, 3_001_468, 4_132_901], sample_count = 2)]
