@@ -7,6 +7,8 @@
 //!   for an easy, a typical and a perpetual-rich South choice;
 //!   `one_south_3456789_vs_all_lockstep`: the typical one under both `lockstep` outcomes (the
 //!   equilibrium run's payoff vectors are such sweeps);
+//!   `one_slow_south_vs_all_sequential`: the five slowest South choices found, each proving
+//!   tens of thousands of perpetual cycles;
 //! - `normal_games_one_core` / `perpetual_games_one_core`: games/s on one core for pairs of
 //!   the uniform sample (`lukho sample --seed 1`) split by class, because the rare perpetual
 //!   openings (about 1.7 in 10,000 pairs) cost orders of magnitude more than a normal game;
@@ -126,6 +128,30 @@ fn one_south_3456789_vs_all_lockstep(bencher: divan::Bencher) {
 #[divan::bench(sample_count = 3)]
 fn one_south_1234567_vs_all_sequential(bencher: divan::Bencher) {
     one_south(bencher, 1_234_567, (12_713_984, 5_797_106, 505_819, 6_411_059, 2_948, -33_765_610));
+}
+
+/// The five slowest South choices found: the 3,002 South choices of a random sample (seed 45,
+/// with 1234567 and 3456789) ranked by perpetual openings against 14,978 random North choices,
+/// the eight richest then timed against all North choices. Each proves 20,000–32,000 perpetual
+/// cycles in a sweep (the typical choice 56, 1234567 1,323), so walking their laps is most of
+/// its time.
+const SLOWEST: [(u32, Aggregate); 5] = [
+    (2_241_315, (12_713_984, 5_402_214, 522_156, 6_789_614, 57_842, -74_267_378)),
+    (1_467_385, (12_713_984, 5_866_536, 550_510, 6_296_938, 74_501, -24_686_750)),
+    (4_370_483, (12_713_984, 5_629_453, 572_088, 6_512_443, 68_023, -33_105_650)),
+    (3_001_468, (12_713_984, 5_375_442, 510_943, 6_827_599, 47_629, -73_272_706)),
+    (4_132_901, (12_713_984, 6_566_015, 527_445, 5_620_524, 46_056, 48_216_954)),
+];
+
+/// A one-South sweep's games, South wins, draws, losses, perpetual openings and margin sum
+/// (half-seeds).
+type Aggregate = (u64, u64, u64, u64, u64, i64);
+
+/// One of the [`SLOWEST`] South choices against all North choices.
+#[divan::bench(args = [2_241_315, 1_467_385, 4_370_483, 3_001_468, 4_132_901], sample_count = 2)]
+fn one_slow_south_vs_all_sequential(bencher: divan::Bencher, south: u32) {
+    let expect = SLOWEST.iter().find(|(s, _)| *s == south).expect("a choice of SLOWEST").1;
+    one_south(bencher, south, expect);
 }
 
 /// 200,000 normal pairs (400,000 games), one core.

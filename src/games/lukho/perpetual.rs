@@ -3,7 +3,7 @@
 
 use super::board::Board;
 use super::geometry::PITS;
-use super::tables::{LAP_ROW, TURNED_LAP};
+use super::tables::{LAP_ROW, LIFTED_LAP};
 use super::Phase;
 use crate::games::cycle::Cycles;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -80,27 +80,75 @@ impl ProvenCycles {
 /// and turns the board so its last pit is byte 0; if that pit relays, lifting it into the
 /// hand leaves the state as it is, so a relaying lap is one rotation and one add, and the
 /// state is one `u128` for cycle finding. Returns the new state (byte 0: the last pit's
-/// count now) and how far the frame turned.
+/// count now); the frame turned by the old hand modulo 16.
 ///
-/// The board is turned before the seeds are added (no sum of bytes carries, so turning
-/// commutes with adding): the rotation then runs while the table entry is loaded, instead of
-/// waiting for it, which shortens the lap's chain of dependent instructions.
+/// The whole state is turned, hand included, and [`LIFTED_LAP`] takes the hand back out where
+/// it landed while it adds the run: no masking on the lap's chain of dependent instructions.
+/// (No sum of bytes carries, so turning commutes with adding.)
 #[inline(always)]
-fn relative_lap(s: u128) -> (u128, usize) {
-    let h = s as u8 as usize;
-    let r = h % PITS;
-    ((s & !0xff).rotate_right(8 * r as u32) + TURNED_LAP[h % LAP_ROW], r)
+pub(super) fn relative_lap(s: u128) -> u128 {
+    let h = s as u8 as usize % LAP_ROW;
+    let lap = (LIFTED_LAP[1][h] as u128) << 64 | LIFTED_LAP[0][h] as u128;
+    s.rotate_right(8 * (h % PITS) as u32).wrapping_add(lap)
 }
 
-/// A distinguished state `s` met on a walk: true if it lies on a cycle proven earlier (the
-/// sowing never ends either); else it is remembered in `points`. Out of line: it runs once
-/// in 4,096 laps, and inlined it crowds the lap loop's registers.
+/// Laps a walk tests against its anchor and its distinguished states before plain Brent
+/// (every lap against a saved state) takes over: only a cycle that misses the anchor and has
+/// no distinguished state is left to it, which no sowing is known to have.
+const ANCHOR_LAPS: u64 = 1 << 28;
+
+/// Brent's cycle finding on the distinguished states met by one walk (each determines the
+/// next), for a cycle the walk entered after its anchor: its compares run once per 2^DP_BITS
+/// laps, not on every lap. (The first point met also serves as a second anchor.)
+#[derive(Default)]
+struct PointCycle {
+    /// The first distinguished state met and its lap.
+    first: Option<(u128, u64)>,
+    /// Brent's saved distinguished state and its lap.
+    saved: Option<(u128, u64)>,
+    /// Distinguished states met since it was saved, and at how many it moves on.
+    count: u64,
+    power: u64,
+}
+
+/// A distinguished state `s` met at lap `lap` of a walk: true if the sowing is proven
+/// perpetual, by a cycle proven earlier (a published point) or by this walk meeting `s` again
+/// (its cycle is then published); else `s` is remembered in `points`. Out of line: it runs
+/// once in 4,096 laps, and inlined it crowds the lap loop's registers.
 #[cold]
 #[inline(never)]
-fn met_proven_cycle(proven: &ProvenCycles, s: u128, phase: Phase, points: &mut Vec<u128>) -> bool {
+fn met_point(
+    proven: &ProvenCycles,
+    s: u128,
+    phase: Phase,
+    lap: u64,
+    points: &mut Vec<u128>,
+    own: &mut PointCycle,
+) -> bool {
     if proven.points.contains_key(&(s, phase as u8)) {
         proven.hits.fetch_add(1, Ordering::Relaxed);
         return true;
+    }
+    match own.first {
+        None => own.first = Some((s, lap)),
+        // Every point met since the first lies on the cycle through it.
+        Some((first, at)) if first == s => {
+            publish_cycle(proven, phase, s, lap - at, points, true);
+            return true;
+        }
+        Some(_) => {}
+    }
+    if let Some((saved, at)) = own.saved {
+        if saved == s {
+            publish_cycle(proven, phase, s, lap - at, &[], false);
+            return true;
+        }
+    }
+    own.count += 1;
+    if own.count >= own.power {
+        own.saved = Some((s, lap));
+        own.count = 0;
+        own.power = (own.power << 1).max(1);
     }
     points.push(s);
     false
@@ -108,7 +156,7 @@ fn met_proven_cycle(proven: &ProvenCycles, s: u128, phase: Phase, points: &mut V
 
 /// Publish the distinguished points of a cycle of length `lambda` through state `s`. When the
 /// cycle closed on the walk's first state, every point met on the walk lies on it; otherwise
-/// (Brent found a cycle entered later) walk the cycle once more to collect them.
+/// walk the cycle once more to collect them.
 #[cold]
 fn publish_cycle(proven: &ProvenCycles, phase: Phase, s: u128, lambda: u64, met: &[u128], through_first: bool) {
     proven.proven.fetch_add(1, Ordering::Relaxed);
@@ -122,7 +170,7 @@ fn publish_cycle(proven: &ProvenCycles, phase: Phase, s: u128, lambda: u64, met:
     } else {
         let mut s = s;
         for _ in 0..lambda {
-            s = relative_lap(s).0;
+            s = relative_lap(s);
             debug_assert!(s as u8 >= phase.relay_from(), "a proven cycle never stops");
             if distinguished(s) {
                 points.push(s);
@@ -133,6 +181,81 @@ fn publish_cycle(proven: &ProvenCycles, phase: Phase, s: u128, lambda: u64, met:
     for &s in pts {
         set.insert((s, phase as u8), ());
     }
+}
+
+/// Where a relative walk stopped: the state, the hands sown (the frame turned by their sum
+/// modulo 16), the laps walked, and whether the sowing is perpetual. A walk that is neither
+/// perpetual nor stopped (`s` still relays) gave up: the next kind of walk goes on from `s`.
+pub(super) struct Walked {
+    pub(super) s: u128,
+    pub(super) sown: u32,
+    pub(super) laps: u64,
+    pub(super) perpetual: bool,
+}
+
+/// Walk from relative state `s` with the anchor (the first state) and the distinguished
+/// states: a cycle through the anchor is found after exactly λ laps (the common case, see
+/// [`Cycles`]), one entered later by Brent on the distinguished states ([`met_point`]), one
+/// met before at a published point. A lap is the lap itself, the relay test, one compare with
+/// the anchor and a hash. Gives up after `budget` laps ([`ANCHOR_LAPS`] in a sowing).
+#[inline(always)]
+pub(super) fn walk_anchored<const RELAY_FROM: u8>(
+    proven: &ProvenCycles,
+    phase: Phase,
+    mut s: u128,
+    budget: u64,
+) -> Walked {
+    let anchor = s;
+    let mut sown = 0u32;
+    // Distinguished states met on this walk (see [`ProvenCycles`]).
+    let mut points: Vec<u128> = Vec::new();
+    let mut own = PointCycle::default();
+    let mut left = budget;
+    let perpetual = loop {
+        sown = sown.wrapping_add(s as u8 as u32);
+        s = relative_lap(s);
+        left -= 1;
+        if (s as u8) < RELAY_FROM {
+            break false;
+        }
+        if s == anchor {
+            publish_cycle(proven, phase, s, budget - left, &points, true);
+            break true;
+        }
+        if distinguished(s) && met_point(proven, s, phase, budget - left, &mut points, &mut own) {
+            break true;
+        }
+        if left == 0 {
+            break false;
+        }
+    };
+    Walked { s, sown, laps: budget - left, perpetual }
+}
+
+/// Plain Brent on every lap ([`Cycles`]: a saved state, and the anchor), for what
+/// [`walk_anchored`] leaves: exact for any cycle, at two compares a lap.
+#[cold]
+#[inline(never)]
+pub(super) fn walk_brent(proven: &ProvenCycles, phase: Phase, mut s: u128) -> Walked {
+    let relay_from = phase.relay_from();
+    let mut sown = 0u32;
+    let mut cycles = Cycles::new(s);
+    let (perpetual, laps) = 'walk: loop {
+        for lam in 1..cycles.power() + 1 {
+            sown = sown.wrapping_add(s as u8 as u32);
+            s = relative_lap(s);
+            if (s as u8) < relay_from {
+                break 'walk (false, cycles.before() + lam);
+            }
+            if cycles.is_saved(s) || cycles.is_anchor(s) {
+                let lambda = if cycles.is_saved(s) { lam } else { cycles.before() + lam };
+                publish_cycle(proven, phase, s, lambda, &[], false);
+                break 'walk (true, cycles.before() + lam);
+            }
+        }
+        cycles.next_window(s);
+    };
+    Walked { s, sown, laps, perpetual }
 }
 
 impl Board {
@@ -149,46 +272,27 @@ impl Board {
         hand: &mut u32,
         laps: &mut u64,
     ) -> bool {
-        let relay_from = phase.relay_from();
         // Byte `pos` (the pit just lifted) is empty: the hand goes there.
-        let mut s = self.pits.rotate_right(8 * *pos as u32) | *hand as u128;
-        let mut shift = *pos;
-        // Cycle finding ([`Cycles`]: Brent plus an anchor, the first state) fed by windows,
-        // so that its bookkeeping runs once per window, not once per lap. The saved state
-        // repeats after λ = `lam` laps, the anchor after every lap walked.
-        let mut cycles = Cycles::new(s);
-        // Distinguished states met on this walk (see [`ProvenCycles`]).
-        let mut points: Vec<u128> = Vec::new();
-        let (perpetual, walked) = 'walk: loop {
-            for lam in 1..cycles.power() + 1 {
-                let (next, r) = relative_lap(s);
-                s = next;
-                shift += r;
-                if (s as u8) < relay_from {
-                    break 'walk (false, cycles.before() + lam);
-                }
-                if cycles.is_saved(s) {
-                    publish_cycle(proven, phase, s, lam, &points, cycles.is_anchor(s));
-                    break 'walk (true, cycles.before() + lam);
-                }
-                if cycles.is_anchor(s) {
-                    publish_cycle(proven, phase, s, cycles.before() + lam, &points, true);
-                    break 'walk (true, cycles.before() + lam);
-                }
-                if distinguished(s) && met_proven_cycle(proven, s, phase, &mut points) {
-                    break 'walk (true, cycles.before() + lam);
-                }
-            }
-            cycles.next_window(s);
+        let s = self.pits.rotate_right(8 * *pos as u32) | *hand as u128;
+        // One copy of the walk per phase, so the relay test compares with a constant.
+        let mut w = match phase {
+            Phase::Opening => walk_anchored::<2>(proven, phase, s, ANCHOR_LAPS),
+            Phase::Turn => walk_anchored::<3>(proven, phase, s, ANCHOR_LAPS),
         };
-        *laps += walked;
-        shift %= PITS;
+        if !w.perpetual && w.s as u8 >= phase.relay_from() {
+            // [`ANCHOR_LAPS`] walked without a verdict and the sowing goes on: plain Brent,
+            // exact for any cycle.
+            let more = walk_brent(proven, phase, w.s);
+            w = Walked { s: more.s, sown: w.sown.wrapping_add(more.sown), laps: w.laps + more.laps, ..more };
+        }
+        *laps += w.laps;
+        let shift = (*pos as u32).wrapping_add(w.sown) as usize % PITS;
         *pos = shift;
-        *hand = s as u8 as u32;
+        *hand = w.s as u8 as u32;
         // Perpetual: the hand in byte 0 goes back to the caller, the pit it came from is empty.
-        let pits = if perpetual { s & !0xff } else { s };
+        let pits = if w.perpetual { w.s & !0xff } else { w.s };
         self.pits = pits.rotate_left(8 * shift as u32);
-        perpetual
+        w.perpetual
     }
 }
 

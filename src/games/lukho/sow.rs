@@ -100,8 +100,8 @@ impl Board {
         let mut pos = from;
         let mut hand = hand as u32;
         let mut laps = 0u64;
-        // Cycle finding ([`Cycles`]: Brent plus an anchor) on the sowing state between laps:
-        // (pits, pit just lifted, hand). Two proven facts make it exact and cheap:
+        // Cycle finding (an anchor, and Brent on the distinguished states; see `perpetual`) on
+        // the sowing state between laps: (pits, pit just lifted, hand). Two proven facts make it exact and cheap:
         // - With a knife on the board no sowing is perpetual: each lap continues at the pit
         //   after the last one, so an endless sowing drops a seed into every pit once every
         //   16 drops, and a knife keeps its seeds; it would hold unboundedly many. So only

@@ -113,3 +113,75 @@ fn perpetual_opening_game_is_split_with_hands() {
     assert_eq!(g.final_totals[0].0 + g.final_totals[1].0, 96);
     assert_eq!(g.first_player, Side::North);
 }
+
+/// A lap of the packed relative state (turned whole, the hand taken out by the table) against
+/// the lap written out pit by pit: lift byte 0, drop one seed in each next pit, turn the frame
+/// to the last one. Every hand 1..=48 over boards of up to 48 seeds.
+#[test]
+fn relative_lap_is_a_lap_in_the_sowers_frame() {
+    use super::super::perpetual::relative_lap;
+    let mut x = 0x2545_F491_4F6C_DD1Du64;
+    for h in 1..=48u8 {
+        for _ in 0..50 {
+            let mut pits = [0u8; PITS];
+            pits[0] = h;
+            let mut left = 48 - h as u32;
+            for p in pits.iter_mut().skip(1) {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let v = (x % 5) as u32;
+                let v = v.min(left);
+                *p = v as u8;
+                left -= v;
+            }
+            let mut b = pits;
+            b[0] = 0;
+            for k in 1..=h as usize {
+                b[k % PITS] += 1;
+            }
+            let r = h as usize % PITS;
+            let want: [u8; PITS] = std::array::from_fn(|i| b[(i + r) % PITS]);
+            assert_eq!(relative_lap(u128::from_le_bytes(pits)).to_le_bytes(), want, "{pits:?}");
+        }
+    }
+}
+
+/// The walks that take over from the anchored one (plain Brent on every lap) reach the same
+/// verdict: the long perpetual above, its anchored walk cut short, then Brent from where it
+/// stopped; and a sowing that ends, where the frame has turned by the hands sown.
+#[test]
+fn brent_takes_over_from_a_walk_cut_short() {
+    use super::super::perpetual::{walk_anchored, walk_brent};
+    let pits = [0u8, 2, 1, 2, 3, 2, 1, 2, 5, 5, 0, 1, 4, 1, 2, 1];
+    // Its first lap (16 seeds after absolute 8) drops one in every pit; pit 8 then holds 6
+    // and relays: in the sower's frame byte 0 is pit 8, holding the hand.
+    let mut rel = pits.map(|x| x + 1);
+    rel.rotate_left(8);
+    let s = u128::from_le_bytes(rel);
+    let cut = walk_anchored::<2>(&ProvenCycles::new(), Phase::Opening, s, 1000);
+    assert!(!cut.perpetual && cut.laps == 1000 && cut.s as u8 >= 2, "cut short, still sowing");
+    let proven = ProvenCycles::new();
+    let rest = walk_brent(&proven, Phase::Opening, cut.s);
+    assert!(rest.perpetual, "Brent proves the cycle");
+    assert_eq!(proven.stats().proven, 1);
+    // Brent's cycle is shared too: the anchored walk from the start now meets a point of it.
+    let again = walk_anchored::<2>(&proven, Phase::Opening, s, u64::MAX);
+    assert!(again.perpetual && again.laps < 200_000, "{}", again.laps);
+    assert_eq!(proven.stats().hits, 1);
+    // A sowing that ends (the opening example of docs/rules/lukho.md L7, from its fifth lap):
+    // the same stop, laps and turn of the frame whichever walk gets there.
+    let mut b = Board::new([3, 3, 3, 3, 3, 3, 3, 2, 3, 3, 3, 3, 3, 3, 3, 3], [-1; 16], [0, 0]);
+    let SowingEnd::Ended { last, laps, .. } = b.sow(&IT, &ProvenCycles::new(), Side::South, 7, 1, Phase::Opening)
+    else {
+        panic!("the L7 sowing ends")
+    };
+    let mut rel = [3u8, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 2];
+    rel[0] = 4; // the first lap: 1 seed into absolute 8, which relays 4
+    let s = u128::from_le_bytes(rel);
+    let a = walk_anchored::<2>(&ProvenCycles::new(), Phase::Opening, s, u64::MAX);
+    let w = walk_brent(&ProvenCycles::new(), Phase::Opening, s);
+    assert!(!a.perpetual && !w.perpetual);
+    assert_eq!((a.s, a.sown, a.laps), (w.s, w.sown, w.laps));
+    assert_eq!(((8 + a.sown as usize) % PITS, a.laps + 1), (last as usize, laps));
+}
