@@ -285,7 +285,7 @@ fn forward_with<G: LayeredGame>(
 }
 
 /// The bytes of `v` as plain `i8`s, without a copy.
-fn into_plain(v: Vec<AtomicI8>) -> Vec<i8> {
+pub(super) fn into_plain(v: Vec<AtomicI8>) -> Vec<i8> {
     let mut v = std::mem::ManuallyDrop::new(v);
     // SAFETY: AtomicI8 has the size, alignment and bit validity of i8, and the vector is ours.
     unsafe { Vec::from_raw_parts(v.as_mut_ptr() as *mut i8, v.len(), v.capacity()) }

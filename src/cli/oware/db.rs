@@ -147,7 +147,7 @@ pub fn run(a: DbArgs) -> Result<()> {
             pack,
         } => {
             if pack {
-                return usage("--pack: not with --distributed (its processes map the lower layers raw)");
+                return usage("--pack: not with --distributed (its processes write the layers raw)");
             }
             if plan {
                 return usage("--plan: not with --distributed (the plan is of a build in one process)");
@@ -156,7 +156,9 @@ pub fn run(a: DbArgs) -> Result<()> {
                 return usage("--memory: not with --distributed (each process holds its share of a layer in memory)");
             }
             if lookups.is_some() {
-                return usage("--lookups: not with --distributed (its processes map the lower layers)");
+                return usage(
+                    "--lookups: not with --distributed (its processes ask the owners of the lower layers' shares)",
+                );
             }
             let rules = rules.rules();
             OwareLayers::with_rules(rules).map_err(crate::cli::args::input)?;
