@@ -41,11 +41,13 @@ use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 use mpi::Count;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicI8, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicI8, AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::sync::Mutex;
 
 /// The most updates sent to one destination in one exchange round (16 MiB of u32).
 pub const BATCH: usize = 4 << 20;
+/// Received updates decoded and applied at a time.
+const UPDATES_AT_ONCE: usize = 1 << 16;
 
 /// What crossed between the processes while a layer was built (the same on every process).
 #[derive(Clone, Copy, Debug, Default)]
@@ -59,6 +61,11 @@ pub struct Traffic {
     pub lookups: u64,
     /// Lookup rounds of the forward pass (each an `Alltoall` and two `Alltoallv`).
     pub lookup_rounds: u64,
+    /// Blocks of the lower layers' files ([`BLOCK`] bytes) outside its own shares that a
+    /// process's lookups fall in, summed over the processes: what the forward passes would
+    /// read if each read the other shares from the files instead of asking their owners (at
+    /// best, each block once).
+    pub foreign_blocks: u64,
 }
 
 /// Bytes a lookup carries between two processes: the request (a u64) and its answer (a byte).
@@ -187,6 +194,10 @@ fn forward<G: LayeredGame>(
     let best: Vec<AtomicI8> = (0..len).map(|_| AtomicI8::new(NO_EXIT)).collect();
     let segment = lookup_segment(share_len(size, k));
     let mut sent = 0u64;
+    // One bit per block of each lower layer that a lookup outside this process's shares falls in.
+    let foreign: Vec<Vec<AtomicU64>> = (0..n)
+        .map(|m| (0..game.layer_size(m).div_ceil(BLOCK as u64).div_ceil(64)).map(|_| AtomicU64::new(0)).collect())
+        .collect();
     // Every process takes part in as many rounds as the longest share needs.
     for round in 0..share_len(size, k).div_ceil(segment) {
         let (lo, hi) = ((round * segment).min(len), ((round + 1) * segment).min(len));
@@ -208,6 +219,10 @@ fn forward<G: LayeredGame>(
                                 open[i as usize].store(same, Relaxed);
                                 for &(gain, m, r) in exits.iter() {
                                     let owner = r / lens[m];
+                                    if owner != me {
+                                        let b = r / BLOCK as u64;
+                                        foreign[m][(b / 64) as usize].fetch_or(1 << (b % 64), Relaxed);
+                                    }
                                     let request = (m as u64) << 32 | (r - owner * lens[m]);
                                     let gain = gain as i8;
                                     asked.push(Lookup { owner: owner as u32, request, at: i as u32, gain });
@@ -252,9 +267,11 @@ fn forward<G: LayeredGame>(
         });
         traffic.lookup_rounds += 1;
     }
-    let mut all = 0u64;
-    world.all_reduce_into(&sent, &mut all, SystemOperation::sum());
-    traffic.lookups += all;
+    let blocks = foreign.iter().flatten().map(|w| w.load(Relaxed).count_ones() as u64).sum::<u64>();
+    let mut all = [0u64; 2];
+    world.all_reduce_into(&[sent, blocks][..], &mut all[..], SystemOperation::sum());
+    traffic.lookups += all[0];
+    traffic.foreign_blocks += all[1];
     Part::from_forward(base, open, super::stream::into_plain(best))
 }
 
@@ -346,12 +363,18 @@ fn exchange(
         let in_displs = offsets(&incoming);
         let mut recv = vec![0u32; incoming.iter().map(|&c| c as usize).sum()];
         all_to_all(world, &send, (&counts, &displs), &mut recv, (&incoming, &in_displs));
+        let sent = send.len() as u64;
+        drop(send);
         traffic.rounds += 1;
-        let updates: Vec<(u64, bool)> = recv.iter().map(|&x| (part.base + (x >> 1) as u64, x & 1 == 1)).collect();
-        settled.extend(part.receive(t, &updates));
+        // Decoded a slice at a time: as tuples the updates take four times the bytes received.
+        for slice in recv.chunks(UPDATES_AT_ONCE) {
+            let updates: Vec<(u64, bool)> = slice.iter().map(|&x| (part.base + (x >> 1) as u64, x & 1 == 1)).collect();
+            settled.extend(part.receive(t, &updates));
+        }
+        drop(recv);
         // [still to send, sent this round] over every process.
         let left = (0..k).map(|d| (out[d].len() - done[d]) as u64).sum::<u64>();
-        let mine = [left, send.len() as u64];
+        let mine = [left, sent];
         let mut sum = [0u64; 2];
         world.all_reduce_into(&mine[..], &mut sum[..], SystemOperation::sum());
         sent_all += sum[1];
