@@ -32,7 +32,8 @@
 //! (a full disk) is agreed on by all and reported once, and a rerun resumes from the last layer
 //! written, each process reading its shares of the layers already built from their files.
 
-use super::builder::{Part, Progress, CHUNK, NO_EXIT};
+use super::builder::{Part, Progress, CHUNK};
+use super::stream::Forward;
 use super::LayeredGame;
 use crate::store::layer_file::{self, DbError, Family, Header, BLOCK};
 use mpi::collective::SystemOperation;
@@ -41,7 +42,7 @@ use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 use mpi::Count;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicI8, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
 
 /// The most updates sent to one destination in one exchange round (16 MiB of u32).
@@ -188,10 +189,9 @@ fn forward<G: LayeredGame>(
     let (k, me) = (world.size() as u64, world.rank() as u64);
     let size = game.layer_size(n);
     let ranks = owned(size, k, me);
-    let (base, len) = (ranks.start, ranks.end - ranks.start);
+    let len = ranks.end - ranks.start;
     let lens: Vec<u64> = (0..n).map(|m| share_len(game.layer_size(m), k)).collect();
-    let open: Vec<AtomicU8> = (0..len).map(|_| AtomicU8::new(0)).collect();
-    let best: Vec<AtomicI8> = (0..len).map(|_| AtomicI8::new(NO_EXIT)).collect();
+    let state = Forward::new(game, n, ranks);
     let segment = lookup_segment(share_len(size, k));
     let mut sent = 0u64;
     // One bit per block of each lower layer that a lookup outside this process's shares falls in.
@@ -208,28 +208,15 @@ fn forward<G: LayeredGame>(
                 |(buf, exits), c| {
                     let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(hi));
                     let mut asked = Vec::new();
-                    let mut pos = game.unrank(n, base + start);
-                    for i in start..end {
-                        if i > start {
-                            game.next_in_layer(&mut pos);
+                    state.expand(start..end, (buf, exits), |i, gain, m, r| {
+                        let owner = r / lens[m];
+                        if owner != me {
+                            let b = r / BLOCK as u64;
+                            foreign[m][(b / 64) as usize].fetch_or(1 << (b % 64), Relaxed);
                         }
-                        match game.exit_children(&pos, buf, exits) {
-                            Err(v) => best[i as usize].store(v as i8, Relaxed),
-                            Ok(same) => {
-                                open[i as usize].store(same, Relaxed);
-                                for &(gain, m, r) in exits.iter() {
-                                    let owner = r / lens[m];
-                                    if owner != me {
-                                        let b = r / BLOCK as u64;
-                                        foreign[m][(b / 64) as usize].fetch_or(1 << (b % 64), Relaxed);
-                                    }
-                                    let request = (m as u64) << 32 | (r - owner * lens[m]);
-                                    let gain = gain as i8;
-                                    asked.push(Lookup { owner: owner as u32, request, at: i as u32, gain });
-                                }
-                            }
-                        }
-                    }
+                        let request = (m as u64) << 32 | (r - owner * lens[m]);
+                        asked.push(Lookup { owner: owner as u32, request, at: i as u32, gain: gain as i8 });
+                    });
                     progress.forward(end - start);
                     asked
                 },
@@ -263,7 +250,7 @@ fn forward<G: LayeredGame>(
         let mut values = vec![0i8; total];
         all_to_all(world, &answers, (&incoming, &in_displs), &mut values, (&counts, &displs));
         to.par_iter().zip(values.par_iter()).for_each(|(&(at, gain), &v)| {
-            best[at as usize].fetch_max(gain - v, Relaxed);
+            state.best[at as usize].fetch_max(gain - v, Relaxed);
         });
         traffic.lookup_rounds += 1;
     }
@@ -272,7 +259,7 @@ fn forward<G: LayeredGame>(
     world.all_reduce_into(&[sent, blocks][..], &mut all[..], SystemOperation::sum());
     traffic.lookups += all[0];
     traffic.foreign_blocks += all[1];
-    Part::from_forward(base, open, super::stream::into_plain(best))
+    state.into_part()
 }
 
 /// `Alltoallv` of `send` (`counts`, `displs` per destination) into `recv` (`in_counts`,
