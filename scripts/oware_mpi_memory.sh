@@ -14,12 +14,7 @@ set -euo pipefail
 max=${1:?N: largest layer}
 threads=${THREADS:-1}
 cd "$(dirname "$0")/.."
-cargo build --release --locked --quiet --features mpi
-bin=$PWD/target/release/mancala
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. scripts/mpi_setup.sh
 top() { grep -E "^layer +$max:" "$1" | tail -1; }
 mib() { echo "$(( $1 / 1024 ))"; }
 
