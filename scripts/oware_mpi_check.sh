@@ -16,14 +16,7 @@ set -euo pipefail
 max=${1:?N: largest layer}
 threads=${THREADS:-1}
 cd "$(dirname "$0")/.."
-cargo build --release --locked --quiet --features mpi
-bin=$PWD/target/release/mancala
-# OpenMPI refuses root unless told (CI containers run as root).
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. scripts/mpi_setup.sh
 # The checksum lines of `db verify` (it also checks every entry against its moves).
 checksums() { "$bin" oware db verify --dir "$1" | grep '^layer'; }
 # Layer N's line of a build log: its time and checksum.

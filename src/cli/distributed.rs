@@ -8,6 +8,7 @@ use mancala::retro::builder::{Progress, Silent};
 use mancala::retro::database::{self, TableGame};
 use mancala::retro::distributed::{agree, Stop};
 use mancala::retro::plan::Processes;
+use mancala::store::layer_file::BLOCK;
 use mpi::collective::SystemOperation;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
@@ -96,26 +97,23 @@ fn run<G: TableGame>(
     let built = resume.build_distributed(world, game, &progress, &mut |n, h, traffic| {
         let secs = layer_start.elapsed().as_secs_f64();
         eprintln!(
-            "layer {n:>2}: {:>13} positions in {:>8.2} s ({:>6.2} M/s), crc32 {:08x}, {} cross-process updates ({:.3} per position, {} rounds)",
+            "layer {n:>2}: {:>13} positions in {:>8.2} s ({:>6.2} M/s), crc32 {:08x}, {} cross-process updates ({:.3} per position, {} rounds), {} cross-process lookups ({:.3} per position, {} rounds; {:.2} bytes of other shares' blocks per position)",
             h.entries,
             secs,
             h.entries as f64 / secs.max(1e-9) / 1e6,
             h.checksum,
             traffic.updates,
             traffic.updates as f64 / h.entries.max(1) as f64,
-            traffic.rounds
+            traffic.rounds,
+            traffic.lookups,
+            traffic.lookups as f64 / h.entries.max(1) as f64,
+            traffic.lookup_rounds,
+            traffic.foreign_blocks as f64 * BLOCK as f64 / h.entries.max(1) as f64
         );
         layer_start = std::time::Instant::now();
     });
-    match built {
-        Ok(()) => {}
-        Err(Stop::Agreed(e)) => return Err(e.map(|e| db_error("--dir", e))),
-        Err(Stop::Alone(e)) => {
-            // The others wait in a collective for this process: stop the whole job. Nothing of
-            // the unfinished layer is in place (rank 0 renames it only when every share is in).
-            let code = super::report(&db_error("--dir", e));
-            world.abort(code);
-        }
+    if let Err(Stop::Agreed(e)) = built {
+        return Err(e.map(|e| db_error("--dir", e)));
     }
     if root {
         eprintln!("done in {:.2} s", t0.elapsed().as_secs_f64());

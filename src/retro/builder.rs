@@ -337,17 +337,17 @@ impl Part {
     /// The values: positions never settled are worth 0 (neither side can force a gain,
     /// endless play is worth 0).
     pub fn finish(self) -> Vec<i8> {
-        self.value
-            .iter()
-            .map(|v| {
-                let v = v.load(Relaxed);
-                if v == UNDECIDED {
-                    0
-                } else {
-                    v
-                }
-            })
-            .collect()
+        let settled = |v: i8| if v == UNDECIDED { 0 } else { v };
+        match self._owner {
+            // In place: a copy beside the working state would add a byte a position at the peak.
+            Owner::Vecs(value, open, best_exit) => {
+                drop((open, best_exit));
+                let mut values = super::stream::into_plain(value);
+                values.par_iter_mut().for_each(|v| *v = settled(*v));
+                values
+            }
+            Owner::Map(_) => self.value.iter().map(|v| settled(v.load(Relaxed))).collect(),
+        }
     }
 }
 

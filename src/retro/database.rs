@@ -176,15 +176,15 @@ impl Resume {
         progress: &dyn Fn(usize, u64) -> Box<dyn Progress>,
         on_layer: &mut dyn FnMut(usize, &Header, &super::distributed::Traffic),
     ) -> Result<(), super::distributed::Stop> {
+        use super::distributed::{agree, Shares, Stop};
         let Resume { dir, max, layers } = self;
-        const RAW: &str = "the processes of a distributed build map their lower layers raw";
-        let layers = layers
-            .into_iter()
-            .map(|l| l.into_raw(RAW))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| super::distributed::Stop::Agreed(Some(e)))?;
+        // Each process keeps only its shares of the finished layers, read from their files
+        // (every block checked); a failure anywhere is agreed on by all.
+        let shares = Shares::read(world, &layers);
+        drop(layers);
+        let shares = agree(world, shares).map_err(Stop::Agreed)?;
         with_family(game, &dir, |family| {
-            super::distributed::build_files(world, family, game, layers, max, progress, on_layer)
+            super::distributed::build_files(world, family, game, shares, max, progress, on_layer)
         })
         .map(drop)
     }

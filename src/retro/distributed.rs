@@ -1,16 +1,28 @@
 //! A layer built by several MPI processes (feature `mpi`): the out-of-core partitions of
 //! [`super::outcore`] as ranks of a communicator, their inbox files as messages.
 //!
-//! Every process owns a contiguous range of the ranks of each layer (a [`Part`], three bytes
-//! per position) and reads the lower layers from their files, which every process maps (a
-//! shared file system, or one machine). The forward pass is local. Each threshold then seeds
-//! and propagates locally; the updates of predecessors another process owns are collected per
-//! destination as `local index << 1 | win` (a u32) and exchanged in rounds: an `Alltoall` of
-//! the counts, an `Alltoallv` of the updates (at most [`BATCH`] per destination per round, so
-//! the buffers stay bounded), an `Allreduce` of what is still to send and of what was sent.
-//! The threshold ends when a whole exchange sent nothing anywhere: every process has then
-//! propagated everything it was sent. The order the updates arrive in does not matter (see
-//! [`super::outcore`]'s module doc), so each layer has exactly the in-memory build's checksum.
+//! Every process owns a contiguous range of the ranks of each layer ([`owned`]) and holds only
+//! that: its [`Part`] (three bytes a position) while the layer is built, and afterwards its
+//! share of the layer's values ([`Shares`], a byte a position), lower layers included. No
+//! process maps a layer file, so the memory of a process falls as 1/K.
+//!
+//! **Forward pass.** The owned ranks are expanded a segment at a time ([`lookup_segment`]
+//! positions, the same number of rounds on every process). Each move that leaves the layer is
+//! a lookup of its child `(layer m, rank r)`: it goes to the owner of `r` in layer `m` as
+//! `m << 32 | r - owner's first rank` (a u64), collected per owner; an `Alltoall` of the
+//! counts and an `Alltoallv` of the lookups carry them, each owner answers from its shares (a
+//! byte each, in the order asked), an `Alltoallv` carries the answers back, and every answer
+//! raises its position's best exit to `gain - value`. A best exit is a maximum over the
+//! moves, so the state is the single-process forward pass's byte for byte.
+//!
+//! **Thresholds.** Each threshold then seeds and propagates locally; the updates of
+//! predecessors another process owns are collected per destination as `local index << 1 |
+//! win` (a u32) and exchanged in rounds: an `Alltoall` of the counts, an `Alltoallv` of the
+//! updates (at most [`BATCH`] per destination per round, so the buffers stay bounded), an
+//! `Allreduce` of what is still to send and of what was sent. The threshold ends when a whole
+//! exchange sent nothing anywhere: every process has then propagated everything it was sent.
+//! The order the updates arrive in does not matter (see [`super::outcore`]'s module doc), so
+//! each layer has exactly the in-memory build's checksum.
 //!
 //! No process holds the whole layer: each writes its own share of the values into the layer
 //! file's temporary ([`crate::store::layer_file::SlicedLayer`]; shares start on the file's
@@ -18,20 +30,25 @@
 //! written, puts the header in front and renames the file into place. A process that dies
 //! before leaves no file of the layer (the others are stopped by `mpirun`), a write that fails
 //! (a full disk) is agreed on by all and reported once, and a rerun resumes from the last layer
-//! written.
+//! written, each process reading its shares of the layers already built from their files.
 
-use super::builder::{Part, Progress};
-use super::{LayeredGame, Layers};
-use crate::store::layer_file::{self, DbError, Family, Header, LayerFile, BLOCK};
+use super::builder::{Part, Progress, CHUNK};
+use super::stream::Forward;
+use super::LayeredGame;
+use crate::store::layer_file::{self, DbError, Family, Header, BLOCK};
 use mpi::collective::SystemOperation;
 use mpi::datatype::{Partition, PartitionMut};
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 use mpi::Count;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
 
 /// The most updates sent to one destination in one exchange round (16 MiB of u32).
 pub const BATCH: usize = 4 << 20;
+/// Received updates decoded and applied at a time.
+const UPDATES_AT_ONCE: usize = 1 << 16;
 
 /// What crossed between the processes while a layer was built (the same on every process).
 #[derive(Clone, Copy, Debug, Default)]
@@ -40,9 +57,51 @@ pub struct Traffic {
     pub updates: u64,
     /// `Alltoallv` rounds over all thresholds.
     pub rounds: u64,
+    /// Lookups of the forward pass sent to another process ([`LOOKUP_BYTES`] each, the
+    /// request and its answer).
+    pub lookups: u64,
+    /// Lookup rounds of the forward pass (each an `Alltoall` and two `Alltoallv`).
+    pub lookup_rounds: u64,
+    /// Blocks of the lower layers' files ([`BLOCK`] bytes) outside its own shares that a
+    /// process's lookups fall in, summed over the processes: what the forward passes would
+    /// read if each read the other shares from the files instead of asking their owners (at
+    /// best, each block once).
+    pub foreign_blocks: u64,
 }
 
-pub use super::plan::{min_processes, owned, private_bytes, share_len, MAX_SHARE};
+/// Bytes a lookup carries between two processes: the request (a u64) and its answer (a byte).
+pub const LOOKUP_BYTES: u64 = 9;
+
+pub use super::plan::{lookup_segment, min_processes, owned, private_bytes, share_len, MAX_SHARE};
+
+/// This process's share of every finished layer: `held[m]` holds the values of the ranks
+/// [`owned`] of layer `m`.
+pub struct Shares {
+    pub held: Vec<Vec<i8>>,
+}
+
+impl Shares {
+    /// This process's shares of the finished `layers`, read from their files (each block
+    /// checked as it is read).
+    pub fn read(world: &SimpleCommunicator, layers: &[crate::store::layer::Layer]) -> Result<Shares, DbError> {
+        let (k, me) = (world.size() as u64, world.rank() as u64);
+        let mut held = Vec::with_capacity(layers.len());
+        for l in layers {
+            let r = owned(l.header().entries, k, me);
+            let mut v = vec![0i8; (r.end - r.start) as usize];
+            if !v.is_empty() {
+                l.read_at(r.start, &mut v)?;
+            }
+            held.push(v);
+        }
+        Ok(Shares { held })
+    }
+
+    /// Bytes held.
+    pub fn bytes(&self) -> u64 {
+        self.held.iter().map(|v| v.len() as u64).sum()
+    }
+}
 
 /// Whether every process got `Ok`: the lowest-ranked process that failed keeps its error (it
 /// reports it), every other process gets `Err(None)` (it ends quietly). So a failure all
@@ -59,32 +118,28 @@ pub fn agree<T, E>(world: &SimpleCommunicator, r: Result<T, E>) -> Result<T, Opt
     }
 }
 
-/// Why a distributed build stopped.
+/// Why a distributed build stopped: every process knows (an [`agree`]d failure), the one
+/// holding `Some` reports it, the others end quietly.
 #[derive(Debug)]
 pub enum Stop {
-    /// Every process knows (an [`agree`]d failure): the one holding `Some` reports it, the
-    /// others end quietly.
     Agreed(Option<DbError>),
-    /// Only this process failed, and the others may be waiting for it: the job must be aborted.
-    Alone(DbError),
 }
 
-/// Build layer `n` over `lower` with every process of `world` (each calls this); returns the
-/// values of this process's share ([`owned`]) and the traffic.
-pub fn build_layer<G: LayeredGame, L: Layers + ?Sized>(
+/// Build layer `n` over the lower layers' `shares` with every process of `world` (each calls
+/// this with its own); returns the values of this process's share ([`owned`]) and the traffic.
+pub fn build_layer<G: LayeredGame>(
     world: &SimpleCommunicator,
     game: &G,
-    lower: &L,
+    shares: &Shares,
     n: usize,
     progress: &dyn Progress,
 ) -> (Vec<i8>, Traffic) {
     let size = game.layer_size(n);
     let k = world.size() as u64;
-    let me = world.rank() as u64;
     let len = share_len(size, k);
     assert!(len <= MAX_SHARE, "layer {n}: {size} positions are too many for {k} processes (callers check)");
-    let part = Part::forward(game, lower, n, owned(size, k, me), progress);
     let mut traffic = Traffic::default();
+    let part = forward(world, game, shares, n, progress, &mut traffic);
     let mut decided = 0u64;
     for t in (1..=n as i32).rev() {
         let mut frontier = part.seeds(t);
@@ -108,6 +163,123 @@ pub fn build_layer<G: LayeredGame, L: Layers + ?Sized>(
         progress.threshold(t, all);
     }
     (part.finish(), traffic)
+}
+
+/// One lookup of the forward pass as its requester keeps it: the owner, the request sent
+/// (`layer << 32 | index in the owner's share`), and the position (an index into this
+/// process's share) and gain its answer goes to.
+struct Lookup {
+    owner: u32,
+    request: u64,
+    at: u32,
+    gain: i8,
+}
+
+/// The forward pass over this process's share of layer `n`: every capture child's value is
+/// asked of the process whose share holds it ([`Shares`]), in rounds of [`lookup_segment`]
+/// positions (module doc). The same state as [`Part::forward`] over whole lower layers.
+fn forward<G: LayeredGame>(
+    world: &SimpleCommunicator,
+    game: &G,
+    shares: &Shares,
+    n: usize,
+    progress: &dyn Progress,
+    traffic: &mut Traffic,
+) -> Part {
+    let (k, me) = (world.size() as u64, world.rank() as u64);
+    let size = game.layer_size(n);
+    let ranks = owned(size, k, me);
+    let len = ranks.end - ranks.start;
+    let lens: Vec<u64> = (0..n).map(|m| share_len(game.layer_size(m), k)).collect();
+    let state = Forward::new(game, n, ranks);
+    let segment = lookup_segment(share_len(size, k));
+    let mut sent = 0u64;
+    // One bit per block of each lower layer that a lookup outside this process's shares falls in.
+    let foreign: Vec<Vec<AtomicU64>> = (0..n)
+        .map(|m| (0..game.layer_size(m).div_ceil(BLOCK as u64).div_ceil(64)).map(|_| AtomicU64::new(0)).collect())
+        .collect();
+    // Every process takes part in as many rounds as the longest share needs.
+    for round in 0..share_len(size, k).div_ceil(segment) {
+        let (lo, hi) = ((round * segment).min(len), ((round + 1) * segment).min(len));
+        let asked: Vec<Vec<Lookup>> = (lo.div_ceil(CHUNK)..hi.div_ceil(CHUNK))
+            .into_par_iter()
+            .map_init(
+                || (Vec::with_capacity(16), Vec::with_capacity(16)),
+                |(buf, exits), c| {
+                    let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(hi));
+                    let mut asked = Vec::new();
+                    state.expand(start..end, (buf, exits), |i, gain, m, r| {
+                        let owner = r / lens[m];
+                        if owner != me {
+                            let b = r / BLOCK as u64;
+                            foreign[m][(b / 64) as usize].fetch_or(1 << (b % 64), Relaxed);
+                        }
+                        let request = (m as u64) << 32 | (r - owner * lens[m]);
+                        asked.push(Lookup { owner: owner as u32, request, at: i as u32, gain: gain as i8 });
+                    });
+                    progress.forward(end - start);
+                    asked
+                },
+            )
+            .collect();
+        // The requests by owner, and beside them (in the same order) where each answer goes.
+        let mut counts: Vec<Count> = vec![0; k as usize];
+        for l in asked.iter().flatten() {
+            counts[l.owner as usize] += 1;
+        }
+        let displs = offsets(&counts);
+        let total = counts.iter().map(|&c| c as usize).sum::<usize>();
+        let mut requests = vec![0u64; total];
+        let mut to: Vec<(u32, i8)> = vec![(0, 0); total];
+        let mut next: Vec<usize> = displs.iter().map(|&d| d as usize).collect();
+        for l in asked.into_iter().flatten() {
+            let slot = &mut next[l.owner as usize];
+            requests[*slot] = l.request;
+            to[*slot] = (l.at, l.gain);
+            *slot += 1;
+        }
+        sent += (total - counts[me as usize] as usize) as u64;
+        let mut incoming: Vec<Count> = vec![0; k as usize];
+        world.all_to_all_into(&counts[..], &mut incoming[..]);
+        let in_displs = offsets(&incoming);
+        let mut wanted = vec![0u64; incoming.iter().map(|&c| c as usize).sum()];
+        all_to_all(world, &requests, (&counts, &displs), &mut wanted, (&incoming, &in_displs));
+        drop(requests);
+        let answers: Vec<i8> = wanted.par_iter().map(|&x| shares.held[(x >> 32) as usize][x as u32 as usize]).collect();
+        drop(wanted);
+        let mut values = vec![0i8; total];
+        all_to_all(world, &answers, (&incoming, &in_displs), &mut values, (&counts, &displs));
+        to.par_iter().zip(values.par_iter()).for_each(|(&(at, gain), &v)| {
+            state.best[at as usize].fetch_max(gain - v, Relaxed);
+        });
+        traffic.lookup_rounds += 1;
+    }
+    let blocks = foreign.iter().flatten().map(|w| w.load(Relaxed).count_ones() as u64).sum::<u64>();
+    let mut all = [0u64; 2];
+    world.all_reduce_into(&[sent, blocks][..], &mut all[..], SystemOperation::sum());
+    traffic.lookups += all[0];
+    traffic.foreign_blocks += all[1];
+    state.into_part()
+}
+
+/// `Alltoallv` of `send` (`counts`, `displs` per destination) into `recv` (`in_counts`,
+/// `in_displs` per source). Empty buffers get real memory first: an empty Vec's pointer is its
+/// alignment, which OpenMPI may take for MPI_IN_PLACE (1) or MPI_BOTTOM.
+fn all_to_all<T: Equivalence + Clone>(
+    world: &SimpleCommunicator,
+    send: &[T],
+    (counts, displs): (&[Count], &[Count]),
+    recv: &mut Vec<T>,
+    (in_counts, in_displs): (&[Count], &[Count]),
+) {
+    let mut send = std::borrow::Cow::Borrowed(send);
+    if send.is_empty() {
+        send.to_mut().reserve(1);
+    }
+    recv.reserve(1);
+    let from = Partition::new(&send[..], counts, displs);
+    let mut into = PartitionMut::new(&mut recv[..], in_counts, in_displs);
+    world.all_to_all_varcount_into(&from, &mut into);
 }
 
 /// Write layer `n` (`size` positions) from every process's share (`values`, [`owned`]); the
@@ -177,17 +349,19 @@ fn exchange(
         let displs = offsets(&counts);
         let in_displs = offsets(&incoming);
         let mut recv = vec![0u32; incoming.iter().map(|&c| c as usize).sum()];
-        {
-            let from = Partition::new(&send[..], &counts[..], &displs[..]);
-            let mut into = PartitionMut::new(&mut recv[..], &incoming[..], &in_displs[..]);
-            world.all_to_all_varcount_into(&from, &mut into);
-        }
+        all_to_all(world, &send, (&counts, &displs), &mut recv, (&incoming, &in_displs));
+        let sent = send.len() as u64;
+        drop(send);
         traffic.rounds += 1;
-        let updates: Vec<(u64, bool)> = recv.iter().map(|&x| (part.base + (x >> 1) as u64, x & 1 == 1)).collect();
-        settled.extend(part.receive(t, &updates));
+        // Decoded a slice at a time: as tuples the updates take four times the bytes received.
+        for slice in recv.chunks(UPDATES_AT_ONCE) {
+            let updates: Vec<(u64, bool)> = slice.iter().map(|&x| (part.base + (x >> 1) as u64, x & 1 == 1)).collect();
+            settled.extend(part.receive(t, &updates));
+        }
+        drop(recv);
         // [still to send, sent this round] over every process.
         let left = (0..k).map(|d| (out[d].len() - done[d]) as u64).sum::<u64>();
-        let mine = [left, send.len() as u64];
+        let mine = [left, sent];
         let mut sum = [0u64; 2];
         world.all_reduce_into(&mine[..], &mut sum[..], SystemOperation::sum());
         sent_all += sum[1];
@@ -210,32 +384,30 @@ fn offsets(counts: &[Count]) -> Vec<Count> {
         .collect()
 }
 
-/// Build the layers `layers.len()..=max` of a table family with every process of `world` (each
-/// calls this with the same finished `layers`); every process writes its share of each layer,
-/// then maps the layer (checked) for the next. `on_layer(n, header, traffic)` is called on
+/// Build the layers `shares.held.len()..=max` of a table family with every process of `world`
+/// (each calls this with its own [`Shares`] of the finished layers); every process writes its
+/// share of each layer and keeps it for the next. `on_layer(n, header, traffic)` is called on
 /// rank 0 after each layer is written.
-#[allow(clippy::too_many_arguments)]
 pub fn build_files<G: LayeredGame>(
     world: &SimpleCommunicator,
     family: &Family,
     game: &G,
-    mut layers: Vec<LayerFile>,
+    mut shares: Shares,
     max: usize,
     progress: &dyn Fn(usize, u64) -> Box<dyn Progress>,
     on_layer: &mut dyn FnMut(usize, &Header, &Traffic),
-) -> Result<Vec<LayerFile>, Stop> {
-    for n in layers.len()..=max {
+) -> Result<Shares, Stop> {
+    for n in shares.held.len()..=max {
         let size = game.layer_size(n);
         let p = progress(n, size);
-        let (values, traffic) = build_layer(world, game, layers.as_slice(), n, p.as_ref());
+        let (values, traffic) = build_layer(world, game, &shares, n, p.as_ref());
         drop(p);
-        // The last agreement of the write comes after rank 0's rename: the file is in place
-        // before anyone maps it.
+        // The last agreement of the write comes after rank 0's rename: the layer is in place
+        // when every process goes on to the next.
         if let Some(header) = write_shares(world, family, n, size, &values).map_err(Stop::Agreed)? {
             on_layer(n, &header, &traffic);
         }
-        drop(values);
-        layers.push(family.open_verified(n, size).map_err(Stop::Alone)?);
+        shares.held.push(values);
     }
-    Ok(layers)
+    Ok(shares)
 }

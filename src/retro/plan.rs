@@ -10,8 +10,8 @@
 //! plan still to build; the disk is the layers still to write plus, while an out-of-core layer
 //! is built, its partitions' state, their copies and values ([`STAGING_BYTES_PER_POSITION`])
 //! and, streamed, one partition's spilled requests ([`SPILL_BYTES_PER_POSITION`]). Under MPI each
-//! process holds its share of a layer's working state ([`private_bytes`]) and the lower layers
-//! are mapped once per machine (the page cache is shared).
+//! process holds its share of a layer's working state and its share of every lower layer
+//! ([`private_bytes`]): the memory of a process falls as 1/K.
 //!
 //! [`outcore::plan_layer`]: super::outcore::plan_layer
 
@@ -71,14 +71,32 @@ pub fn owned(size: u64, k: u64, p: u64) -> std::ops::Range<u64> {
     (p * len).min(size)..((p + 1) * len).min(size)
 }
 
+/// Positions of a share of `share` positions whose lookups into the lower layers go out in
+/// one round of a distributed forward pass: a 64th of the share, within
+/// [`super::builder::CHUNK`] and 2^17 (so the round's buffers stay within
+/// [`LOOKUP_BYTES_PER_POSITION`] times that, whatever the share).
+pub fn lookup_segment(share: u64) -> u64 {
+    let chunk = super::builder::CHUNK;
+    (share / 64).clamp(chunk, 1 << 17).div_ceil(chunk) * chunk
+}
+
+/// Bytes a round of lookups holds per position of its segment at the peak: at most 6 exits a
+/// position (Oware's moves), each kept by its requester (24 bytes as asked, then 8 as sent
+/// and 8 for where its answer goes), held by its owner while answered (8) and answered (a byte
+/// each way).
+pub const LOOKUP_BYTES_PER_POSITION: u64 = 6 * 50;
+
 /// Bytes process `p` of `k` holds privately at its peak while it builds a layer of `size`
-/// positions: its share's working state (3 bytes a position) and frontier allowance, and the
-/// process itself (the values it writes are the working state's). The lower layers, mapped,
-/// come on top once per machine.
-pub fn private_bytes(size: u64, k: u64, p: u64) -> u64 {
+/// positions over lower layers of `lower` positions (their sizes): its share of the lower
+/// layers (a byte a position), its share's working state (3 bytes a position) and frontier
+/// allowance, a round of lookups ([`lookup_segment`]) and the process itself (the values it
+/// writes are the working state's).
+pub fn private_bytes(size: u64, lower: &[u64], k: u64, p: u64) -> u64 {
+    let held: u64 = lower.iter().map(|&s| owned(s, k, p)).map(|r| r.end - r.start).sum();
     let r = owned(size, k, p);
     let share = r.end - r.start;
-    FIXED_BYTES + share * WORK_BYTES_PER_POSITION + share / FRONTIER_SHARE * 4
+    let lookups = LOOKUP_BYTES_PER_POSITION * lookup_segment(share_len(size, k)).min(share);
+    FIXED_BYTES + held + share * WORK_BYTES_PER_POSITION + share / FRONTIER_SHARE * 4 + lookups
 }
 
 /// Who builds: one process (in memory or out of core), or `k` MPI processes of which the
@@ -128,7 +146,7 @@ pub struct BuildPlan {
     /// Each finished layer is packed (`--pack`).
     pub pack: bool,
     /// Bytes of memory at the peak on this machine, over the layers still to build, and that
-    /// layer (under MPI: this machine's processes' private bytes plus the lower layers).
+    /// layer (under MPI: the private bytes of this machine's processes).
     pub memory: u64,
     pub memory_layer: usize,
     /// Bytes of layer files still to write: packed ones at [`PACKED_BITS_PER_POSITION`], plus
@@ -177,7 +195,7 @@ pub fn plan_build(r: &Request) -> Result<BuildPlan, PlanError> {
                 if share_len(size, *k) > MAX_SHARE {
                     return Err(PlanError::Shares { layer, size, processes: *k, least: min_processes(size) });
                 }
-                let bytes = lower + here.iter().map(|&p| private_bytes(size, *k, p)).sum::<u64>();
+                let bytes = here.iter().map(|&p| private_bytes(size, &r.sizes[..layer], *k, p)).sum::<u64>();
                 LayerPlan { parts: *k, lookups: Lookups::Mapped, bytes }
             }
         };
@@ -326,15 +344,24 @@ mod tests {
     }
 
     #[test]
-    fn mpi_processes_hold_their_shares_and_the_lower_layers_once() {
+    fn mpi_processes_hold_their_shares_of_every_layer() {
         let sizes = [BLOCK as u64 * 8, BLOCK as u64 * 64];
         let one = plan_build(&Request { processes: Processes::Mpi { k: 4, here: vec![0] }, ..request(&sizes, None) })
             .unwrap();
         let two =
             plan_build(&Request { processes: Processes::Mpi { k: 4, here: vec![0, 1] }, ..request(&sizes, None) })
                 .unwrap();
-        let share = private_bytes(sizes[1], 4, 0);
-        assert_eq!((one.memory, two.memory), (sizes[0] + share, sizes[0] + 2 * share));
+        // A quarter of each layer: 2 blocks of the lower one, 16 of the top one (3 bytes a
+        // position, a frontier entry per 16), and a round of lookups of 2^14 positions.
+        let share = FIXED_BYTES
+            + 2 * BLOCK as u64
+            + 16 * BLOCK as u64 * (3 * 16 + 4) / 16
+            + LOOKUP_BYTES_PER_POSITION * (1 << 14);
+        assert_eq!(private_bytes(sizes[1], &sizes[..1], 4, 0), share);
+        assert_eq!((one.memory, two.memory), (share, 2 * share));
+        // Twice the processes, about half the memory of each beyond the fixed bytes.
+        let eight = private_bytes(sizes[1], &sizes[..1], 8, 0) - FIXED_BYTES - LOOKUP_BYTES_PER_POSITION * (1 << 14);
+        assert_eq!(2 * eight, share - FIXED_BYTES - LOOKUP_BYTES_PER_POSITION * (1 << 14));
         assert_eq!(one.staging, 0);
         // Four processes build four times as fast as one at the same rate.
         let single = plan_build(&request(&sizes, None)).unwrap();

@@ -206,7 +206,7 @@ fn forward_with<G: LayeredGame>(
     cap: u64,
     progress: &dyn Progress,
 ) -> Result<Part, DbError> {
-    let (base, len) = (ranks.start, ranks.end - ranks.start);
+    let len = ranks.end - ranks.start;
     assert!(len <= super::builder::MAX_PART_LEN, "a part of {ranks:?}: more than u32 indices hold");
     assert!(block.is_multiple_of(BLOCK as u64) && block > 0 && block <= *BLOCK_LEN.end(), "blocks of {block} ranks");
     // Bucket `first[m] + r / block` holds the requests of rank `r` of layer `m`.
@@ -218,28 +218,15 @@ fn forward_with<G: LayeredGame>(
     assert!(first[n] <= u32::MAX as usize, "{} buckets", first[n]);
     let buckets =
         Buckets { work, held: Mutex::new(Held { buckets: vec![Vec::new(); first[n]], bytes: 0, error: None }), cap };
-    let open: Vec<AtomicU8> = (0..len).map(|_| AtomicU8::new(0)).collect();
-    let best: Vec<AtomicI8> = (0..len).map(|_| AtomicI8::new(NO_EXIT)).collect();
+    let state = Forward::new(game, n, ranks);
     (0..len.div_ceil(CHUNK)).into_par_iter().for_each_init(
         || (Vec::with_capacity(16), Vec::with_capacity(16), Vec::new()),
         |(buf, exits, requests), c| {
             let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(len));
-            let mut pos = game.unrank(n, base + start);
-            for i in start..end {
-                if i > start {
-                    game.next_in_layer(&mut pos);
-                }
-                match game.exit_children(&pos, buf, exits) {
-                    Err(v) => best[i as usize].store(v as i8, Relaxed),
-                    Ok(same) => {
-                        open[i as usize].store(same, Relaxed);
-                        for &(gain, m, r) in exits.iter() {
-                            let b = first[m] + (r / block) as usize;
-                            requests.push((b as u32, request(i, r % block, gain)));
-                        }
-                    }
-                }
-            }
+            state.expand(start..end, (buf, exits), |i, gain, m, r| {
+                let b = first[m] + (r / block) as usize;
+                requests.push((b as u32, request(i, r % block, gain)));
+            });
             buckets.add(requests);
             progress.forward(end - start);
         },
@@ -263,7 +250,7 @@ fn forward_with<G: LayeredGame>(
             let start = (b - first[m]) as u64 * block;
             let values = &mut values[..block.min(size - start) as usize];
             lower.read(m, start, values)?;
-            answer(&best, values, &held);
+            answer(&state.best, values, &held);
             drop(held);
             if on_disk {
                 let io = |source| DbError::Io { path: path.clone(), source };
@@ -275,17 +262,73 @@ fn forward_with<G: LayeredGame>(
                     }
                     spilled.clear();
                     spilled.extend(bytes[..got].chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().unwrap())));
-                    answer(&best, values, &spilled);
+                    answer(&state.best, values, &spilled);
                 }
                 fs::remove_file(&path).map_err(io)?;
             }
         }
     }
-    Ok(Part::from_forward(base, open, into_plain(best)))
+    Ok(state.into_part())
+}
+
+/// The state of a forward pass over a range of ranks of layer `n`, filled a few positions at
+/// a time ([`Forward::expand`]) while the values of the capture children arrive in any order
+/// (here from the lower layers' files, in [`super::distributed`] from their owners).
+pub(super) struct Forward<'a, G: LayeredGame> {
+    game: &'a G,
+    n: usize,
+    base: u64,
+    open: Vec<AtomicU8>,
+    /// Each position's best exit so far (raised with `fetch_max` as answers arrive).
+    pub best: Vec<AtomicI8>,
+}
+
+/// A thread's scratch vectors for [`Forward::expand`]: the moves of a position, its exits.
+pub(super) type Scratch<'s, P> = (&'s mut Vec<super::Edge<P>>, &'s mut Vec<(i32, usize, u64)>);
+
+impl<'a, G: LayeredGame> Forward<'a, G> {
+    pub fn new(game: &'a G, n: usize, ranks: std::ops::Range<u64>) -> Self {
+        let len = ranks.end - ranks.start;
+        let open = (0..len).map(|_| AtomicU8::new(0)).collect();
+        let best = (0..len).map(|_| AtomicI8::new(NO_EXIT)).collect();
+        Forward { game, n, base: ranks.start, open, best }
+    }
+
+    /// Expand the positions of indices `range` (from the first rank): an ended position's
+    /// value becomes its best exit, any other position gets its count of moves that stay in
+    /// the layer, and each move that leaves the layer goes to `exit(index, gain, layer of the
+    /// child, rank of the child)`.
+    pub fn expand(
+        &self,
+        range: std::ops::Range<u64>,
+        (buf, exits): Scratch<'_, G::Pos>,
+        mut exit: impl FnMut(u64, i32, usize, u64),
+    ) {
+        let mut pos = self.game.unrank(self.n, self.base + range.start);
+        for i in range.clone() {
+            if i > range.start {
+                self.game.next_in_layer(&mut pos);
+            }
+            match self.game.exit_children(&pos, buf, exits) {
+                Err(v) => self.best[i as usize].store(v as i8, Relaxed),
+                Ok(same) => {
+                    self.open[i as usize].store(same, Relaxed);
+                    for &(gain, m, r) in exits.iter() {
+                        exit(i, gain, m, r);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The part, every answer in.
+    pub fn into_part(self) -> Part {
+        Part::from_forward(self.base, self.open, into_plain(self.best))
+    }
 }
 
 /// The bytes of `v` as plain `i8`s, without a copy.
-fn into_plain(v: Vec<AtomicI8>) -> Vec<i8> {
+pub(super) fn into_plain(v: Vec<AtomicI8>) -> Vec<i8> {
     let mut v = std::mem::ManuallyDrop::new(v);
     // SAFETY: AtomicI8 has the size, alignment and bit validity of i8, and the vector is ours.
     unsafe { Vec::from_raw_parts(v.as_mut_ptr() as *mut i8, v.len(), v.capacity()) }

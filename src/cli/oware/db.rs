@@ -138,7 +138,7 @@ pub fn run(a: DbArgs) -> Result<()> {
         DbCmd::Build { max_stones, dir, threads, index: kind, memory, lookups, distributed, rules, plan, pack } => {
             if distributed {
                 if pack {
-                    return usage("--pack: not with --distributed (its processes map the lower layers raw)");
+                    return usage("--pack: not with --distributed (its processes write the layers raw)");
                 }
                 if plan {
                     return usage("--plan: not with --distributed (the plan is of a build in one process)");
@@ -149,7 +149,9 @@ pub fn run(a: DbArgs) -> Result<()> {
                     );
                 }
                 if lookups.is_some() {
-                    return usage("--lookups: not with --distributed (its processes map the lower layers)");
+                    return usage(
+                        "--lookups: not with --distributed (its processes ask the owners of the lower layers' shares)",
+                    );
                 }
             }
             (index, in_processes) = (kind, distributed);
