@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # How few members can a regret-matching⁺ mix keep? Regret matching⁺ (as src/matrix_game/regret.rs,
-# in numpy) on a restricted game dumped by the `lp_probe` test (MANCALA_LP_PROBE_DUMP), to the
-# duality gap EPS, then the exact guarantee of the averaged mix cut to its k heaviest members.
-#   python3 scripts/lp_dump_heaviest.py DUMP [EPS]      (needs numpy; results/BENCHMARKS-journal.md)
+# in numpy) on a restricted game written by `mancala lukho equilibrium --out DIR --dump-lp DUMP`
+# (its layout: docs/equilibrium.md, "The restricted game's file"), to the duality gap EPS, then
+# the exact guarantee of the averaged mix cut to its k heaviest members.
+#   python3 scripts/lp_dump_heaviest.py DUMP [EPS]      (needs numpy; scripts/README.md)
 import numpy as np, sys, time
 f = sys.argv[1]; eps = float(sys.argv[2]) if len(sys.argv) > 2 else 0.01
 raw = np.fromfile(f, dtype='<u8', count=4)

@@ -6,7 +6,7 @@ use predicates::prelude::*;
 use serde_json::Value;
 
 mod common;
-use common::{json_out, mancala, LUKHO_RULES as R};
+use common::{json_out, mancala, usage_error, LUKHO_RULES as R};
 
 /// `lukho equilibrium` on a small family: the JSON answer (docs/equilibrium.md fields), the value
 /// inside the certificate's bounds, weights summing to 1, and the file in DIR; a rerun of a
@@ -135,6 +135,62 @@ fn equilibrium_lp_trace_reports_and_changes_nothing() {
         assert!(simplex && (gap == "0" || rm), "gap {gap}: {lines}");
         assert!(!quiet.contains("lp round: ") && !quiet.contains("rm+: "), "gap {gap}: {quiet}");
     }
+}
+
+/// `--dump-lp FILE` writes the restricted game the run solves next (docs/equilibrium.md, "The
+/// restricted game's file"), iterating nothing: after two iterations its value is the third
+/// iteration's restricted value, after the converged run the last one's (the entries played
+/// again after the vectors are deleted, as a resume plays them); its rows and columns are the
+/// sets' sizes, its guesses inside them. Without a state in DIR it is refused, exit 2.
+#[test]
+fn equilibrium_dump_lp_round_trip() {
+    use mancala::matrix_game::{solve_matrix_game, GameDump};
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("eq");
+    let o = out.to_str().unwrap();
+    let base =
+        ["lukho", "equilibrium", "--race", "south-first", "--payoff", "margin", "--family", "all:remove=0000000*"];
+    let dump = |name: &str| {
+        let file = dir.path().join(name);
+        let shape = json_out(&[&base[..], &["--out", o, "--dump-lp", file.to_str().unwrap(), "--json"]].concat());
+        let game = GameDump::from_bytes(&std::fs::read(&file).unwrap()).unwrap();
+        assert_eq!((shape["rows"].as_u64(), shape["cols"].as_u64()), (Some(game.rows as u64), Some(game.cols as u64)));
+        assert!(game.rows0.iter().all(|&i| i < game.rows) && game.cols0.iter().all(|&j| j < game.cols));
+        assert!(!game.rows0.is_empty() && !game.cols0.is_empty());
+        let value = solve_matrix_game(&game.a, game.rows, game.cols).unwrap().value;
+        (shape["iterations"].as_u64().unwrap(), game, value)
+    };
+    let log = || -> Vec<Value> {
+        let file: Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("equilibrium.json")).unwrap()).unwrap();
+        file["log"].as_array().unwrap().clone()
+    };
+    mancala().args(base).args(["--out", o, "--max-iterations", "2"]).assert().success();
+    let (iterations, game, value) = dump("two.lp");
+    assert_eq!(iterations, 2);
+    mancala().args(base).args(["--out", o, "--max-iterations", "3"]).assert().success();
+    let third = &log()[2];
+    assert_eq!(
+        (third["south_size"].as_u64(), third["north_size"].as_u64()),
+        (Some(game.rows as u64), Some(game.cols as u64))
+    );
+    let restricted = third["restricted_value"].as_f64().unwrap();
+    assert!((value - restricted).abs() < 1e-9, "dumped {value}, iteration 3 {restricted}");
+    mancala().args(base).args(["--out", o]).assert().success();
+    std::fs::remove_dir_all(out.join("columns")).unwrap();
+    let (iterations, game, value) = dump("last.lp");
+    let log = log();
+    let last = log.last().unwrap();
+    assert_eq!(iterations, log.len() as u64);
+    assert_eq!(
+        (last["south_size"].as_u64(), last["north_size"].as_u64()),
+        (Some(game.rows as u64), Some(game.cols as u64))
+    );
+    let restricted = last["restricted_value"].as_f64().unwrap();
+    assert!((value - restricted).abs() < 1e-9, "dumped {value}, last iteration {restricted}");
+    let empty = dir.path().join("none");
+    let line = usage_error(mancala().args(base).args(["--out", empty.to_str().unwrap(), "--dump-lp", "x.lp"]));
+    assert!(line.contains("--out") && line.contains("no run state"), "{line}");
 }
 
 /// Unknown payoff or race model, an empty family, a corrupt or foreign state: one line naming

@@ -54,6 +54,10 @@
 //!
 //! [`maximiser_with`] picks among them by its [`SolveOptions`].
 //!
+//! A game and its guessed supports go to and from bytes as a [`GameDump`] (the file of
+//! `mancala lukho equilibrium --dump-lp`), so other solvers can be measured on the same games
+//! (`benches/lp_highs.rs`).
+//!
 //! # Options
 //!
 //! [`SolveOptions`] holds what a caller may choose:
@@ -78,6 +82,7 @@
 
 mod batch;
 mod dense;
+mod dump;
 mod options;
 mod regret;
 mod solution;
@@ -87,6 +92,7 @@ mod tests;
 mod warm;
 
 pub use dense::{dense_game, maximiser, maximiser_microlp, solve_matrix_game, solve_symmetric_game};
+pub use dump::GameDump;
 pub use options::{stderr_trace, SolveOptions, Trace};
 pub use regret::maximiser_regret;
 pub use solution::{LpError, MatrixSolution, Solved};

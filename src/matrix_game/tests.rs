@@ -166,3 +166,17 @@ fn perturbed_basis_infeasible_for_the_true_rhs_is_cleaned_up() {
         assert!(v.abs() < 1e-6, "seed {seed}: microlp {v}");
     }
 }
+
+/// A dumped game reads back as written; a short or inconsistent file is refused.
+#[test]
+fn game_dump_round_trip() {
+    let g = GameDump { rows: 3, cols: 2, rows0: vec![0, 2], cols0: vec![1], a: vec![3.0, 1.0, 4.0, 2.0, 0.0, -5.5] };
+    let bytes = g.to_bytes();
+    assert_eq!(bytes.len(), 8 * (4 + 3 + 6));
+    assert_eq!(GameDump::from_bytes(&bytes).unwrap(), g);
+    assert!(GameDump::from_bytes(&bytes[..bytes.len() - 8]).is_err());
+    assert!(GameDump::from_bytes(&bytes[..20]).is_err());
+    let mut far = bytes.clone();
+    far[8 * 4..8 * 5].copy_from_slice(&7u64.to_le_bytes());
+    assert!(GameDump::from_bytes(&far).unwrap_err().0.contains("beyond 3"));
+}

@@ -91,6 +91,12 @@ pub struct EquilibriumArgs {
     /// seconds), one per regret-matching⁺ solve. Changes nothing computed.
     #[arg(long)]
     lp_trace: bool,
+    /// Iterate nothing: write the restricted game the run in --out solves next (a finished
+    /// run's last one) to FILE and exit: South's payoffs over the state's sets with the
+    /// supports its LP starts from (the layout: docs/equilibrium.md, "The restricted game's
+    /// file"). Entries not in a saved vector are played, as on a resume.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["seed", "exploit"])]
+    dump_lp: Option<PathBuf>,
     /// Worker threads (default: all cores).
     #[arg(long, value_parser = threads)]
     threads: Option<Threads>,
@@ -277,6 +283,29 @@ pub fn equilibrium(a: EquilibriumArgs) -> Result<()> {
     if let Some(&id) = exploit_ids.iter().find(|&&id| solver.ids().binary_search(&id).is_err()) {
         let message = format!("choice {id} is not in the family `{}`", solver.def().family.text);
         return Err(input(InputError::new("exploit", message)));
+    }
+    if let Some(file) = &a.dump_lp {
+        let t = std::time::Instant::now();
+        let game = solver.dump_lp(file).map_err(eq_error)?;
+        let iterations = solver.state().log.len();
+        if a.json {
+            let shape = serde_json::json!({
+                "file": file, "rows": game.rows, "cols": game.cols, "guessed_rows": game.rows0.len(),
+                "guessed_cols": game.cols0.len(), "iterations": iterations,
+            });
+            println!("{shape}");
+        } else {
+            println!(
+                "restricted game after iteration {iterations}: {} × {} (guessed supports {} and {}), {:.1} s -> {}",
+                game.rows,
+                game.cols,
+                game.rows0.len(),
+                game.cols0.len(),
+                t.elapsed().as_secs_f64(),
+                file.display()
+            );
+        }
+        return Ok(());
     }
     if let Some(path) = &a.seed {
         let ids = seed_ids(path).map_err(input)?;

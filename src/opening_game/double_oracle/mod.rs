@@ -16,6 +16,7 @@ use super::store::{remove_files, Store};
 use super::vectors::Kind;
 use super::{EqError, OpeningGame};
 use crate::input::InputError;
+use crate::matrix_game::GameDump;
 use crate::side::Side;
 use combine::Scores;
 use restricted::Restricted;
@@ -255,6 +256,29 @@ impl Solver {
             self.iterate(obs)?;
         }
         Ok(())
+    }
+
+    /// Write the restricted game the next iteration solves (a finished run's last one) to
+    /// `path` as a [`GameDump`] (docs/equilibrium.md): South's payoffs (payoff units) over the
+    /// state's sets, South's members the rows and North's the columns, with the supports
+    /// South's LP would start from. The entries come as an iteration's do: from the saved
+    /// vectors (checked, or swept again, as a resumed run's), the rest played. Takes the
+    /// directory's lock and iterates nothing. Refused without a state in the directory.
+    pub fn dump_lp(&mut self, path: &Path) -> Result<GameDump, EqError> {
+        let state = self.store.dir.join(super::STATE_FILE);
+        if !state.exists() {
+            let message = format!("{}: no run state to dump the restricted game of", state.display());
+            return Err(InputError::new("out", message).into());
+        }
+        self.hold()?;
+        self.store.load_saved(&mut self.run)?;
+        let st = &self.run.state;
+        let (s_set, n_set) = (st.south.clone(), st.north.clone());
+        let hints = (&st.south_strategy[..], &st.north_strategy[..]);
+        let lp = self.game.lp(&self.store, Side::South, &s_set, &n_set, &n_set, hints, 0.0, &self.options);
+        let dump = GameDump { rows: lp.rows, cols: lp.cols, rows0: lp.rows0, cols0: lp.cols0, a: lp.a };
+        super::write_bytes_atomic(path, &dump.to_bytes())?;
+        Ok(dump)
     }
 
     fn iterate(&mut self, obs: &dyn Observer) -> Result<(), EqError> {

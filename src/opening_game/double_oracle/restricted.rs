@@ -153,9 +153,8 @@ impl Restricted {
         };
         // Beyond those, the members that did best against the other side's last mix (a
         // quarter of the support's size, at least 8): the optimal supports are mostly among
-        // them, so constraint generation needs fewer rounds. Measured on the full game's
-        // restricted LP at 1,786 members (`lp_probe`): 1 round instead of 5, 2.5 s instead of
-        // 7.0 s.
+        // them, so constraint generation needs fewer rounds (on the full game's restricted LP
+        // at 1,786 members, 1 round instead of 5: results/BENCHMARKS-journal.md).
         let (rows, cols) = (own.len(), cuts.len());
         let at = |set: &[u32], mix: Mix<'_>| -> Vec<(usize, f64)> {
             let index: HashMap<u32, usize> = set.iter().enumerate().map(|(i, &id)| (id, i)).collect();
