@@ -342,7 +342,7 @@ impl Part {
             // In place: a copy beside the working state would add a byte a position at the peak.
             Owner::Vecs(value, open, best_exit) => {
                 drop((open, best_exit));
-                let mut values = super::stream::into_plain(value);
+                let mut values = into_plain(value);
                 values.par_iter_mut().for_each(|v| *v = settled(*v));
                 values
             }
@@ -359,4 +359,11 @@ pub fn build_all<G: LayeredGame>(game: &G, max: usize) -> Vec<Vec<i8>> {
         layers.push(layer);
     }
     layers
+}
+
+/// The bytes of `v` as plain `i8`s, without a copy.
+pub(super) fn into_plain(v: Vec<AtomicI8>) -> Vec<i8> {
+    let mut v = std::mem::ManuallyDrop::new(v);
+    // SAFETY: AtomicI8 has the size, alignment and bit validity of i8, and the vector is ours.
+    unsafe { Vec::from_raw_parts(v.as_mut_ptr() as *mut i8, v.len(), v.capacity()) }
 }

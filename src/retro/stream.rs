@@ -22,7 +22,7 @@
 //! state, one block and the held requests ([`stream_bytes`]), whatever the size of the lower
 //! layers; their pages stay in the page cache (or on disk), not in the process.
 
-use super::builder::{Part, Progress, CHUNK, NO_EXIT};
+use super::builder::{into_plain, Part, Progress, CHUNK, NO_EXIT};
 use super::LayeredGame;
 use crate::store::layer::Layer;
 use crate::store::layer_file::{DbError, LayerFile, BLOCK};
@@ -325,13 +325,6 @@ impl<'a, G: LayeredGame> Forward<'a, G> {
     pub fn into_part(self) -> Part {
         Part::from_forward(self.base, self.open, into_plain(self.best))
     }
-}
-
-/// The bytes of `v` as plain `i8`s, without a copy.
-pub(super) fn into_plain(v: Vec<AtomicI8>) -> Vec<i8> {
-    let mut v = std::mem::ManuallyDrop::new(v);
-    // SAFETY: AtomicI8 has the size, alignment and bit validity of i8, and the vector is ours.
-    unsafe { Vec::from_raw_parts(v.as_mut_ptr() as *mut i8, v.len(), v.capacity()) }
 }
 
 /// Read until `buf` is full or the reader ends (the spilled requests here, the inbox files of
