@@ -147,7 +147,7 @@ fn a_part_of_the_36_seed_layer_sends_updates_with_full_ranks() {
     let n = 36;
     let size = game.layer_size(n);
     assert_eq!(size, 17_417_133_617);
-    assert!(mancala::retro::outcore::least_parts(size) * MAX_PART_LEN >= size);
+    assert!(mancala::retro::plan::least_parts(size) * MAX_PART_LEN >= size);
     let lo = (1u64 << 33) + 12_345;
     let part = Part::forward(&game, &Draws, n, lo..lo + 20_000, &Silent);
     let sent = Mutex::new(Vec::new());

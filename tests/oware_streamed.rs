@@ -10,8 +10,8 @@ use common::layer_checksums;
 use common::mancala;
 use mancala::retro::builder::{Progress, Silent};
 use mancala::retro::database::Resume;
-use mancala::retro::outcore::Lookups;
 use mancala::retro::oware::{Database, IndexKind, OwareLayers};
+use mancala::retro::plan::Lookups;
 use mancala::store::layer_file::{as_bytes, checksum};
 use std::path::Path;
 

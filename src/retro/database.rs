@@ -3,7 +3,7 @@
 //! position and reads its byte.
 
 use super::builder::{self, Progress};
-use super::outcore::Lookups;
+use super::plan::Lookups;
 use super::stats::LayerStats;
 use super::verify::{verify_layer, Mismatch};
 use super::{LayeredGame, Layers};
@@ -146,7 +146,7 @@ impl Resume {
     }
 
     /// [`Resume::build_within`] with layer `n` in `plan(n)` partitions and lookups
-    /// ([`super::outcore::plan_layer`]): streamed lookups read the lower layers in rank order
+    /// ([`super::plan::plan_layer`]): streamed lookups read the lower layers in rank order
     /// ([`super::stream`]), so they need not fit the memory. With `pack` every finished layer
     /// is kept packed, those found first ([`super::build_files`]: the layers built over packed
     /// ones must then stream their lookups).

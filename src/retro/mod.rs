@@ -199,7 +199,7 @@ pub fn build_files<G: LayeredGame>(
     game: &G,
     mut layers: Vec<Layer>,
     max: usize,
-    plan: &dyn Fn(usize) -> (u64, outcore::Lookups),
+    plan: &dyn Fn(usize) -> (u64, plan::Lookups),
     memory: Option<u64>,
     pack: bool,
     progress: &dyn Fn(usize, u64) -> Box<dyn builder::Progress>,
@@ -241,14 +241,14 @@ pub fn build_files<G: LayeredGame>(
             layers.iter().map(|l| l.raw(MAPPED).map(|f| f.as_ref())).collect()
         };
         // A layer of more positions than one part holds (u32 indices) is never built in one.
-        let written = match parts.max(outcore::least_parts(size)) {
-            0 | 1 if lookups == outcore::Lookups::Mapped => {
+        let written = match parts.max(plan::least_parts(size)) {
+            0 | 1 if lookups == plan::Lookups::Mapped => {
                 family.write(n, &builder::build_layer(game, mapped()?.as_slice(), n, p.as_ref()))?
             }
             k => {
                 let work = work_dir(family, n);
                 let io = |(path, source)| layer_file::DbError::Io { path, source };
-                let streamed = lookups == outcore::Lookups::Streamed;
+                let streamed = lookups == plan::Lookups::Streamed;
                 // Streamed lookups read the files, raw or packed; the maps are for mapped ones.
                 let lower = if streamed { Vec::new() } else { mapped()? };
                 // A checkpoint in the work directory is resumed only by a build of the same

@@ -17,7 +17,7 @@
 //! The forward pass reads the lower layers through their maps ([`Lookups::Mapped`]: they must
 //! stay resident or every lookup faults) or streams them in rank order
 //! ([`Lookups::Streamed`], [`super::stream`]: the memory is bounded whatever their size);
-//! [`plan_layer`] chooses.
+//! [`super::plan::plan_layer`] chooses.
 //!
 //! A stopped build resumes from its last checkpoint (after each partition's forward pass, each
 //! threshold, and visits inside a threshold at most [`CHECKPOINT_EVERY`] apart), named by a
@@ -27,8 +27,9 @@
 //! The partitions are rank ranges, so `k` processes (MPI ranks) can each own a contiguous range
 //! of every layer the same way: the inbox files become the messages between them.
 
-use super::builder::{Part, Progress, FRONTIER_SHARE, MAX_PART_LEN, WORK_BYTES_PER_POSITION};
+use super::builder::{Part, Progress};
 use super::checkpoint::{Plan, Step};
+use super::plan::{least_parts, message_bytes, Lookups};
 use super::stream::{self, read_full, LowerBlocks};
 use super::workdir::{inbox, io_at, state, IoAt, Run};
 use super::{LayeredGame, Layers};
@@ -39,127 +40,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Duration;
 
-/// Updates buffered in memory before they are appended to the inbox files, and read from an
-/// inbox file at a time, each: the size of a partition (a byte per position), within these.
-pub const MESSAGE_BYTES: std::ops::RangeInclusive<u64> = (64 << 10)..=(16 << 20);
-/// The process beside its arrays: code, tables, thread stacks, buffers.
-pub const FIXED_BYTES: u64 = 48 << 20;
-/// The most partitions a layer is split into, and the fewest positions one holds.
-pub const MAX_PARTS: u64 = 4096;
-pub const MIN_PART: u64 = 1 << 12;
-
 /// Updates read from an inbox decoded and applied at a time.
 const UPDATES_AT_ONCE: usize = 1 << 16;
-
-/// Bytes of each message buffer for partitions of `len` positions.
-fn message_bytes(len: u64) -> u64 {
-    len.clamp(*MESSAGE_BYTES.start(), *MESSAGE_BYTES.end()) & !7
-}
-
-/// The fewest partitions of a layer of `size` positions: a part holds at most
-/// [`MAX_PART_LEN`] (its frontiers are u32 indices), so layers of more (Oware from 32 seeds)
-/// are never built in one.
-pub fn least_parts(size: u64) -> u64 {
-    size.div_ceil(MAX_PART_LEN).max(1)
-}
-
-/// Bytes of memory a build of a layer of `size` positions over lower layers of `lower` bytes
-/// needs at its peak with `parts` partitions (1: the in-memory build).
-pub fn memory_for(size: u64, lower: u64, parts: u64) -> u64 {
-    let len = size.div_ceil(parts.max(1));
-    let work = len * WORK_BYTES_PER_POSITION + len / FRONTIER_SHARE * 4;
-    let messages = if parts > 1 { 2 * message_bytes(len) } else { 0 };
-    FIXED_BYTES + lower + work + messages
-}
-
-/// Bytes of memory a build of a layer of `size` positions in `parts` partitions needs at its
-/// peak with its lower layers streamed ([`super::stream`]): none of them is resident.
-pub fn memory_streamed(size: u64, parts: u64) -> u64 {
-    let len = size.div_ceil(parts.max(1));
-    memory_for(size, 0, parts) + stream::stream_bytes(len)
-}
-
-crate::variant::variants! {
-    /// How the forward pass of a layer reads the values of its capture children.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-    pub enum Lookups ("lookup mode") {
-        /// At random through the maps of the lower layers: fast while they are resident.
-        Mapped = "mapped": "capture children looked up at random in the mapped lower layers (they stay resident)",
-        /// In rank order, block by block, from the lower layers' files ([`super::stream`]).
-        Streamed = "streamed": "capture children batched and read from the lower layers' files in rank order (memory bounded whatever their size)",
-    }
-}
-
-/// How one layer is built: in how many partitions (1 with mapped lookups: in memory), how its
-/// lower layers are read, and the memory that needs at its peak.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LayerPlan {
-    pub parts: u64,
-    pub lookups: Lookups,
-    pub bytes: u64,
-}
-
-/// The plan of a layer of `size` positions over `lower` bytes of lower layers within `budget`
-/// bytes (`None`: no budget, the fewest partitions), with the lookups asked for or, when
-/// `lookups` is `None`, chosen: mapped when some split holds the lower layers whole within the
-/// budget (random lookups into resident layers are the fastest), else streamed, the only way
-/// whose memory does not grow with the lower layers (mapped lookups into layers the budget
-/// cannot hold fault on most reads, [`lower_share`]). `Err(the smallest budget that fits)`.
-pub fn plan_layer(size: u64, lower: u64, budget: Option<u64>, lookups: Option<Lookups>) -> Result<LayerPlan, u64> {
-    let plan = |(parts, bytes), lookups| LayerPlan { parts, lookups, bytes };
-    let streamed =
-        |budget| fewest_parts(size, budget, &|k| memory_streamed(size, k)).map(|p| plan(p, Lookups::Streamed));
-    match (budget, lookups) {
-        (None, Some(Lookups::Streamed)) => streamed(u64::MAX),
-        (None, _) => {
-            let parts = least_parts(size);
-            Ok(plan((parts, memory_for(size, lower, parts)), Lookups::Mapped))
-        }
-        (Some(b), Some(Lookups::Mapped)) => parts_within(size, lower, b).map(|p| plan(p, Lookups::Mapped)),
-        (Some(b), Some(Lookups::Streamed)) => streamed(b),
-        (Some(b), None) => parts_with_lower(size, lower, b)
-            .map(|p| plan(p, Lookups::Mapped))
-            .or_else(|mapped| streamed(b).map_err(|least| least.min(mapped))),
-    }
-}
-
-/// The lower layers' share of a budget too small to hold them whole: a quarter of them (at
-/// least 16 MiB) stays resident, the rest is dropped and faulted back in from the page cache
-/// as it is read ([`crate::store::resident`]). Below a quarter the random reads of the forward
-/// pass would fault on most lookups.
-pub fn lower_share(lower: u64) -> u64 {
-    lower.min((lower / 4).max(16 << 20))
-}
-
-/// The fewest partitions of a layer of `size` positions over `lower` bytes of lower layers
-/// that fit `budget` bytes, with the memory they need: the lower layers held whole when some
-/// split allows it, else only their [`lower_share`] (the build must then keep the RSS within
-/// the budget, [`crate::store::resident::Watcher`]). `Err(the smallest budget that fits)`.
-pub fn parts_within(size: u64, lower: u64, budget: u64) -> Result<(u64, u64), u64> {
-    parts_with_lower(size, lower, budget).or_else(|_| parts_with_lower(size, lower_share(lower), budget))
-}
-
-fn parts_with_lower(size: u64, lower: u64, budget: u64) -> Result<(u64, u64), u64> {
-    fewest_parts(size, budget, &|k| memory_for(size, lower, k))
-}
-
-/// The fewest partitions of a layer of `size` positions whose `memory(parts)` fits `budget`,
-/// with that memory; `Err(the memory of the most partitions)` when none fits.
-fn fewest_parts(size: u64, budget: u64, memory: &dyn Fn(u64) -> u64) -> Result<(u64, u64), u64> {
-    let most = MAX_PARTS.min(size.div_ceil(MIN_PART)).max(least_parts(size));
-    // Memory falls as the parts grow in number: the first that fits is the fewest.
-    let mut parts = least_parts(size);
-    while parts <= most {
-        if memory(parts) <= budget {
-            return Ok((parts, memory(parts)));
-        }
-        parts = if parts < 16 { parts + 1 } else { parts * 5 / 4 };
-    }
-    if memory(most) <= budget {
-        return Ok((most, memory(most)));
-    }
-    Err(memory(most))
-}
 
 /// Buffered updates per partition and their bytes, each partition's inbox as `(generation,
 /// bytes)`, and the first error of a flush made while sending (reported by the next
@@ -586,44 +468,5 @@ mod tests {
                 assert_eq!(decode(encode(r, win)), (r, win));
             }
         }
-    }
-
-    #[test]
-    fn layers_past_u32_indices_get_enough_partitions() {
-        let c = |n: u64| crate::index::binomial(n + 11, 11);
-        assert_eq!(least_parts(c(31)), 1, "31 seeds: 4,280,561,376 positions");
-        assert_eq!(least_parts(c(32)), 2, "32 seeds: 5,752,004,349 positions");
-        assert_eq!(least_parts(c(36)), 5, "36 seeds: 17,417,133,617 positions");
-        for n in [32, 36, 40, 48] {
-            let size = c(n);
-            // Even with all the memory in the world, no part exceeds u32 indices.
-            let (parts, _) = parts_within(size, 0, u64::MAX).unwrap();
-            assert!(size.div_ceil(parts) <= MAX_PART_LEN, "{n}: {parts}");
-        }
-    }
-
-    #[test]
-    fn the_plan_streams_when_the_lower_layers_do_not_fit_and_its_memory_ignores_them() {
-        let size = 85_000_000;
-        let budget = 100 << 20;
-        // Lower layers the budget holds beside a split: mapped, as asked or chosen.
-        let small = 8 << 20;
-        let auto = plan_layer(size, small, Some(budget), None).unwrap();
-        assert_eq!(auto.lookups, Lookups::Mapped);
-        assert_eq!(auto, plan_layer(size, small, Some(budget), Some(Lookups::Mapped)).unwrap());
-        // Lower layers past the budget: streamed, within the budget however large they are.
-        for lower in [300 << 20, 40 << 30, 700 << 30] {
-            let p = plan_layer(size, lower, Some(budget), None).unwrap();
-            assert_eq!(p.lookups, Lookups::Streamed, "{lower}");
-            assert!(p.bytes <= budget && p.bytes == memory_streamed(size, p.parts), "{p:?}");
-            assert_eq!(p, plan_layer(size, 0, Some(budget), Some(Lookups::Streamed)).unwrap());
-        }
-        // Without a budget: in memory, or streamed in the fewest partitions when asked.
-        assert_eq!(plan_layer(size, small, None, None).unwrap().parts, 1);
-        let s = plan_layer(size, small, None, Some(Lookups::Streamed)).unwrap();
-        assert_eq!((s.parts, s.lookups), (1, Lookups::Streamed));
-        // A budget below the process itself fits nothing, and says what would.
-        let least = plan_layer(size, small, Some(FIXED_BYTES), None).unwrap_err();
-        assert!(least > FIXED_BYTES && plan_layer(size, small, Some(least), None).is_ok());
     }
 }

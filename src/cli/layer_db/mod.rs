@@ -10,7 +10,7 @@ use anyhow::{Context, Result};
 use mancala::export::svg::{stacked_bars, StackedBar};
 use mancala::export::{Column, Format, TableWriter, Value};
 use mancala::retro::database::{self, Database, TableGame};
-use mancala::retro::outcore::Lookups;
+use mancala::retro::plan::Lookups;
 use mancala::retro::plan::{plan_build, BuildPlan, Misfit, PlanError, Processes, Request};
 use mancala::retro::stats::LayerStats;
 use mancala::retro::LayeredGame;
@@ -30,7 +30,7 @@ pub enum DbRequest {
         threads: Option<super::args::Threads>,
         memory: Option<u64>,
         /// How the forward passes read the lower layers (`None`: chosen per layer by the plan,
-        /// [`mancala::retro::outcore::plan_layer`]).
+        /// [`mancala::retro::plan::plan_layer`]).
         lookups: Option<Lookups>,
         /// Print the plan, build nothing.
         plan: bool,

@@ -9,8 +9,8 @@ use clap::{Args, Subcommand};
 use mancala::export::{Column, Format, Value};
 use mancala::games::oware::{Rules, PITS};
 use mancala::retro::database::TableGame;
-use mancala::retro::outcore::Lookups;
 use mancala::retro::oware::{Database, IndexKind, OwareLayers};
+use mancala::retro::plan::Lookups;
 use std::path::{Path, PathBuf};
 
 #[derive(Args)]
