@@ -131,7 +131,7 @@ fn planned<G: TableGame>(spec: &DbSpec<G>, game: &G, max: usize, world: &SimpleC
     let mut here = vec![0u64; node.size() as usize];
     node.all_gather_into(&(world.rank() as u64), &mut here[..]);
     let processes = Processes::Mpi { k: world.size() as u64, here };
-    let plan = super::layer_db::plan(spec, game, max, 0, None, None, false, processes)?;
+    let plan = super::layer_db::plan(spec, game, max, 0, super::layer_db::BuildOptions::default(), processes)?;
     super::layer_db::refuse_misfit(spec, &plan, max, None)
 }
 

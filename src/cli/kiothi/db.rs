@@ -2,7 +2,7 @@
 //! commands (`cli::layer_db`), with the Kiothi words, flags and columns.
 
 use super::RuleFlags;
-use crate::cli::layer_db::{self, DbRequest, DbSpec};
+use crate::cli::layer_db::{self, BuildOptions, DbRequest, DbSpec};
 use anyhow::Result;
 use clap::{Args, Subcommand};
 use mancala::export::{Column, Format, Value};
@@ -116,9 +116,16 @@ enum DbCmd {
 
 pub fn run(a: DbArgs) -> Result<()> {
     let (req, rules) = match a.cmd {
-        DbCmd::Build { max_warriors, dir, threads, plan, pack, rules } => {
-            (DbRequest::Build { max: max_warriors, dir, threads, memory: None, lookups: None, plan, pack }, rules)
-        }
+        DbCmd::Build { max_warriors, dir, threads, plan, pack, rules } => (
+            DbRequest::Build {
+                max: max_warriors,
+                dir,
+                threads,
+                options: BuildOptions { pack, ..BuildOptions::default() },
+                plan,
+            },
+            rules,
+        ),
         DbCmd::Verify { dir, rules } => (DbRequest::Verify { dir }, rules),
         DbCmd::Stats { dir, json, svg, csv, histogram_csv, rules } => {
             (DbRequest::Stats { dir, json, svg, csv, histogram_csv }, rules)

@@ -22,20 +22,13 @@ use std::path::{Path, PathBuf};
 
 /// A `db` subcommand, parsed (each game's clap enum maps onto it).
 pub enum DbRequest {
-    /// `memory`: the budget in bytes (`--memory`); layers whose working arrays do not fit it
-    /// are built out of core.
     Build {
         max: usize,
         dir: PathBuf,
         threads: Option<super::args::Threads>,
-        memory: Option<u64>,
-        /// How the forward passes read the lower layers (`None`: chosen per layer by the plan,
-        /// [`mancala::retro::plan::plan_layer`]).
-        lookups: Option<Lookups>,
+        options: BuildOptions,
         /// Print the plan, build nothing.
         plan: bool,
-        /// Keep every finished layer packed (`db build --pack`); its lookups are then streamed.
-        pack: bool,
     },
     Verify {
         dir: PathBuf,
@@ -58,6 +51,17 @@ pub enum DbRequest {
         out: PathBuf,
         threads: Option<super::args::Threads>,
     },
+}
+
+/// How a build may use the machine, as its flags ask: the memory budget (`--memory`; layers
+/// whose working arrays do not fit it are built out of core), how the forward passes read the
+/// lower layers (`None`: chosen per layer by the plan, [`mancala::retro::plan::plan_layer`]),
+/// and whether every finished layer is kept packed (`--pack`; its lookups are then streamed).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BuildOptions {
+    pub memory: Option<u64>,
+    pub lookups: Option<Lookups>,
+    pub pack: bool,
 }
 
 /// What differs between the games' `db` commands: words, flags, columns.
@@ -113,13 +117,14 @@ pub fn run<G: TableGame>(req: DbRequest, spec: &DbSpec<G>, rules: G::Rules) -> R
 /// [`run`] with the game a build writes (its index); readers find theirs from the files.
 pub fn run_with<G: TableGame>(req: DbRequest, spec: &DbSpec<G>, rules: G::Rules, game: G) -> Result<()> {
     match req {
-        DbRequest::Build { max, dir, threads, memory, lookups, plan: true, pack } => {
+        DbRequest::Build { max, dir, threads, options, plan } => {
             super::args::set_threads(threads)?;
-            print_plan(spec, &game, max, &dir, memory, packed_lookups(lookups, pack)?, pack)
-        }
-        DbRequest::Build { max, dir, threads, memory, lookups, plan: false, pack } => {
-            super::args::set_threads(threads)?;
-            build(spec, &game, max, &dir, memory, packed_lookups(lookups, pack)?, pack)
+            let options = BuildOptions { lookups: packed_lookups(options.lookups, options.pack)?, ..options };
+            if plan {
+                print_plan(spec, &game, max, &dir, options)
+            } else {
+                build(spec, &game, max, &dir, options)
+            }
         }
         DbRequest::Verify { dir } => verify(spec, &open(spec, &dir, rules, "--dir", None)?, &dir),
         DbRequest::Stats { dir, json, svg, csv, histogram_csv } => {
@@ -240,19 +245,17 @@ pub fn memory_limit() -> Option<u64> {
 /// The plan of building `0..=max` into `dir` ([`plan_build`]), the layers already there
 /// marked built; a budget no split fits, or processes too few, is a usage error naming the
 /// flag.
-#[allow(clippy::too_many_arguments)]
 pub fn plan<G: TableGame>(
     spec: &DbSpec<G>,
     game: &G,
     max: usize,
     built: usize,
-    memory: Option<u64>,
-    lookups: Option<Lookups>,
-    pack: bool,
+    options: BuildOptions,
     processes: Processes,
 ) -> Result<BuildPlan> {
     use mancala::store::space::human_bytes;
     let sizes: Vec<u64> = (0..=max).map(|n| game.layer_size(n)).collect();
+    let BuildOptions { memory, lookups, pack } = options;
     let request =
         Request { sizes: &sizes, built, frontier_share: G::FRONTIER_SHARE, budget: memory, lookups, pack, processes };
     plan_build(&request).or_else(|e| match e {
@@ -304,15 +307,8 @@ pub fn refuse_misfit<G: TableGame>(spec: &DbSpec<G>, plan: &BuildPlan, max: usiz
 /// MemAvailable, the disk (layers still to build, plus the largest out-of-core layer's staging)
 /// against the free space at `dir`, and a time at the game's measured rate. Writes nothing,
 /// creates nothing.
-fn print_plan<G: TableGame>(
-    spec: &DbSpec<G>,
-    game: &G,
-    max: usize,
-    dir: &Path,
-    memory: Option<u64>,
-    lookups: Option<Lookups>,
-    pack: bool,
-) -> Result<()> {
+fn print_plan<G: TableGame>(spec: &DbSpec<G>, game: &G, max: usize, dir: &Path, options: BuildOptions) -> Result<()> {
+    let BuildOptions { memory, pack, .. } = options;
     use mancala::store::space::human_bytes;
     spec.check_max(max)?;
     let built = if dir.is_dir() {
@@ -321,7 +317,7 @@ fn print_plan<G: TableGame>(
         0
     };
     // Every layer is planned before anything is printed: a budget no split fits is one line.
-    let p = plan(spec, game, max, built, memory, lookups, pack, Processes::One)?;
+    let p = plan(spec, game, max, built, options, Processes::One)?;
     let threads = rayon::current_num_threads();
     println!(
         "plan: {} layers 0..={max} in {} ({}), memory budget {}, {threads} threads",
@@ -379,19 +375,12 @@ fn first_missing(dir: &Path) -> Option<PathBuf> {
 }
 
 /// Build `0..=max` into `dir` on the threads already set.
-fn build<G: TableGame>(
-    spec: &DbSpec<G>,
-    game: &G,
-    max: usize,
-    dir: &Path,
-    memory: Option<u64>,
-    lookups: Option<Lookups>,
-    pack: bool,
-) -> Result<()> {
+fn build<G: TableGame>(spec: &DbSpec<G>, game: &G, max: usize, dir: &Path, options: BuildOptions) -> Result<()> {
+    let BuildOptions { memory, pack, .. } = options;
     spec.check_max(max)?;
     // The plan of every layer (the fewest partitions that fit the budget, 1: in memory, and
     // its lookups) before anything is written; a build it shows cannot fit is refused.
-    let whole = plan(spec, game, max, 0, memory, lookups, pack, Processes::One)?;
+    let whole = plan(spec, game, max, 0, options, Processes::One)?;
     refuse_misfit(spec, &whole, max, None)?;
     let need = whole.memory;
     // A directory still to create holds nothing yet: every layer must fit its disk, and a build

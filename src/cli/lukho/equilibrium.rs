@@ -1,29 +1,20 @@
 //! `lukho equilibrium`: the opening as a matrix game, by double oracle; its progress on stderr.
 
-use super::race_help;
-use super::{input, RuleFlags};
-use crate::cli::args::{seconds, set_threads, threads, Threads};
+use super::{input, GameFlags, RunFlags};
+use crate::cli::args::seconds;
 use crate::cli::progress::bar;
 use anyhow::Result;
 use clap::Args;
-use mancala::games::lukho::Races;
-use mancala::opening_game::{EqError, IterRecord, Observer, OpeningGame, Options, Payoff, Solver, StopAt, Weights};
+use mancala::opening_game::{EqError, IterRecord, Observer, Options, Payoff, Solver, StopAt, Weights};
 use mancala::sweep::{InputError, Spec};
 use std::path::PathBuf;
 use std::sync::Mutex;
 
 #[derive(Args)]
 pub struct EquilibriumArgs {
-    /// sequential | lockstep (outcomes as chance, equal weights), or one outcome fixed:
-    /// south-first, north-first, lockstep-south, lockstep-north.
-    #[arg(long, long_help = concat!(race_help!(models), "\nHere a model's outcomes are chance at equal weights (speeds is not accepted: its outcomes depend on the pair)."))]
-    race: Races,
     /// margin (South − North seeds) | result (+1/0/−1) | points (match points of the first game of a series, South − North; a bull scores 12) | points-later (of any later game: a bull scores 4; rule book L13).
     #[arg(long)]
     payoff: Payoff,
-    /// Both players' choices: a SPEC (default all 6,356,992).
-    #[arg(long, default_value = "all")]
-    family: Spec,
     /// Run directory: the state, the payoff vectors and equilibrium.json (created if missing; rerun the same command to resume).
     #[arg(long, value_parser = crate::cli::args::out_dir())]
     out: PathBuf,
@@ -83,9 +74,6 @@ pub struct EquilibriumArgs {
     /// FILE (another run's equilibrium.json; choices outside the family are skipped).
     #[arg(long)]
     seed: Option<PathBuf>,
-    /// Print the run's report as JSON.
-    #[arg(long)]
-    json: bool,
     /// Trace the restricted LPs on stderr: a line per start (from the carried optimum or from
     /// the guessed supports) and per constraint-generation round (rows × columns, pivots,
     /// seconds), one per regret-matching⁺ solve. Changes nothing computed.
@@ -97,9 +85,6 @@ pub struct EquilibriumArgs {
     /// file"). Entries not in a saved vector are played, as on a resume.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["seed", "exploit"])]
     dump_lp: Option<PathBuf>,
-    /// Worker threads (default: all cores).
-    #[arg(long, value_parser = threads)]
-    threads: Option<Threads>,
     /// Disk the saved payoff vectors may take (`40G`, `500M`, bytes; default: keep every one).
     /// After each iteration the vectors of members outside its mixes are deleted, least
     /// recently used first, until the rest and the next iteration's replies fit; a member
@@ -108,7 +93,9 @@ pub struct EquilibriumArgs {
     #[arg(long, value_parser = crate::cli::args::bytes)]
     vector_budget: Option<u64>,
     #[command(flatten)]
-    rules: RuleFlags,
+    game: GameFlags,
+    #[command(flatten)]
+    run: RunFlags,
 }
 
 /// Progress of an equilibrium run: a bar per vector sweep, a line per iteration (stderr).
@@ -259,13 +246,13 @@ pub(super) fn eq_error(e: EqError) -> anyhow::Error {
 
 pub fn equilibrium(a: EquilibriumArgs) -> Result<()> {
     // Everything is checked before anything is written.
-    let rules = a.rules.rules();
-    set_threads(a.threads)?;
+    let rules = a.game.rules.rules();
+    a.run.set_threads()?;
     let exploit_ids = match &a.exploit {
         Some(s) => s.nonempty_ids(&rules, "exploit").map_err(input)?,
         None => vec![],
     };
-    let def = OpeningGame { rules, model: a.race, payoff: a.payoff, family: a.family };
+    let def = a.game.game(a.payoff);
     // The ranges are the library's to check (the Python binding's too): `open_with` refuses a
     // value out of range naming its field, before anything is written.
     let options = Options {
@@ -288,7 +275,7 @@ pub fn equilibrium(a: EquilibriumArgs) -> Result<()> {
         let t = std::time::Instant::now();
         let game = solver.dump_lp(file).map_err(eq_error)?;
         let iterations = solver.state().log.len();
-        if a.json {
+        if a.run.json {
             let shape = serde_json::json!({
                 "file": file, "rows": game.rows, "cols": game.cols, "guessed_rows": game.rows0.len(),
                 "guessed_cols": game.cols0.len(), "iterations": iterations,
@@ -317,7 +304,7 @@ pub fn equilibrium(a: EquilibriumArgs) -> Result<()> {
     let exploits = exploit_ids.iter().map(|&id| solver.exploit(id, &obs)).collect::<Result<Vec<_>, _>>();
     let answer = solver.answer(&exploits.map_err(eq_error)?);
     let path = solver.write_answer(&answer).map_err(eq_error)?;
-    if a.json {
+    if a.run.json {
         println!("{}", answer.to_json(Some(&path)));
         return Ok(());
     }

@@ -10,11 +10,13 @@ mod replies;
 mod sample;
 mod sweep;
 
-use super::args::flag;
+use super::args::{flag, set_threads, threads, Threads};
 use super::usage;
 use anyhow::Result;
 use clap::{Args, Subcommand};
-use mancala::games::lukho::{Chain, Choice, ChoiceError, Rules};
+use mancala::games::lukho::{Chain, Choice, ChoiceError, Races, Rules};
+use mancala::opening_game::{OpeningGame, Payoff};
+use mancala::sweep::Spec;
 
 /// The race names every Lukho command explains in its `--help`: each command accepts the
 /// ones its work can use (a game one outcome; sweeps and samples a model too; the opening
@@ -164,6 +166,47 @@ struct RuleFlags {
 impl RuleFlags {
     fn rules(&self) -> Rules {
         Rules { chain: self.chain, keep_one: self.keep_one }
+    }
+}
+
+/// The opening game of `equilibrium`, `replies` and `exploit`: how the sowings race, the
+/// family both players choose from, and the rules.
+#[derive(Args)]
+struct GameFlags {
+    /// sequential | lockstep (outcomes as chance events at equal weights), or one outcome:
+    /// south-first, north-first, lockstep-south, lockstep-north.
+    #[arg(long, long_help = concat!(race_help!(models), "\nHere a model's outcomes are chance events at equal weights (speeds is not accepted: its outcomes depend on the pair)."))]
+    race: Races,
+    /// The family: both players' choices, and where best replies are searched; a SPEC
+    /// (default all 6,356,992).
+    #[arg(long, default_value = "all")]
+    family: Spec,
+    #[command(flatten)]
+    rules: RuleFlags,
+}
+
+impl GameFlags {
+    /// The opening game these flags define, paid in `payoff`.
+    fn game(self, payoff: Payoff) -> OpeningGame {
+        OpeningGame { rules: self.rules.rules(), model: self.race, payoff, family: self.family }
+    }
+}
+
+/// How a run reports and on how many threads it works.
+#[derive(Args)]
+struct RunFlags {
+    /// Print the run's report as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_parser = threads)]
+    threads: Option<Threads>,
+}
+
+impl RunFlags {
+    /// The worker threads, set for the whole process.
+    fn set_threads(&self) -> Result<()> {
+        set_threads(self.threads)
     }
 }
 

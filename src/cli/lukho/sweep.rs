@@ -1,8 +1,8 @@
 //! `lukho sweep` (with `--dry-run`) and `lukho merge`.
 
 use super::race_help;
-use super::{input, RuleFlags};
-use crate::cli::args::{flag, out_dir, seconds_at_most, set_threads, threads, Threads};
+use super::{input, RuleFlags, RunFlags};
+use crate::cli::args::{flag, out_dir, seconds_at_most};
 use crate::cli::progress::bar;
 use anyhow::Result;
 use clap::Args;
@@ -61,12 +61,8 @@ pub struct SweepArgs {
     /// Also write one row per game (small products only).
     #[arg(long, value_parser = crate::cli::args::format())]
     games: Option<Format>,
-    /// Print the run's report as JSON.
-    #[arg(long)]
-    json: bool,
-    /// Worker threads (default: all cores).
-    #[arg(long, value_parser = threads)]
-    threads: Option<Threads>,
+    #[command(flatten)]
+    run: RunFlags,
     #[command(flatten)]
     rules: RuleFlags,
 }
@@ -90,7 +86,7 @@ fn run_error(e: RunError) -> anyhow::Error {
 pub fn sweep(a: SweepArgs) -> Result<()> {
     // Everything is checked before anything is written.
     let rules = a.rules.rules();
-    set_threads(a.threads)?;
+    a.run.set_threads()?;
     let def = SweepDef::new(rules, a.race, a.south, a.north, a.symmetric).map_err(input)?;
     let shard = match a.shard {
         Some(s) => Some(s),
@@ -100,7 +96,7 @@ pub fn sweep(a: SweepArgs) -> Result<()> {
     };
     let plan = Plan::new(def, shard).map_err(input)?;
     if a.dry_run {
-        return dry_run(&plan, a.calibrate.unwrap_or(plan.default_calibration()), a.json);
+        return dry_run(&plan, a.calibrate.unwrap_or(plan.default_calibration()), a.run.json);
     }
     if let Some(format) = a.games {
         plan.check_games_table(format).map_err(input)?;
@@ -118,7 +114,7 @@ pub fn sweep(a: SweepArgs) -> Result<()> {
     let _locks = match plan.start(&out, a.games).map_err(run_error)? {
         Start::Fresh(locks) => locks,
         Start::Done(p) => {
-            if a.json {
+            if a.run.json {
                 println!("{}", json!({"part": p, "done_before": true, "games": 0}));
             } else if let Some(s) = plan.shard {
                 eprintln!("shard {}/{}: {} is complete; nothing to do", s.k, s.n, p.display());
@@ -133,7 +129,7 @@ pub fn sweep(a: SweepArgs) -> Result<()> {
     }
     let report = plan.run(&out, a.games, &|g| pb.inc(g)).map_err(run_error)?;
     pb.finish_and_clear();
-    if a.json {
+    if a.run.json {
         println!("{}", report.to_json());
         return Ok(());
     }

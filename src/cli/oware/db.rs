@@ -2,7 +2,7 @@
 //! commands (`cli::layer_db`), with the Oware words, flags and columns.
 
 use super::RuleFlags;
-use crate::cli::layer_db::{self, DbRequest, DbSpec};
+use crate::cli::layer_db::{self, BuildOptions, DbRequest, DbSpec};
 use crate::cli::usage;
 use anyhow::Result;
 use clap::{Args, Subcommand};
@@ -155,7 +155,16 @@ pub fn run(a: DbArgs) -> Result<()> {
                 }
             }
             (index, in_processes) = (kind, distributed);
-            (DbRequest::Build { max: max_stones, dir, threads, memory, lookups, plan, pack }, rules)
+            (
+                DbRequest::Build {
+                    max: max_stones,
+                    dir,
+                    threads,
+                    options: BuildOptions { memory, lookups, pack },
+                    plan,
+                },
+                rules,
+            )
         }
         DbCmd::Verify { dir, rules } => (DbRequest::Verify { dir }, rules),
         DbCmd::Stats { dir, json, svg, csv, histogram_csv, rules } => {
