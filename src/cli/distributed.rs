@@ -97,11 +97,8 @@ fn run<G: TableGame>(
     let built = resume.build_distributed(world, game, &progress, &mut |n, h, traffic| {
         let secs = layer_start.elapsed().as_secs_f64();
         eprintln!(
-            "layer {n:>2}: {:>13} positions in {:>8.2} s ({:>6.2} M/s), crc32 {:08x}, {} cross-process updates ({:.3} per position, {} rounds), {} cross-process lookups ({:.3} per position, {} rounds; {:.2} bytes of other shares' blocks per position)",
-            h.entries,
-            secs,
-            h.entries as f64 / secs.max(1e-9) / 1e6,
-            h.checksum,
+            "{}, {} cross-process updates ({:.3} per position, {} rounds), {} cross-process lookups ({:.3} per position, {} rounds; {:.2} bytes of other shares' blocks per position)",
+            super::layer_db::layer_line(n, h.entries, h.checksum, secs),
             traffic.updates,
             traffic.updates as f64 / h.entries.max(1) as f64,
             traffic.rounds,

@@ -2,7 +2,7 @@
 //! commands (`cli::layer_db`), with the Kiothi words, flags and columns.
 
 use super::RuleFlags;
-use crate::cli::layer_db::{self, BuildOptions, DbRequest, DbSpec};
+use crate::cli::layer_db::{self, BuildOptions, DbRequest, DbSpec, StatsFlags};
 use anyhow::Result;
 use clap::{Args, Subcommand};
 use mancala::export::{Column, Format, Value};
@@ -57,21 +57,8 @@ enum DbCmd {
     },
     /// Per layer: positions, wins / draws / losses for the mover, value histogram.
     Stats {
-        /// Directory of the tables (`kiothi db build --dir`).
-        #[arg(long)]
-        dir: PathBuf,
-        /// Print the statistics as one JSON document instead of a table.
-        #[arg(long)]
-        json: bool,
-        /// Also write an SVG chart of the W/D/L share per layer.
-        #[arg(long, value_parser = crate::cli::args::out_file())]
-        svg: Option<PathBuf>,
-        /// Also write the per-layer rows as CSV (warriors, positions, wins, draws, losses, crc32).
-        #[arg(long, value_parser = crate::cli::args::out_file())]
-        csv: Option<PathBuf>,
-        /// Also write the value histograms as CSV (warriors, value, positions).
-        #[arg(long, value_parser = crate::cli::args::out_file())]
-        histogram_csv: Option<PathBuf>,
+        #[command(flatten)]
+        stats: StatsFlags,
         #[command(flatten)]
         rules: RuleFlags,
     },
@@ -127,9 +114,7 @@ pub fn run(a: DbArgs) -> Result<()> {
             rules,
         ),
         DbCmd::Verify { dir, rules } => (DbRequest::Verify { dir }, rules),
-        DbCmd::Stats { dir, json, svg, csv, histogram_csv, rules } => {
-            (DbRequest::Stats { dir, json, svg, csv, histogram_csv }, rules)
-        }
+        DbCmd::Stats { stats, rules } => (DbRequest::Stats(stats), rules),
         DbCmd::Export { dir, warriors, format, out, rules } => {
             (DbRequest::Export { dir, layers: warriors, format, out }, rules)
         }

@@ -33,13 +33,7 @@ pub enum DbRequest {
     Verify {
         dir: PathBuf,
     },
-    Stats {
-        dir: PathBuf,
-        json: bool,
-        svg: Option<PathBuf>,
-        csv: Option<PathBuf>,
-        histogram_csv: Option<PathBuf>,
-    },
+    Stats(StatsFlags),
     Export {
         dir: PathBuf,
         layers: String,
@@ -51,6 +45,27 @@ pub enum DbRequest {
         out: PathBuf,
         threads: Option<super::args::Threads>,
     },
+}
+
+/// `db stats`'s flags, the same for every game.
+#[derive(clap::Args)]
+pub struct StatsFlags {
+    /// The database's directory (its `db build --dir`).
+    #[arg(long)]
+    pub dir: PathBuf,
+    /// Print the statistics as one JSON document instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// Also write an SVG chart of the W/D/L share per layer.
+    #[arg(long, value_parser = crate::cli::args::out_file())]
+    pub svg: Option<PathBuf>,
+    /// Also write the per-layer rows as CSV (the layer's pieces, stones or warriors, then
+    /// positions, wins, draws, losses, crc32).
+    #[arg(long, value_parser = crate::cli::args::out_file())]
+    pub csv: Option<PathBuf>,
+    /// Also write the value histograms as CSV (pieces, value, positions).
+    #[arg(long, value_parser = crate::cli::args::out_file())]
+    pub histogram_csv: Option<PathBuf>,
 }
 
 /// How a build may use the machine, as its flags ask: the memory budget (`--memory`; layers
@@ -127,9 +142,7 @@ pub fn run_with<G: TableGame>(req: DbRequest, spec: &DbSpec<G>, rules: G::Rules,
             }
         }
         DbRequest::Verify { dir } => verify(spec, &open(spec, &dir, rules, "--dir", None)?, &dir),
-        DbRequest::Stats { dir, json, svg, csv, histogram_csv } => {
-            stats(spec, &open(spec, &dir, rules, "--dir", None)?, json, svg, csv, histogram_csv)
-        }
+        DbRequest::Stats(flags) => stats(spec, &open(spec, &flags.dir, rules, "--dir", None)?, flags),
         DbRequest::Export { dir, layers, format, out } => export(spec, &dir, &layers, format, &out, rules),
         DbRequest::Pack { dir, out, threads } => pack(spec, &dir, &out, rules, threads),
     }
@@ -374,6 +387,14 @@ fn first_missing(dir: &Path) -> Option<PathBuf> {
     top
 }
 
+/// The line a build prints as a layer is finished: its positions, time, rate and checksum.
+pub fn layer_line(n: usize, entries: u64, checksum: u32, secs: f64) -> String {
+    format!(
+        "layer {n:>2}: {entries:>13} positions in {secs:>8.2} s ({:>6.2} M/s), crc32 {checksum:08x}",
+        entries as f64 / secs.max(1e-9) / 1e6
+    )
+}
+
 /// Build `0..=max` into `dir` on the threads already set.
 fn build<G: TableGame>(spec: &DbSpec<G>, game: &G, max: usize, dir: &Path, options: BuildOptions) -> Result<()> {
     let BuildOptions { memory, pack, .. } = options;
@@ -455,11 +476,8 @@ fn build<G: TableGame>(spec: &DbSpec<G>, game: &G, max: usize, dir: &Path, optio
         .build_planned(game, &|n| plan[n], memory, pack, &progress, &mut |n, h| {
             let secs = layer_start.elapsed().as_secs_f64();
             eprintln!(
-                "layer {n:>2}: {:>13} positions in {:>8.2} s ({:>6.2} M/s), crc32 {:08x}{}{}",
-                h.entries,
-                secs,
-                h.entries as f64 / secs.max(1e-9) / 1e6,
-                h.checksum,
+                "{}{}{}",
+                layer_line(n, h.entries, h.checksum, secs),
                 packed_bits(n, h.entries),
                 (spec.after_layer)(game)
             );

@@ -7,14 +7,8 @@ fn rules_json<G: TableGame>(game: &G) -> serde_json::Value {
     serde_json::from_str(&game.rules_text()).expect("rules text is JSON")
 }
 
-pub(super) fn stats<G: TableGame>(
-    spec: &DbSpec<G>,
-    d: &Database<G>,
-    json_out: bool,
-    svg: Option<PathBuf>,
-    csv: Option<PathBuf>,
-    hist: Option<PathBuf>,
-) -> Result<()> {
+pub(super) fn stats<G: TableGame>(spec: &DbSpec<G>, d: &Database<G>, flags: StatsFlags) -> Result<()> {
+    let StatsFlags { json: json_out, svg, csv, histogram_csv: hist, .. } = flags;
     let all: Vec<LayerStats> = d.stats().map_err(|e| db_error("--dir", e))?;
     let rj = rules_json(&d.game);
     let word = spec.pieces;

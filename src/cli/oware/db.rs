@@ -2,7 +2,7 @@
 //! commands (`cli::layer_db`), with the Oware words, flags and columns.
 
 use super::RuleFlags;
-use crate::cli::layer_db::{self, BuildOptions, DbRequest, DbSpec};
+use crate::cli::layer_db::{self, BuildOptions, DbRequest, DbSpec, StatsFlags};
 use crate::cli::usage;
 use anyhow::Result;
 use clap::{Args, Subcommand};
@@ -76,21 +76,8 @@ enum DbCmd {
     },
     /// Per layer: positions, wins / draws / losses for the mover, value histogram.
     Stats {
-        /// Database directory (`oware db build --dir`).
-        #[arg(long)]
-        dir: PathBuf,
-        /// Print the statistics as one JSON document instead of a table.
-        #[arg(long)]
-        json: bool,
-        /// Also write an SVG chart of the W/D/L share per layer.
-        #[arg(long, value_parser = crate::cli::args::out_file())]
-        svg: Option<PathBuf>,
-        /// Also write the per-layer rows as CSV (stones, positions, wins, draws, losses, crc32).
-        #[arg(long, value_parser = crate::cli::args::out_file())]
-        csv: Option<PathBuf>,
-        /// Also write the value histograms as CSV (stones, value, positions).
-        #[arg(long, value_parser = crate::cli::args::out_file())]
-        histogram_csv: Option<PathBuf>,
+        #[command(flatten)]
+        stats: StatsFlags,
         #[command(flatten)]
         rules: RuleFlags,
     },
@@ -167,9 +154,7 @@ pub fn run(a: DbArgs) -> Result<()> {
             )
         }
         DbCmd::Verify { dir, rules } => (DbRequest::Verify { dir }, rules),
-        DbCmd::Stats { dir, json, svg, csv, histogram_csv, rules } => {
-            (DbRequest::Stats { dir, json, svg, csv, histogram_csv }, rules)
-        }
+        DbCmd::Stats { stats, rules } => (DbRequest::Stats(stats), rules),
         DbCmd::Export { dir, stones, format, out, rules } => {
             (DbRequest::Export { dir, layers: stones, format, out }, rules)
         }
