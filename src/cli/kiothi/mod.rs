@@ -69,7 +69,7 @@ enum Cmd {
     ///
     /// Without limits the answer is exact; with --depth, --time or --nodes it may be bounds
     /// ("exact": false, "lower", "upper"). Turns 1 and 2 (redistributions) are refused.
-    #[command(after_help = "Example: mancala kiothi solve --position end.json --json")]
+    #[command(after_help = "Example: mancala kiothi solve --position examples/kiothi/endgame10.json --json")]
     Solve(solve::SolveArgs),
     /// Exact numbers of redistribution choices on turns 1 and 2 (`--count`), or a seeded
     /// sample of openings evaluated by search (`--sample N`).

@@ -12,7 +12,8 @@ pub struct ReplayArgs {
     /// State JSON file (`-` = stdin); default: the setup's start.
     #[arg(long)]
     position: Option<String>,
-    /// Moves in the notation `kiothi solve` prints (`PIT:LIFT`), comma-separated; empty: the position itself.
+    /// Moves separated by spaces: a sowing `B:K` as `kiothi solve` prints it (K warriors lifted
+    /// from own boma B), on turns 1 and 2 a redistribution `E1,E2>A*C,…`; empty: the position itself.
     #[arg(long, default_value = "")]
     moves: String,
     /// Print one JSON state per ply (JSON lines) instead of boards.

@@ -18,7 +18,8 @@ pub struct SolveArgs {
     /// Deepest iteration of the search (plies).
     #[arg(long)]
     depth: Option<u32>,
-    /// Time budget in seconds.
+    /// Time budget in seconds. The clock is read between nodes, so a sowing that relays about a
+    /// billion times (K7) runs to its end first and can overrun the budget by seconds.
     #[arg(long, value_parser = crate::cli::args::seconds)]
     time: Option<f64>,
     /// Node budget.
@@ -70,8 +71,9 @@ pub fn solve(a: SolveArgs) -> Result<()> {
         println!("rules: {}", rules.to_json());
         println!("{p}");
         if let (Some(t), Some(w)) = (score, winner) {
+            let verdict = if w == "draw" { "a draw".to_string() } else { format!("{w} wins") };
             println!(
-                "value: {} (exact, {}); final totals south {} north {} ({w})",
+                "value: {} (exact, {}); final totals south {} north {} ({verdict})",
                 s.bounds.lo,
                 s.method.name(),
                 t[0],
