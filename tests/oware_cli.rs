@@ -345,6 +345,8 @@ fn an_inexact_solve_names_no_move_best_unless_proven() {
         text.contains("best moves: no move is proven best (the bounds overlap); candidates: 0, 1, 2, 3, 4, 5"),
         "{text}"
     );
+    // Nor is its line passed off as perfect play.
+    assert!(text.contains("\npv (so far, not proven): ["), "{text}");
     // Not a terminal: no progress line on stderr.
     assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
 }

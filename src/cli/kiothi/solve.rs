@@ -86,7 +86,9 @@ pub fn solve(a: SolveArgs) -> Result<()> {
             );
         }
         println!("{}", crate::cli::progress::best_moves_line(exact, &s.best_moves, &s.moves, |m| m.to_string()));
-        println!("pv: {}", names(&s.pv).join(" "));
+        // Without exactness the line is the deepest iteration's guess, and says so.
+        let pv_label = if exact { "pv" } else { "pv (so far, not proven)" };
+        println!("{pv_label}: {}", names(&s.pv).join(" "));
         for (m, b) in &s.moves {
             if b.is_exact() {
                 println!("  {m}: {}", b.lo);
