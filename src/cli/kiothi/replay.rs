@@ -51,6 +51,8 @@ pub fn replay(a: ReplayArgs) -> Result<()> {
         }
     } else {
         println!("rules: {}", rules.to_json());
+        // The board alone does not say which boma is which, nor what the marks are.
+        println!("(North's row on top, his index 9 at the left; South's index 0 at the left; the number after a name is his prison; `*` marks an nki boma)");
         println!("{}", g.position);
         println!("{}", lines.last().unwrap());
     }

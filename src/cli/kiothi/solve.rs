@@ -69,6 +69,8 @@ pub fn solve(a: SolveArgs) -> Result<()> {
         println!("{answer}");
     } else {
         println!("rules: {}", rules.to_json());
+        // The board alone does not say which boma is which, nor what the marks are.
+        println!("(North's row on top, his index 9 at the left; South's index 0 at the left; the number after a name is his prison; `*` marks an nki boma)");
         println!("{p}");
         if let (Some(t), Some(w)) = (score, winner) {
             let verdict = if w == "draw" { "a draw".to_string() } else { format!("{w} wins") };
