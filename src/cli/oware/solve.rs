@@ -70,7 +70,12 @@ pub fn solve(a: SolveArgs) -> Result<()> {
                 println!("  move {m}: {}..={}", b.lo, b.hi);
             }
         }
-        println!("nodes: {} in {:.3} s ({:.0} nodes/s)", s.nodes, s.seconds, nps);
+        if method == "db" {
+            // A database answer searches nothing; "0 nodes/s" would read as a stall.
+            println!("read off the database in {:.3} s (no search)", s.seconds);
+        } else {
+            println!("nodes: {} in {:.3} s ({:.0} nodes/s)", s.nodes, s.seconds, nps);
+        }
     }
     Ok(())
 }
