@@ -51,6 +51,10 @@ pub fn solve(a: SolveArgs) -> Result<()> {
         println!("{}", answer_json(&rules, &v, &s));
     } else {
         println!("rules: {}", rules.to_json());
+        // A position above the database is searched, and the answer says so plainly.
+        if let Some(top) = database.as_ref().map(|d| d.max_layer()).filter(|&top| seeds > top) {
+            println!("outside the database: {seeds} seeds on the board, it holds up to {top}; searched");
+        }
         if exact {
             println!("value: {} (exact, {method})", s.bounds.lo);
         } else {
