@@ -83,7 +83,7 @@ pub fn run(dir: &Path) -> Result<Vec<Entry>, String> {
         Ok((fnv(text.as_bytes()), rows.iter().map(|(_, a)| a.games).sum()))
     })?;
 
-    // The opening game of the 2,368 choices that remove from the last pit only, south-first,
+    // The opening game of the 52 choices that remove from the last pit only, south-first,
     // margin, solved by double oracle: a hash of the value, the bounds and both mixes.
     let eq_dir = dir.join("signature-equilibrium");
     let _ = std::fs::remove_dir_all(&eq_dir);

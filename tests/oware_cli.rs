@@ -345,6 +345,8 @@ fn an_inexact_solve_names_no_move_best_unless_proven() {
         text.contains("best moves: no move is proven best (the bounds overlap); candidates: 0, 1, 2, 3, 4, 5"),
         "{text}"
     );
+    // Nor is its line passed off as perfect play.
+    assert!(text.contains("\npv (so far, not proven): ["), "{text}");
     // Not a terminal: no progress line on stderr.
     assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
 }
@@ -363,4 +365,24 @@ fn a_finished_layers_leftover_work_directory_is_removed() {
     mancala().args(["oware", "db", "build", "--max-stones", "5", "--dir", d]).assert().success();
     assert!(!work.exists());
     assert!(db.join("oware-gs-no-capture-5.db").exists());
+}
+
+/// A position with more seeds than the database holds is searched, and the text answer says
+/// so plainly, as the web page does; one inside it says nothing of the kind.
+#[test]
+fn a_position_above_the_database_is_said_to_be_outside() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("db");
+    let d = db.to_str().unwrap();
+    mancala().args(["oware", "db", "build", "--max-stones", "4", "--dir", d]).assert().success();
+    let solve = |pits: &str| {
+        let out = mancala().args(["oware", "solve", "--pits", pits, "--db", d]).assert().success();
+        String::from_utf8(out.get_output().stdout.clone()).unwrap()
+    };
+    let above = solve("0,0,0,0,1,2,1,0,0,0,0,2");
+    assert!(above.contains("\noutside the database: 6 seeds on the board, it holds up to 4; searched\n"), "{above}");
+    assert!(above.contains("(exact, search)"), "{above}");
+    let inside = solve("0,0,0,0,1,2,1,0,0,0,0,0");
+    assert!(!inside.contains("outside"), "{inside}");
+    assert!(inside.contains("(exact, db)") && inside.contains("read off the database"), "{inside}");
 }

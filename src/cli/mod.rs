@@ -37,7 +37,8 @@ enum Game {
     Oware(oware::OwareArgs),
     /// Kiothi (Meru): replay, perft, opening counts and samples, endgame tables, solve.
     Kiothi(kiothi::KiothiArgs),
-    /// Lukho (Bukusu): play games, choice ids, speeds races, opening sweeps and merges.
+    /// Lukho (Bukusu): play games, choice ids, race outcomes, opening sweeps and samples, the
+    /// opening's equilibrium, best replies.
     Lukho(lukho::LukhoArgs),
     /// The web oracle: a page to play Oware against perfect play, step through Lukho games,
     /// browse the opening results and solve Kiothi positions, with its JSON API (docs/api.md).

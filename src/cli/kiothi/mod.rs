@@ -51,7 +51,8 @@ impl RuleFlags {
 
 #[derive(Subcommand)]
 enum Cmd {
-    /// Play moves from the start (or a position) and print every ply's state and legal moves.
+    /// Play moves from the start (or a position): the board reached and its state and legal moves
+    /// as JSON (with --jsonl, every ply's).
     ///
     /// Moves are separated by spaces: `B:K` lifts K warriors from own boma B; a redistribution
     /// (turns 1 and 2) is `E1,E2>A*C,…`: the emptied own boma, then each absolute boma A
@@ -69,7 +70,7 @@ enum Cmd {
     ///
     /// Without limits the answer is exact; with --depth, --time or --nodes it may be bounds
     /// ("exact": false, "lower", "upper"). Turns 1 and 2 (redistributions) are refused.
-    #[command(after_help = "Example: mancala kiothi solve --position end.json --json")]
+    #[command(after_help = "Example: mancala kiothi solve --position examples/kiothi/endgame10.json --json")]
     Solve(solve::SolveArgs),
     /// Exact numbers of redistribution choices on turns 1 and 2 (`--count`), or a seeded
     /// sample of openings evaluated by search (`--sample N`).

@@ -12,7 +12,8 @@ pub struct ReplayArgs {
     /// State JSON file (`-` = stdin); default: the setup's start.
     #[arg(long)]
     position: Option<String>,
-    /// Moves in the notation `kiothi solve` prints (`PIT:LIFT`), comma-separated; empty: the position itself.
+    /// Moves separated by spaces: a sowing `B:K` as `kiothi solve` prints it (K warriors lifted
+    /// from own boma B), on turns 1 and 2 a redistribution `E1,E2>A*C,…`; empty: the position itself.
     #[arg(long, default_value = "")]
     moves: String,
     /// Print one JSON state per ply (JSON lines) instead of boards.
@@ -50,6 +51,8 @@ pub fn replay(a: ReplayArgs) -> Result<()> {
         }
     } else {
         println!("rules: {}", rules.to_json());
+        // The board alone does not say which boma is which, nor what the marks are.
+        println!("(North's row on top, his index 9 at the left; South's index 0 at the left; the number after a name is his prison; `*` marks an nki boma)");
         println!("{}", g.position);
         println!("{}", lines.last().unwrap());
     }

@@ -18,7 +18,8 @@ pub struct SolveArgs {
     /// Deepest iteration of the search (plies).
     #[arg(long)]
     depth: Option<u32>,
-    /// Time budget in seconds.
+    /// Time budget in seconds. The clock is read between nodes, so a sowing that relays about a
+    /// billion times (K7) runs to its end first and can overrun the budget by seconds.
     #[arg(long, value_parser = crate::cli::args::seconds)]
     time: Option<f64>,
     /// Node budget.
@@ -68,10 +69,13 @@ pub fn solve(a: SolveArgs) -> Result<()> {
         println!("{answer}");
     } else {
         println!("rules: {}", rules.to_json());
+        // The board alone does not say which boma is which, nor what the marks are.
+        println!("(North's row on top, his index 9 at the left; South's index 0 at the left; the number after a name is his prison; `*` marks an nki boma)");
         println!("{p}");
         if let (Some(t), Some(w)) = (score, winner) {
+            let verdict = if w == "draw" { "a draw".to_string() } else { format!("{w} wins") };
             println!(
-                "value: {} (exact, {}); final totals south {} north {} ({w})",
+                "value: {} (exact, {}); final totals south {} north {} ({verdict})",
                 s.bounds.lo,
                 s.method.name(),
                 t[0],
@@ -84,7 +88,9 @@ pub fn solve(a: SolveArgs) -> Result<()> {
             );
         }
         println!("{}", crate::cli::progress::best_moves_line(exact, &s.best_moves, &s.moves, |m| m.to_string()));
-        println!("pv: {}", names(&s.pv).join(" "));
+        // Without exactness the line is the deepest iteration's guess, and says so.
+        let pv_label = if exact { "pv" } else { "pv (so far, not proven)" };
+        println!("{pv_label}: {}", names(&s.pv).join(" "));
         for (m, b) in &s.moves {
             if b.is_exact() {
                 println!("  {m}: {}", b.lo);

@@ -10,7 +10,7 @@ use mancala::games::lukho::{Board, Choice, ChoiceError};
 
 #[derive(Args)]
 pub struct OpeningArgs {
-    /// A choice id, 0..=6356991 with the default rules (`--keep-one` and `--chain` change the count); printed with its removal and drop.
+    /// A choice id, 0..=6356991 with the default rules (`--keep-one` changes the count); printed with its removal and drop.
     #[arg(long, conflicts_with_all = ["remove", "drop"])]
     id: Option<u64>,
     /// r0,…,r7 (own indices).

@@ -54,6 +54,8 @@ pub fn play(a: PlayArgs) -> Result<()> {
     println!("South {} (id {}), North {} (id {})", s, s.id(rules), n, n.id(rules));
     if a.trace {
         let before = setup(&s, &n);
+        // The boards alone do not say which pit is which, nor what the marks are.
+        println!("(North's row on top, his index 7 at the left; South's index 0 at the left; the number after a name is his store; `s` / `n` after a count: a knife of South / North)");
         println!("\nafter removals and drops:\n{before}");
         if t.opening.perpetual {
             println!("\nopening sowing never ends; board when the repeat was found:\n{}", t.opening.board);

@@ -28,7 +28,8 @@ pub struct SampleArgs {
     /// resume, so a stop loses all of it; without --yes it is refused with its estimate.
     #[arg(long)]
     yes: bool,
-    /// Output directory (created if missing): summary and per-choice tables.
+    /// Output directory (created if missing): sample.json, margins.csv (with its margins.meta.json)
+    /// and margins.svg.
     #[arg(long, value_parser = crate::cli::args::out_dir())]
     out: PathBuf,
     /// Print the summary as one JSON line (default: pretty-printed).

@@ -93,6 +93,8 @@ pub fn replay(a: ReplayArgs) -> Result<()> {
         println!("{}", json!({"rules": rules_json, "plies": lines}));
     } else {
         println!("rules: {rules_json}");
+        // The board alone does not say which pit is which; a move names the mover's own index.
+        println!("(North's row on top, his index 5 at the left; South's index 0 at the left; the number after a name is his store)");
         let mut g = Game::new(rules, position);
         for (ply, l) in lines.iter().enumerate() {
             println!("ply {ply}\n{}", g.position);

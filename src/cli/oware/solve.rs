@@ -51,6 +51,10 @@ pub fn solve(a: SolveArgs) -> Result<()> {
         println!("{}", answer_json(&rules, &v, &s));
     } else {
         println!("rules: {}", rules.to_json());
+        // A position above the database is searched, and the answer says so plainly.
+        if let Some(top) = database.as_ref().map(|d| d.max_layer()).filter(|&top| seeds > top) {
+            println!("outside the database: {seeds} seeds on the board, it holds up to {top}; searched");
+        }
         if exact {
             println!("value: {} (exact, {method})", s.bounds.lo);
         } else {
@@ -60,7 +64,9 @@ pub fn solve(a: SolveArgs) -> Result<()> {
             );
         }
         println!("{}", crate::cli::progress::best_moves_line(exact, &s.best_moves, &s.moves, |m| m.to_string()));
-        println!("pv: {:?}", s.pv);
+        // Without exactness the line is the deepest iteration's guess, and says so.
+        let pv_label = if exact { "pv" } else { "pv (so far, not proven)" };
+        println!("{pv_label}: {:?}", s.pv);
         for (m, b) in &s.moves {
             if b.lo == b.hi {
                 println!("  move {m}: {}", b.lo);
@@ -68,7 +74,12 @@ pub fn solve(a: SolveArgs) -> Result<()> {
                 println!("  move {m}: {}..={}", b.lo, b.hi);
             }
         }
-        println!("nodes: {} in {:.3} s ({:.0} nodes/s)", s.nodes, s.seconds, nps);
+        if method == "db" {
+            // A database answer searches nothing; "0 nodes/s" would read as a stall.
+            println!("read off the database in {:.3} s (no search)", s.seconds);
+        } else {
+            println!("nodes: {} in {:.3} s ({:.0} nodes/s)", s.nodes, s.seconds, nps);
+        }
     }
     Ok(())
 }
