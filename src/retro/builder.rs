@@ -12,6 +12,11 @@ pub(crate) const NO_EXIT: i8 = i8::MIN;
 /// Positions handled per parallel task in scans.
 pub(crate) const CHUNK: u64 = 1 << 14;
 
+/// The buffers of a batch of the forward pass: a position's moves, its capture children
+/// (`gain`, `layer`, `rank`), and the batch's lookups (index in the batch, `gain`, `layer`,
+/// `rank`).
+type Batch<P> = (Vec<Edge<P>>, Vec<(i32, usize, u64)>, Vec<(usize, i32, usize, u64)>);
+
 /// Frontier positions whose predecessors are ranked before any of them is updated: enough
 /// to keep many cache misses in flight, few enough that the lines asked for are still in
 /// the cache when their updates come.
@@ -170,27 +175,77 @@ impl Part {
         let value: Vec<AtomicI8> = (0..len).map(|_| AtomicI8::new(UNDECIDED)).collect();
         let open: Vec<AtomicU8> = (0..len).map(|_| AtomicU8::new(0)).collect();
         let mut best_exit: Vec<i8> = vec![NO_EXIT; len];
-        best_exit.par_chunks_mut(CHUNK as usize).enumerate().for_each_init(
-            || Vec::with_capacity(16),
-            |buf: &mut Vec<Edge<G::Pos>>, (ci, slice)| {
-                let start = ci as u64 * CHUNK;
-                let mut pos = game.unrank(n, base + start);
-                for (k, slot) in slice.iter_mut().enumerate() {
-                    if k > 0 {
-                        game.next_in_layer(&mut pos);
-                    }
-                    match game.exits(&pos, lower, buf) {
-                        Err(v) => *slot = v as i8,
-                        Ok((best, same)) => {
-                            *slot = best.map_or(NO_EXIT, |b| b as i8);
-                            open[start as usize + k].store(same, Relaxed);
+        if G::BATCH_LOOKUPS {
+            Self::forward_batched(game, lower, n, base, &open, &mut best_exit, progress);
+        } else {
+            best_exit.par_chunks_mut(CHUNK as usize).enumerate().for_each_init(
+                || Vec::with_capacity(16),
+                |buf: &mut Vec<Edge<G::Pos>>, (ci, slice)| {
+                    let start = ci as u64 * CHUNK;
+                    let mut pos = game.unrank(n, base + start);
+                    for (k, slot) in slice.iter_mut().enumerate() {
+                        if k > 0 {
+                            game.next_in_layer(&mut pos);
                         }
+                        match game.exits(&pos, lower, buf) {
+                            Err(v) => *slot = v as i8,
+                            Ok((best, same)) => {
+                                *slot = best.map_or(NO_EXIT, |b| b as i8);
+                                open[start as usize + k].store(same, Relaxed);
+                            }
+                        }
+                    }
+                    progress.forward(slice.len() as u64);
+                },
+            );
+        }
+        Part::from_vecs(base, value, open, best_exit)
+    }
+
+    /// The forward pass of a game whose children are ranked apart from their lookups
+    /// ([`LayeredGame::BATCH_LOOKUPS`]): the capture children of a batch of positions are
+    /// ranked first, each lower-layer entry asked into the cache as it is found, and read
+    /// after, so the random lookups overlap instead of waiting one at a time. `best_exit` holds
+    /// `NO_EXIT` everywhere, below every payoff, so the best of the exits is a running max.
+    fn forward_batched<G: LayeredGame, L: Layers + ?Sized>(
+        game: &G,
+        lower: &L,
+        n: usize,
+        base: u64,
+        open: &[AtomicU8],
+        best_exit: &mut [i8],
+        progress: &dyn Progress,
+    ) {
+        best_exit.par_chunks_mut(CHUNK as usize).enumerate().for_each_init(
+            || (Vec::with_capacity(16), Vec::with_capacity(16), Vec::with_capacity(BATCH * 8)),
+            |(buf, kids, pending): &mut Batch<G::Pos>, (ci, slice)| {
+                let start = ci * CHUNK as usize;
+                let mut pos = game.unrank(n, base + start as u64);
+                for (b, batch) in slice.chunks_mut(BATCH).enumerate() {
+                    pending.clear();
+                    for (k, slot) in batch.iter_mut().enumerate() {
+                        if b > 0 || k > 0 {
+                            game.next_in_layer(&mut pos);
+                        }
+                        match game.exit_children(&pos, buf, kids) {
+                            Err(v) => *slot = v as i8,
+                            Ok(same) => {
+                                open[start + b * BATCH + k].store(same, Relaxed);
+                                for &(gain, layer, r) in kids.iter() {
+                                    lower.prefetch(layer, r);
+                                    pending.push((k, gain, layer, r));
+                                }
+                            }
+                        }
+                    }
+                    for &(k, gain, layer, r) in pending.iter() {
+                        let x = (gain - lower.value(layer, r) as i32) as i8;
+                        batch[k] = batch[k].max(x);
                     }
                 }
                 progress.forward(slice.len() as u64);
             },
         );
-        Part::from_vecs(base, value, open, best_exit)
     }
 
     /// Write the state ([`Part::to_bytes`]'s layout) a slice at a time: a partition saved
