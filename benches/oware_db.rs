@@ -92,3 +92,18 @@ fn build_one_layer_reachable_out_of_core(bencher: divan::Bencher, n: usize) {
 fn build_one_layer_reachable_streamed(bencher: divan::Bencher, n: usize) {
     bench_layer(bencher, IndexKind::Reachable, n, Build::Streamed);
 }
+
+/// The build rate at one fixed, larger layer (reachable index, 7,558,200 positions; divan's
+/// count is positions a second): in memory, the pass the lower layers are looked up in at
+/// random.
+#[divan::bench(args = [15], sample_count = 3)]
+fn layer_rate_in_memory(bencher: divan::Bencher, n: usize) {
+    bench_layer(bencher, IndexKind::Reachable, n, Build::InMemory);
+}
+
+/// The same layer with the lower layers streamed (16 partitions), the counterpart of
+/// `layer_rate_in_memory` in the same run.
+#[divan::bench(args = [15], sample_count = 3)]
+fn layer_rate_streamed(bencher: divan::Bencher, n: usize) {
+    bench_layer(bencher, IndexKind::Reachable, n, Build::Streamed);
+}

@@ -12,6 +12,16 @@ pub(crate) const NO_EXIT: i8 = i8::MIN;
 /// Positions handled per parallel task in scans.
 pub(crate) const CHUNK: u64 = 1 << 14;
 
+/// The buffers of a batch of the forward pass: a position's moves, its capture children
+/// (`gain`, `layer`, `rank`), and the batch's lookups (index in the batch, `gain`, `layer`,
+/// `rank`).
+type Batch<P> = (Vec<Edge<P>>, Vec<(i32, usize, u64)>, Vec<(usize, i32, usize, u64)>);
+
+/// Frontier positions whose predecessors are ranked before any of them is updated: enough
+/// to keep many cache misses in flight, few enough that the lines asked for are still in
+/// the cache when their updates come.
+const BATCH: usize = 64;
+
 /// Working memory per position of the layer being built: value, open-move counter, best exit.
 pub const WORK_BYTES_PER_POSITION: u64 = 3;
 /// Memory planning allows one frontier entry (a u32 index into the part) per this many
@@ -165,27 +175,77 @@ impl Part {
         let value: Vec<AtomicI8> = (0..len).map(|_| AtomicI8::new(UNDECIDED)).collect();
         let open: Vec<AtomicU8> = (0..len).map(|_| AtomicU8::new(0)).collect();
         let mut best_exit: Vec<i8> = vec![NO_EXIT; len];
-        best_exit.par_chunks_mut(CHUNK as usize).enumerate().for_each_init(
-            || Vec::with_capacity(16),
-            |buf: &mut Vec<Edge<G::Pos>>, (ci, slice)| {
-                let start = ci as u64 * CHUNK;
-                let mut pos = game.unrank(n, base + start);
-                for (k, slot) in slice.iter_mut().enumerate() {
-                    if k > 0 {
-                        game.next_in_layer(&mut pos);
-                    }
-                    match game.exits(&pos, lower, buf) {
-                        Err(v) => *slot = v as i8,
-                        Ok((best, same)) => {
-                            *slot = best.map_or(NO_EXIT, |b| b as i8);
-                            open[start as usize + k].store(same, Relaxed);
+        if G::BATCH_LOOKUPS {
+            Self::forward_batched(game, lower, n, base, &open, &mut best_exit, progress);
+        } else {
+            best_exit.par_chunks_mut(CHUNK as usize).enumerate().for_each_init(
+                || Vec::with_capacity(16),
+                |buf: &mut Vec<Edge<G::Pos>>, (ci, slice)| {
+                    let start = ci as u64 * CHUNK;
+                    let mut pos = game.unrank(n, base + start);
+                    for (k, slot) in slice.iter_mut().enumerate() {
+                        if k > 0 {
+                            game.next_in_layer(&mut pos);
                         }
+                        match game.exits(&pos, lower, buf) {
+                            Err(v) => *slot = v as i8,
+                            Ok((best, same)) => {
+                                *slot = best.map_or(NO_EXIT, |b| b as i8);
+                                open[start as usize + k].store(same, Relaxed);
+                            }
+                        }
+                    }
+                    progress.forward(slice.len() as u64);
+                },
+            );
+        }
+        Part::from_vecs(base, value, open, best_exit)
+    }
+
+    /// The forward pass of a game whose children are ranked apart from their lookups
+    /// ([`LayeredGame::BATCH_LOOKUPS`]): the capture children of a batch of positions are
+    /// ranked first, each lower-layer entry asked into the cache as it is found, and read
+    /// after, so the random lookups overlap instead of waiting one at a time. `best_exit` holds
+    /// `NO_EXIT` everywhere, below every payoff, so the best of the exits is a running max.
+    fn forward_batched<G: LayeredGame, L: Layers + ?Sized>(
+        game: &G,
+        lower: &L,
+        n: usize,
+        base: u64,
+        open: &[AtomicU8],
+        best_exit: &mut [i8],
+        progress: &dyn Progress,
+    ) {
+        best_exit.par_chunks_mut(CHUNK as usize).enumerate().for_each_init(
+            || (Vec::with_capacity(16), Vec::with_capacity(16), Vec::with_capacity(BATCH * 8)),
+            |(buf, kids, pending): &mut Batch<G::Pos>, (ci, slice)| {
+                let start = ci * CHUNK as usize;
+                let mut pos = game.unrank(n, base + start as u64);
+                for (b, batch) in slice.chunks_mut(BATCH).enumerate() {
+                    pending.clear();
+                    for (k, slot) in batch.iter_mut().enumerate() {
+                        if b > 0 || k > 0 {
+                            game.next_in_layer(&mut pos);
+                        }
+                        match game.exit_children(&pos, buf, kids) {
+                            Err(v) => *slot = v as i8,
+                            Ok(same) => {
+                                open[start + b * BATCH + k].store(same, Relaxed);
+                                for &(gain, layer, r) in kids.iter() {
+                                    lower.prefetch(layer, r);
+                                    pending.push((k, gain, layer, r));
+                                }
+                            }
+                        }
+                    }
+                    for &(k, gain, layer, r) in pending.iter() {
+                        let x = (gain - lower.value(layer, r) as i32) as i8;
+                        batch[k] = batch[k].max(x);
                     }
                 }
                 progress.forward(slice.len() as u64);
             },
         );
-        Part::from_vecs(base, value, open, best_exit)
     }
 
     /// Write the state ([`Part::to_bytes`]'s layout) a slice at a time: a partition saved
@@ -268,6 +328,27 @@ impl Part {
         }
     }
 
+    /// Ask the CPU to bring into its caches what [`Part::update`] reads at index `i` (nothing
+    /// where there is no such instruction).
+    #[inline(always)]
+    fn prefetch(&self, i: usize, win: bool) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let at = |p: *const u8| {
+                // SAFETY: prefetching reads nothing into the program and cannot fault.
+                unsafe { _mm_prefetch(p.wrapping_add(i) as *const i8, _MM_HINT_T0) }
+            };
+            at(self.value.as_ptr() as *const u8);
+            if !win {
+                at(self.open.as_ptr() as *const u8);
+                at(self.best_exit.as_ptr() as *const u8);
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = (i, win);
+    }
+
     /// Apply updates that other parts sent (`(rank in the layer, win)`, see [`Part::update`]);
     /// the positions they settle, as indices into this part.
     pub fn receive(&self, t: i32, updates: &[(u64, bool)]) -> Vec<u32> {
@@ -308,16 +389,31 @@ impl Part {
                     let mut ranks = Vec::with_capacity(32);
                     let mut next = Vec::new();
                     let mut away = Vec::new();
-                    for &i in chunk {
-                        let v = self.value[i as usize].load(Relaxed) as i32;
-                        // A move into a position lost for its mover wins at least t there.
-                        let win = v < t;
-                        game.unmove_ranks(n, lo + i as u64, &mut preds, &mut ranks);
-                        for &pr in &ranks {
-                            if pr < lo || pr >= hi {
-                                away.push((pr, win));
-                            } else if self.update(t, (pr - lo) as usize, win) {
-                                next.push((pr - lo) as u32);
+                    let mut pending = Vec::with_capacity(BATCH * 8);
+                    // The predecessors of a batch are ranked first, their state asked into the
+                    // cache as each is found, and updated after: the updates land at random in
+                    // the layer, and one at a time each would wait for its own cache miss. The
+                    // order of updates does not change what a threshold settles.
+                    for batch in chunk.chunks(BATCH) {
+                        pending.clear();
+                        for &i in batch {
+                            let v = self.value[i as usize].load(Relaxed) as i32;
+                            // A move into a position lost for its mover wins at least t there.
+                            let win = v < t;
+                            game.unmove_ranks(n, lo + i as u64, &mut preds, &mut ranks);
+                            for &pr in &ranks {
+                                if pr < lo || pr >= hi {
+                                    away.push((pr, win));
+                                } else {
+                                    let j = (pr - lo) as usize;
+                                    self.prefetch(j, win);
+                                    pending.push((j as u32, win));
+                                }
+                            }
+                        }
+                        for &(j, win) in &pending {
+                            if self.update(t, j as usize, win) {
+                                next.push(j);
                             }
                         }
                     }

@@ -56,6 +56,12 @@ pub trait LayeredGame: Sync {
     /// depend on the order; a game whose `unmove_ranks` caches per board gains locality).
     const SORT_FRONTIER: bool = false;
 
+    /// Whether the in-memory forward pass ranks the capture children of a batch of positions
+    /// ([`LayeredGame::exit_children`]) before it looks any up, instead of calling
+    /// [`LayeredGame::exits`] position by position (a game whose `exits` skips children it does
+    /// not need keeps it).
+    const BATCH_LOOKUPS: bool = false;
+
     /// Positions with exactly `n` pieces on the board.
     fn layer_size(&self, n: usize) -> u64;
     /// The position with the given rank in layer `n`.
@@ -138,11 +144,17 @@ pub trait LayeredGame: Sync {
 /// Read access to solved layers: `value(layer, rank)`.
 pub trait Layers: Sync {
     fn value(&self, layer: usize, rank: u64) -> i8;
+    /// Ask for `value(layer, rank)` ahead of reading it (a hint: nothing by default).
+    fn prefetch(&self, _layer: usize, _rank: u64) {}
 }
 
 impl<T: AsRef<[i8]> + Sync> Layers for [T] {
     fn value(&self, layer: usize, rank: u64) -> i8 {
         self[layer].as_ref()[rank as usize]
+    }
+    #[inline]
+    fn prefetch(&self, layer: usize, rank: u64) {
+        prefetch_at(self[layer].as_ref(), rank);
     }
 }
 
@@ -150,6 +162,23 @@ impl<T: AsRef<[i8]> + Sync> Layers for Vec<T> {
     fn value(&self, layer: usize, rank: u64) -> i8 {
         self[layer].as_ref()[rank as usize]
     }
+    #[inline]
+    fn prefetch(&self, layer: usize, rank: u64) {
+        prefetch_at(self[layer].as_ref(), rank);
+    }
+}
+
+/// Ask the CPU to bring entry `i` of `values` into its caches (nothing where there is no such
+/// instruction, or `i` is past the end).
+#[inline(always)]
+fn prefetch_at(values: &[i8], i: u64) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(v) = values.get(i as usize) {
+        // SAFETY: prefetching reads nothing into the program and cannot fault.
+        unsafe { std::arch::x86_64::_mm_prefetch(v as *const i8, std::arch::x86_64::_MM_HINT_T0) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (values, i);
 }
 
 /// The best value over a position's moves, given the values of its children: the Bellman

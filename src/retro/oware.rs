@@ -89,6 +89,7 @@ impl OwareLayers {
 
 impl LayeredGame for OwareLayers {
     type Pos = View;
+    const BATCH_LOOKUPS: bool = true;
 
     fn layer_size(&self, n: usize) -> u64 {
         match &self.reachable {
