@@ -69,10 +69,24 @@ impl SolveLine {
     }
 }
 
+/// The best-move and principal-variation lines of a solve's text answer (`pv`: the line
+/// already written out). Without exactness the line is the deepest iteration's guess, and
+/// says so.
+pub fn best_and_pv_lines<M: PartialEq>(
+    exact: bool,
+    best: &[M],
+    moves: &[(M, mancala::search::Bounds)],
+    name: impl Fn(&M) -> String,
+    pv: &str,
+) -> String {
+    let label = if exact { "pv" } else { "pv (so far, not proven)" };
+    format!("{}\n{label}: {pv}", best_moves_line(exact, best, moves, name))
+}
+
 /// The best-move line of a solve's text answer. When the root is not exact, a move is shown as
 /// best only when its lower bound reaches every other move's upper bound; otherwise the moves
 /// that may still be best are listed as candidates, not as best.
-pub fn best_moves_line<M: PartialEq>(
+fn best_moves_line<M: PartialEq>(
     exact: bool,
     best: &[M],
     moves: &[(M, mancala::search::Bounds)],

@@ -87,10 +87,8 @@ pub fn solve(a: SolveArgs) -> Result<()> {
                 s.bounds.lo, s.bounds.hi, s.depth
             );
         }
-        println!("{}", crate::cli::progress::best_moves_line(exact, &s.best_moves, &s.moves, |m| m.to_string()));
-        // Without exactness the line is the deepest iteration's guess, and says so.
-        let pv_label = if exact { "pv" } else { "pv (so far, not proven)" };
-        println!("{pv_label}: {}", names(&s.pv).join(" "));
+        let pv = names(&s.pv).join(" ");
+        println!("{}", crate::cli::progress::best_and_pv_lines(exact, &s.best_moves, &s.moves, |m| m.to_string(), &pv));
         for (m, b) in &s.moves {
             if b.is_exact() {
                 println!("  {m}: {}", b.lo);

@@ -63,10 +63,8 @@ pub fn solve(a: SolveArgs) -> Result<()> {
                 s.bounds.lo, s.bounds.hi, s.depth
             );
         }
-        println!("{}", crate::cli::progress::best_moves_line(exact, &s.best_moves, &s.moves, |m| m.to_string()));
-        // Without exactness the line is the deepest iteration's guess, and says so.
-        let pv_label = if exact { "pv" } else { "pv (so far, not proven)" };
-        println!("{pv_label}: {:?}", s.pv);
+        let pv = format!("{:?}", s.pv);
+        println!("{}", crate::cli::progress::best_and_pv_lines(exact, &s.best_moves, &s.moves, |m| m.to_string(), &pv));
         for (m, b) in &s.moves {
             if b.lo == b.hi {
                 println!("  move {m}: {}", b.lo);
