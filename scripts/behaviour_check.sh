@@ -16,7 +16,8 @@
 # directory's path, and the split of Lukho's shared perpetual-cycle statistics between
 # "proven" and "hit" in multi-threaded runs (their sum is kept; a --threads 1 run keeps all
 # three). Node counts, values, checksums and aggregates are kept: they are the signature.
-# Database and part files are byte-deterministic and recorded by sha256.
+# Database and part files are byte-deterministic and recorded by sha256 (lock files, which name
+# the process holding them, are left out).
 # Runs in about 1.5 minutes on 2 cores, up to 2.5 under load (the Kiothi midgame perft at depth 5 is ~10 s, the
 # Oware/Kiothi component solves ~5 s, the equilibria ~20 s).
 set -euo pipefail
@@ -53,11 +54,11 @@ if [ -z "${BEHAVIOUR_CHECK_NO_JQ:-}" ] && command -v jq >/dev/null 2>&1; then HA
 
 # Timing keys removed from every JSON object (recursively). `rate` is NOT here: in
 # `lukho sample` it is a statistic; `time` is the --time flag echoed back, kept.
-TIMING_KEYS='seconds total_seconds elapsed wall_seconds games_per_second nodes_per_second games_per_core_second core_hours threads timestamp'
+TIMING_KEYS='seconds lp_seconds reply_seconds total_seconds elapsed wall_seconds games_per_second nodes_per_second games_per_core_second core_hours threads timestamp'
 
 JQ_DEFS='
 def strip: walk(if type == "object"
-  then del(.seconds, .total_seconds, .elapsed, .wall_seconds, .games_per_second, .nodes_per_second,
+  then del(.seconds, .lp_seconds, .reply_seconds, .total_seconds, .elapsed, .wall_seconds, .games_per_second, .nodes_per_second,
            .games_per_core_second, .core_hours, .threads, .timestamp)
   else . end);
 def perp: if type == "object" and (.perpetual_sowings | type) == "object"
@@ -119,6 +120,7 @@ normt() {
     -e 's/\( *[0-9]+(\.[0-9]+)? M\/s\)/(<R> M\/s)/g' \
     -e 's/[0-9]+(\.[0-9]+)?(e[-+]?[0-9]+)? nodes\/s/<R> nodes\/s/g' \
     -e 's/[0-9]+(\.[0-9]+)? games\/s/<R> games\/s/g' \
+    -e 's/[0-9]+(\.[0-9]+)? M games\/s/<R> M games\/s/g' \
     -e 's/[0-9]+ threads/<N> threads/g' \
     -e 's/this machine has [0-9.]+ GiB available/this machine has <M> GiB available/' \
     -e 's/, [0-9]+(\.[0-9]+)? s \(\+[0-9]+(\.[0-9]+)? s\)$/, <T> s (+<T> s)/' \
@@ -185,7 +187,7 @@ ce_stdin() {
 section() { echo "## $2" >>"$OUT/$1.txt"; }
 # shas DIR : sha256 of every file under DIR, sorted by name.
 shas() {
-  if [ -d "$1" ]; then (cd "$1" && find . -type f | LC_ALL=C sort | xargs -r sha256sum); else echo "# $1 missing"; fi
+  if [ -d "$1" ]; then (cd "$1" && find . -type f ! -name '.*.lock' | LC_ALL=C sort | xargs -r sha256sum); else echo "# $1 missing"; fi
 }
 # sha FILE : sha256 of one file (named as given), or a note that it is missing.
 sha() { if [ -e "$1" ]; then sha256sum "$1"; else echo "# $1 missing"; fi; }
@@ -356,7 +358,7 @@ cj kiothi_openings_count_5x6 kiothi openings --count --setup 5x6 --json
 cj kiothi_openings_sample kiothi openings --sample 3 --replies 2 --depth 3 --seed 5 --json --out kopen.csv
 {
   section kiothi_openings_sample "kopen.csv (seconds column masked)"
-  if [ -e kopen.csv ]; then awk 'NR <= 2 { print; next } { sub(/,[0-9.]+$/, ",<T>"); print }' kopen.csv; else echo "# kopen.csv missing"; fi
+  if [ -e kopen.csv ]; then awk 'NR == 1 { print; next } { sub(/,[0-9.]+$/, ",<T>"); print }' kopen.csv; else echo "# kopen.csv missing"; fi
 } >>"$OUT/kiothi_openings_sample.txt"
 
 # -- solve -------------------------------------------------------------------------------------
