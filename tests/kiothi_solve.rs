@@ -252,6 +252,44 @@ fn depth_limits_give_bounds_containing_the_value() {
     }
 }
 
+#[test]
+fn a_deadline_that_never_comes_changes_nothing() {
+    // The search hands its deadline to the sowings; one that is never reached leaves every
+    // answer as the depth alone gives it.
+    let mut rng = Rng(91);
+    for _ in 0..40 {
+        let p = random_position(&mut rng, 8);
+        let rules = Rules::default();
+        for d in [1, 3] {
+            let depth = Limits { depth: Some(d), ..Limits::default() };
+            let a = solve(rules, &SowingCache::new(), None, &p, depth).unwrap();
+            let b = solve(rules, &SowingCache::new(), None, &p, Limits { seconds: Some(1e6), ..depth }).unwrap();
+            assert_eq!((a.bounds, a.depth, a.nodes, &a.moves, &a.pv), (b.bounds, b.depth, b.nodes, &b.moves, &b.pv));
+        }
+    }
+}
+
+#[test]
+fn a_time_limit_stops_inside_a_sowing_of_a_billion_relays() {
+    // The midgame's fifth iteration meets a sowing of about 1.2·10^9 relays (seconds of CPU):
+    // the search stops inside it and answers with the last iteration it finished.
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/kiothi/midgame.json")).unwrap();
+    let p = Position::from_json(&serde_json::from_str(&text).unwrap()).unwrap();
+    let limit = 1.5;
+    let sowing = SowingCache::new();
+    let t = std::time::Instant::now();
+    let s = solve(Rules::default(), &sowing, None, &p, Limits { seconds: Some(limit), ..Limits::default() }).unwrap();
+    let took = t.elapsed().as_secs_f64();
+    assert!(took < 3.0 * limit + 2.0, "answered after {took:.1} s");
+    assert!(s.depth >= 1, "{s:?}");
+    assert_eq!(s.method, Method::Search);
+    assert_eq!(s.moves.len(), 17);
+    assert!(s.moves.iter().all(|(_, b)| -60 <= b.lo && b.lo <= b.hi && b.hi <= 60), "{:?}", s.moves);
+    assert!(s.bounds.lo <= s.bounds.hi && !s.best_moves.is_empty());
+    // A stopped sowing publishes nothing: no simulation near a billion relays is on record.
+    assert!(sowing.stats().max_relays_simulated < 1_000_000_000, "{:?}", sowing.stats());
+}
+
 // ---- CLI -------------------------------------------------------------------------------------
 
 mod common;

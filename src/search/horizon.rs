@@ -55,6 +55,7 @@ pub fn horizon<G: SearchGame>(game: &G, root: &G::Pos, limits: Limits, table_bit
         result.seconds = start.elapsed().as_secs_f64();
         return result;
     }
+    game.stop_at(st.deadline);
     let b = game.bound(root);
     let max = limits.depth.unwrap_or(u32::MAX);
     let mut d = 1;
@@ -88,6 +89,7 @@ pub fn horizon<G: SearchGame>(game: &G, root: &G::Pos, limits: Limits, table_bit
         children = order.iter().map(|&i| children[i]).collect::<Vec<Child<G::Pos, G::Move>>>();
         d += 1;
     }
+    game.stop_at(None);
     result.nodes = st.nodes;
     result.seconds = start.elapsed().as_secs_f64();
     result
@@ -123,7 +125,11 @@ impl<G: SearchGame> State<'_, G> {
             best_code = Some(e.best);
         }
         let mut children = Vec::with_capacity(16);
-        if let Some(v) = self.game.expand(pos, &mut children) {
+        let ended = self.game.expand(pos, &mut children);
+        if self.game.stopped() {
+            return Err(Aborted);
+        }
+        if let Some(v) = ended {
             self.table.put(key, v, v, 0);
             return Ok(v);
         }

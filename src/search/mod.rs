@@ -42,6 +42,15 @@ pub trait SearchGame {
     fn expand(&self, pos: &Self::Pos, out: &mut Vec<Child<Self::Pos, Self::Move>>) -> Option<i32>;
     /// A compact code of a move for the table's best-move slot (0..255).
     fn move_code(&self, mv: &Self::Move) -> u8;
+    /// The search's deadline (`None`: none), for a game whose move generation can itself run
+    /// long: past it, [`SearchGame::expand`] may stop early and say so by
+    /// [`SearchGame::stopped`]. Games whose moves are quick to generate ignore it.
+    fn stop_at(&self, _deadline: Option<Instant>) {}
+    /// Whether the last [`SearchGame::expand`] stopped at the deadline: its moves are then
+    /// incomplete, and the search drops the iteration as when its own clock runs out.
+    fn stopped(&self) -> bool {
+        false
+    }
 }
 
 /// An interval containing a value.
@@ -204,6 +213,9 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
                 seconds: start.elapsed().as_secs_f64(),
             };
         }
+        // The root's moves are needed for any answer, so only the expansions below it stop at
+        // the deadline.
+        self.game.stop_at(self.deadline);
         let mut moves: Vec<MoveBounds<G::Move>> = children
             .iter()
             .map(|c| MoveBounds { mv: c.mv, bounds: Bounds { lo: c.gain - b, hi: c.gain + b } })
@@ -260,6 +272,7 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
             }
             depth += 1;
         }
+        self.game.stop_at(None);
         let lo = moves.iter().map(|m| m.bounds.lo).max().unwrap();
         let hi = moves.iter().map(|m| m.bounds.hi).max().unwrap();
         Analysis {
@@ -341,7 +354,12 @@ impl<'g, G: SearchGame> Searcher<'g, G> {
             return Ok(Node { path: known, position: known, history: false });
         }
         let mut children = Vec::with_capacity(8);
-        if let Some(v) = self.game.expand(pos, &mut children) {
+        let ended = self.game.expand(pos, &mut children);
+        if self.game.stopped() {
+            self.aborted = true;
+            return Err(Aborted);
+        }
+        if let Some(v) = ended {
             self.table.put(key, v, v, 0);
             return Ok(Node::exact(v));
         }

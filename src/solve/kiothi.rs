@@ -56,6 +56,8 @@ pub struct KiothiSearch<'p> {
     probe: Option<Probe<'p>>,
     costly: RefCell<HashMap<u64, Children>>,
     stats: Cell<ExpandStats>,
+    /// The last expansion met a sowing stopped at the search's deadline.
+    stopped: Cell<bool>,
 }
 
 impl<'p> KiothiSearch<'p> {
@@ -66,6 +68,7 @@ impl<'p> KiothiSearch<'p> {
             probe,
             costly: RefCell::new(HashMap::new()),
             stats: Cell::new(ExpandStats::default()),
+            stopped: Cell::new(false),
         }
     }
 
@@ -76,7 +79,8 @@ impl<'p> KiothiSearch<'p> {
     /// The legal moves in search order: captures (bigger first, so the K6 triple bonus leads),
     /// then full lifts before partial ones (emptying a boma is the move that changes the
     /// board most and leaves nothing behind to be captured), larger lifts first, lower boma
-    /// first. Returns whether the generation was expensive (see [`COSTLY_RELAYS`]).
+    /// first. Returns whether the generation was expensive (see [`COSTLY_RELAYS`]). A sowing
+    /// stopped at the deadline ends it early with `stopped` set (the list is then incomplete).
     fn generate(&self, pos: &Position, out: &mut Vec<Child<Position, SowMove>>) -> bool {
         let base = pos.own_base();
         let mut costly = false;
@@ -97,6 +101,11 @@ impl<'p> KiothiSearch<'p> {
                     Err(Illegal::Perpetual) | Err(Illegal::RelayLimit { .. }) => {
                         costly = true;
                         st.perpetual_moves += 1;
+                    }
+                    Err(Illegal::Stopped) => {
+                        self.stats.set(st);
+                        self.stopped.set(true);
+                        return true;
                     }
                     Err(_) => {}
                 }
@@ -142,6 +151,7 @@ impl SearchGame for KiothiSearch<'_> {
     }
     fn expand(&self, pos: &Position, out: &mut Vec<Child<Position, SowMove>>) -> Option<i32> {
         out.clear();
+        self.stopped.set(false);
         let mut st = self.stats.get();
         st.expansions += 1;
         self.stats.set(st);
@@ -157,7 +167,7 @@ impl SearchGame for KiothiSearch<'_> {
             let mut st = self.stats.get();
             st.cache_hits += 1;
             self.stats.set(st);
-        } else if self.generate(pos, out) {
+        } else if self.generate(pos, out) && !self.stopped.get() {
             let mut st = self.stats.get();
             st.costly_positions += 1;
             self.stats.set(st);
@@ -172,6 +182,13 @@ impl SearchGame for KiothiSearch<'_> {
     /// An ordering hint only (the table's best-move slot): distinct for lifts below 25.
     fn move_code(&self, mv: &SowMove) -> u8 {
         mv.boma * 25 + (mv.lift - 1) % 25
+    }
+    /// One sowing can relay billions of times (K7): the sowings stop at the deadline too.
+    fn stop_at(&self, deadline: Option<std::time::Instant>) {
+        self.sowing.stop_at(deadline);
+    }
+    fn stopped(&self) -> bool {
+        self.stopped.get()
     }
 }
 

@@ -19,6 +19,10 @@ pub enum Illegal {
     Perpetual,
     #[error("max-relays {limit}: the sowing needs more relays (or never ends)")]
     RelayLimit { limit: u64 },
+    /// Not a verdict on the move: the sowing reached the deadline its [`super::SowingCache`]
+    /// was given ([`super::SowingCache::stop_at`]) before it ended or was shown perpetual.
+    #[error("stopped at the caller's deadline before the sowing's verdict was known")]
+    Stopped,
     #[error("empties {got} boma; the rules ({rule}) allow {allowed}")]
     EmptiedCount { got: u32, rule: &'static str, allowed: &'static str },
     #[error("emptied own boma {boma} is not occupied")]

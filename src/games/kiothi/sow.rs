@@ -62,6 +62,10 @@ const LANDING: [u64; BOMA] = {
     z
 };
 
+/// Relays between two looks at the cache's deadline ([`SowingCache::stop_at`]): a few
+/// milliseconds of relays, so the look costs nothing measurable.
+const STOP_EVERY: u64 = 1 << 20;
+
 /// One state in `2^DP_BITS` is distinguished.
 const DP_BITS: u32 = 16;
 
@@ -111,7 +115,8 @@ struct Trail {
 /// K5–K7: the relays from relay state `(w, x)` (the lap landed on the occupied boma `x`).
 /// Under a relay limit every sowing that has not ended after `limit` relays is illegal with
 /// [`Illegal::RelayLimit`], perpetual ones included, so the verdict never depends on which
-/// detector fired first or on what the cache holds.
+/// detector fired first or on what the cache holds. A sowing still relaying when the cache's
+/// deadline has passed returns [`Illegal::Stopped`] and leaves the cache as it was.
 fn relay(mut w: Words, mut x: usize, max_relays: Option<u64>, cache: &SowingCache) -> Result<Verdict, Illegal> {
     let limit = max_relays.unwrap_or(u64::MAX);
     let mut hash = zobrist(&w);
@@ -123,9 +128,19 @@ fn relay(mut w: Words, mut x: usize, max_relays: Option<u64>, cache: &SowingCach
     let (mut head_lifted, mut head_sown) = (0u32, 0u32);
     let mut trail: Option<Box<Trail>> = None;
     let mut relays = 0u64;
+    // One comparison a relay serves both the relay limit and the cache's deadline.
+    let mut check = limit.min(STOP_EVERY);
+    let mut stopped = false;
     let outcome = loop {
-        if relays == limit {
-            break None;
+        if relays == check {
+            if relays == limit {
+                break None;
+            }
+            if cache.must_stop() {
+                stopped = true;
+                break None;
+            }
+            check = limit.min(relays + STOP_EVERY);
         }
         relays += 1;
         let hand = take(&mut w, x);
@@ -168,6 +183,10 @@ fn relay(mut w: Words, mut x: usize, max_relays: Option<u64>, cache: &SowingCach
             relay_sown = 0;
         }
     };
+    if stopped {
+        // Nothing is known of this sowing: no verdict, nothing published, nothing counted.
+        return Err(Illegal::Stopped);
+    }
     if outcome == Some(Verdict::Perpetual) {
         cache.count_perpetual();
     }

@@ -1,13 +1,15 @@
 //! [`SowingCache`]: verdicts of long sowings shared between sowings, and counts of what the
 //! sowings met. The caller owns one per run (a perft, a search, a table layer) and passes it
 //! to the move generation; only exact facts are stored, so no verdict depends on what a cache
-//! holds, only how fast it is found.
+//! holds, only how fast it is found. A caller may also give it a deadline: a sowing that is
+//! still relaying then stops with [`super::Illegal::Stopped`] (no verdict, nothing stored).
 
 use super::laps::Words;
 use dashmap::DashMap;
 use std::fmt;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::{Mutex, OnceLock};
+use std::time::Instant;
 
 /// Sowings with more relays than this count as "long" in [`super::SowingStats`].
 pub const LONG_SOWING_RELAYS: u64 = 100_000;
@@ -42,6 +44,10 @@ pub struct SowingCache {
     hits: AtomicU64,
     max_ended: AtomicU64,
     max_simulated: AtomicU64,
+    /// When set, sowings still relaying after this instant stop without a verdict.
+    deadline: Mutex<Option<Instant>>,
+    /// The deadline has passed (so later checks need no clock).
+    stopped: AtomicBool,
 }
 
 /// What the sowings of one [`SowingCache`] met. Only rare events are counted (atomics stay out
@@ -78,7 +84,32 @@ impl SowingCache {
             hits: AtomicU64::new(0),
             max_ended: AtomicU64::new(0),
             max_simulated: AtomicU64::new(0),
+            deadline: Mutex::new(None),
+            stopped: AtomicBool::new(false),
         }
+    }
+
+    /// Stop sowings that are still relaying at `deadline` (`None`: never, the default): they
+    /// return [`super::Illegal::Stopped`], which says nothing of the move, and nothing they met
+    /// is stored. A sowing looks at the clock once every 2^20 relays (a few milliseconds), so
+    /// a caller with a time budget (a search) is not held up by one sowing of billions of
+    /// relays; the verdicts of sowings that finish never depend on it.
+    pub fn stop_at(&self, deadline: Option<Instant>) {
+        *self.deadline.lock().unwrap_or_else(|e| e.into_inner()) = deadline;
+        self.stopped.store(false, Relaxed);
+    }
+
+    /// Whether a sowing must stop now (the deadline set by [`SowingCache::stop_at`] has passed).
+    #[cold]
+    pub(super) fn must_stop(&self) -> bool {
+        if self.stopped.load(Relaxed) {
+            return true;
+        }
+        let due = self.deadline.lock().unwrap_or_else(|e| e.into_inner()).is_some_and(|d| Instant::now() >= d);
+        if due {
+            self.stopped.store(true, Relaxed);
+        }
+        due
     }
 
     /// The counts since this cache was made (or last cleared).
@@ -179,7 +210,7 @@ impl Default for SowingCache {
 }
 
 impl Clone for SowingCache {
-    /// A cache with the same verdicts and counts.
+    /// A cache with the same verdicts and counts, and no deadline.
     fn clone(&self) -> Self {
         let load = |c: &AtomicU64| AtomicU64::new(c.load(Relaxed));
         let verdicts = OnceLock::new();
@@ -195,6 +226,8 @@ impl Clone for SowingCache {
             hits: load(&self.hits),
             max_ended: load(&self.max_ended),
             max_simulated: load(&self.max_simulated),
+            deadline: Mutex::new(None),
+            stopped: AtomicBool::new(false),
         }
     }
 }

@@ -280,6 +280,26 @@ fn max_relays_bounds_every_sowing() {
     assert_eq!(reference::sow(&q, &bounded(1000), 9, 1), None);
 }
 
+#[test]
+fn a_passed_deadline_leaves_short_sowings_alone() {
+    // Sowings look at the deadline only every 2^20 relays: these all end or are shown
+    // perpetual before that, so a deadline already passed changes none of their verdicts.
+    let rules = Rules::default();
+    let late = SowingCache::new();
+    late.stop_at(Some(std::time::Instant::now()));
+    for p in [midgame(), perpetual_position(), endgame()] {
+        let (mut want, mut got) = (Vec::new(), Vec::new());
+        p.children(&rules, &SOWING, &mut want);
+        p.children(&rules, &late, &mut got);
+        assert!(!want.is_empty());
+        assert_eq!(got, want, "{p}");
+    }
+    let q = perpetual_position();
+    assert_eq!(q.sow(&rules, &late, sow(9, 1)), Err(Illegal::Perpetual));
+    late.stop_at(None);
+    assert_eq!(q.sow(&rules, &late, sow(8, 2)), Err(Illegal::Perpetual));
+}
+
 // ---- K8 end of game, K9 repetition -------------------------------------------------------
 
 #[test]
