@@ -13,6 +13,7 @@ pub mod index;
 pub mod input;
 pub mod matrix_game;
 pub mod opening_game;
+pub mod prefetch;
 pub mod range;
 pub mod retro;
 pub mod rng;

@@ -316,10 +316,8 @@ fn segment(
 
 /// Ask the CPU to bring `x` into its caches (nothing where there is no such instruction).
 fn prefetch(x: &[f64]) {
-    #[cfg(target_arch = "x86_64")]
     for line in x.chunks(8) {
-        // SAFETY: prefetching reads nothing into the program and cannot fault.
-        unsafe { std::arch::x86_64::_mm_prefetch(line.as_ptr() as *const i8, std::arch::x86_64::_MM_HINT_T0) };
+        crate::prefetch::prefetch(line.as_ptr());
     }
 }
 

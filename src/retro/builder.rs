@@ -332,21 +332,12 @@ impl Part {
     /// where there is no such instruction).
     #[inline(always)]
     fn prefetch(&self, i: usize, win: bool) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let at = |p: *const u8| {
-                // SAFETY: prefetching reads nothing into the program and cannot fault.
-                unsafe { _mm_prefetch(p.wrapping_add(i) as *const i8, _MM_HINT_T0) }
-            };
-            at(self.value.as_ptr() as *const u8);
-            if !win {
-                at(self.open.as_ptr() as *const u8);
-                at(self.best_exit.as_ptr() as *const u8);
-            }
+        use crate::prefetch::prefetch;
+        prefetch(self.value.as_ptr().wrapping_add(i));
+        if !win {
+            prefetch(self.open.as_ptr().wrapping_add(i));
+            prefetch(self.best_exit.as_ptr().wrapping_add(i));
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = (i, win);
     }
 
     /// Apply updates that other parts sent (`(rank in the layer, win)`, see [`Part::update`]);

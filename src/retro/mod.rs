@@ -172,13 +172,9 @@ impl<T: AsRef<[i8]> + Sync> Layers for Vec<T> {
 /// instruction, or `i` is past the end).
 #[inline(always)]
 fn prefetch_at(values: &[i8], i: u64) {
-    #[cfg(target_arch = "x86_64")]
     if let Some(v) = values.get(i as usize) {
-        // SAFETY: prefetching reads nothing into the program and cannot fault.
-        unsafe { std::arch::x86_64::_mm_prefetch(v as *const i8, std::arch::x86_64::_MM_HINT_T0) };
+        crate::prefetch::prefetch(v);
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (values, i);
 }
 
 /// The best value over a position's moves, given the values of its children: the Bellman
