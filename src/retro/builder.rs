@@ -358,9 +358,8 @@ impl Part {
     }
 
     /// Propagate threshold `t` backwards from `frontier` (indices of positions of this part just
-    /// settled)
-    /// until nothing more of this part is settled; updates of predecessors in other parts go
-    /// to `outside` (a batch at a time). Returns the positions settled here.
+    /// settled) until nothing more of this part is settled; updates of predecessors in other
+    /// parts go to `outside` (a batch at a time). Returns the positions settled here.
     pub fn propagate<G: LayeredGame>(
         &self,
         game: &G,
@@ -369,56 +368,71 @@ impl Part {
         mut frontier: Vec<u32>,
         outside: &Outside<'_>,
     ) -> u64 {
-        let (lo, hi) = (self.base, self.base + self.len());
         let mut decided = 0u64;
         while !frontier.is_empty() {
             decided += frontier.len() as u64;
-            frontier = frontier
-                .par_chunks(1024)
-                .flat_map_iter(|chunk| {
-                    let mut preds = Vec::with_capacity(32);
-                    let mut ranks = Vec::with_capacity(32);
-                    let mut next = Vec::new();
-                    let mut away = Vec::new();
-                    let mut pending = Vec::with_capacity(BATCH * 8);
-                    // The predecessors of a batch are ranked first, their state asked into the
-                    // cache as each is found, and updated after: the updates land at random in
-                    // the layer, and one at a time each would wait for its own cache miss. The
-                    // order of updates does not change what a threshold settles.
-                    for batch in chunk.chunks(BATCH) {
-                        pending.clear();
-                        for &i in batch {
-                            let v = self.value[i as usize].load(Relaxed) as i32;
-                            // A move into a position lost for its mover wins at least t there.
-                            let win = v < t;
-                            game.unmove_ranks(n, lo + i as u64, &mut preds, &mut ranks);
-                            for &pr in &ranks {
-                                if pr < lo || pr >= hi {
-                                    away.push((pr, win));
-                                } else {
-                                    let j = (pr - lo) as usize;
-                                    self.prefetch(j, win);
-                                    pending.push((j as u32, win));
-                                }
-                            }
-                        }
-                        for &(j, win) in &pending {
-                            if self.update(t, j as usize, win) {
-                                next.push(j);
-                            }
-                        }
-                    }
-                    if !away.is_empty() {
-                        outside(&away);
-                    }
-                    next
-                })
-                .collect();
-            if G::SORT_FRONTIER {
-                frontier.par_sort_unstable();
-            }
+            frontier = self.propagate_step(game, n, t, &frontier, outside);
         }
         decided
+    }
+
+    /// One step of [`Part::propagate`]: the updates of the predecessors of `frontier`; returns
+    /// the positions of this part they settle (sorted when the game asks for it), to be
+    /// propagated in turn.
+    pub fn propagate_step<G: LayeredGame>(
+        &self,
+        game: &G,
+        n: usize,
+        t: i32,
+        frontier: &[u32],
+        outside: &Outside<'_>,
+    ) -> Vec<u32> {
+        let (lo, hi) = (self.base, self.base + self.len());
+        let mut next: Vec<u32> = frontier
+            .par_chunks(1024)
+            .flat_map_iter(|chunk| {
+                let mut preds = Vec::with_capacity(32);
+                let mut ranks = Vec::with_capacity(32);
+                let mut next = Vec::new();
+                let mut away = Vec::new();
+                let mut pending = Vec::with_capacity(BATCH * 8);
+                // The predecessors of a batch are ranked first, their state asked into the
+                // cache as each is found, and updated after: the updates land at random in
+                // the layer, and one at a time each would wait for its own cache miss. The
+                // order of updates does not change what a threshold settles.
+                for batch in chunk.chunks(BATCH) {
+                    pending.clear();
+                    for &i in batch {
+                        let v = self.value[i as usize].load(Relaxed) as i32;
+                        // A move into a position lost for its mover wins at least t there.
+                        let win = v < t;
+                        game.unmove_ranks(n, lo + i as u64, &mut preds, &mut ranks);
+                        for &pr in &ranks {
+                            if pr < lo || pr >= hi {
+                                away.push((pr, win));
+                            } else {
+                                let j = (pr - lo) as usize;
+                                self.prefetch(j, win);
+                                pending.push((j as u32, win));
+                            }
+                        }
+                    }
+                    for &(j, win) in &pending {
+                        if self.update(t, j as usize, win) {
+                            next.push(j);
+                        }
+                    }
+                }
+                if !away.is_empty() {
+                    outside(&away);
+                }
+                next
+            })
+            .collect();
+        if G::SORT_FRONTIER {
+            next.par_sort_unstable();
+        }
+        next
     }
 
     /// The values: positions never settled are worth 0 (neither side can force a gain,

@@ -15,14 +15,18 @@
 //! raises its position's best exit to `gain - value`. A best exit is a maximum over the
 //! moves, so the state is the single-process forward pass's byte for byte.
 //!
-//! **Thresholds.** Each threshold then seeds and propagates locally; the updates of
-//! predecessors another process owns are collected per destination as `local index << 1 |
-//! win` (a u32) and exchanged in rounds: an `Alltoall` of the counts, an `Alltoallv` of the
-//! updates (at most [`BATCH`] per destination per round, so the buffers stay bounded), an
-//! `Allreduce` of what is still to send and of what was sent. The threshold ends when a whole
-//! exchange sent nothing anywhere: every process has then propagated everything it was sent.
-//! The order the updates arrive in does not matter (see [`super::outcore`]'s module doc), so
-//! each layer has exactly the in-memory build's checksum.
+//! **Thresholds.** Each threshold then seeds and propagates locally, in rounds: a round
+//! propagates the positions settled here, [`STEP`] at a time, until nothing is left or the
+//! outbox holds a 16th of the share in updates (at most [`OUTBOX`]); the updates of
+//! predecessors another process owns go to the outbox per destination as `local index << 1 |
+//! win` (a u32). Then the outbox is exchanged: an `Alltoall` of the counts, an `Alltoallv` of
+//! the updates (a process sends and receives at most a 32nd of the share, and [`ROUND`], at a
+//! time), an `Allreduce` of what is still to send and of what was sent; what arrives settles
+//! positions here, which join those still to propagate. The threshold ends when no process
+//! has anything left to propagate after an exchange. So the outbox and the exchange buffers
+//! are bounded whatever the layer ([`super::plan::EXCHANGE_BYTES`]). The order the updates
+//! arrive in does not matter (see [`super::outcore`]'s module doc), so each layer has exactly
+//! the in-memory build's checksum.
 //!
 //! No process holds the whole layer: each writes its own share of the values into the layer
 //! file's temporary ([`crate::store::layer_file::SlicedLayer`]; shares start on the file's
@@ -44,11 +48,6 @@ use mpi::Count;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
-
-/// The most updates sent to one destination in one exchange round (16 MiB of u32).
-pub const BATCH: usize = 4 << 20;
-/// Received updates decoded and applied at a time.
-const UPDATES_AT_ONCE: usize = 1 << 16;
 
 /// What crossed between the processes while a layer was built (the same on every process).
 #[derive(Clone, Copy, Debug, Default)]
@@ -72,7 +71,10 @@ pub struct Traffic {
 /// Bytes a lookup carries between two processes: the request (a u64) and its answer (a byte).
 pub const LOOKUP_BYTES: u64 = 9;
 
-pub use super::plan::{lookup_segment, min_processes, owned, private_bytes, share_len, MAX_SHARE};
+use super::plan::exchange_sizes;
+pub use super::plan::{
+    lookup_segment, min_processes, owned, private_bytes, share_len, MAX_SHARE, OUTBOX, ROUND, STEP, UPDATES_AT_ONCE,
+};
 
 /// This process's share of every finished layer: `held[m]` holds the values of the ranks
 /// [`owned`] of layer `m`.
@@ -141,22 +143,38 @@ pub fn build_layer<G: LayeredGame>(
     let mut traffic = Traffic::default();
     let part = forward(world, game, shares, n, progress, &mut traffic);
     let mut decided = 0u64;
+    let mut outbox: Vec<Vec<u32>> = vec![Vec::new(); k as usize];
+    let (held_most, round) = exchange_sizes(len);
     for t in (1..=n as i32).rev() {
-        let mut frontier = part.seeds(t);
+        // The positions settled here and not yet propagated. A round propagates some of them
+        // (until the outbox holds `held_most` updates) and exchanges the outbox: every process
+        // takes part in every round, so the rounds are as many everywhere.
+        let mut queue = part.seeds(t);
         loop {
-            let outbox: Mutex<Vec<Vec<u32>>> = Mutex::new(vec![Vec::new(); k as usize]);
-            decided += part.propagate(game, n, t, frontier, &|batch| {
-                let mut out = outbox.lock().unwrap();
-                for &(r, win) in batch {
-                    let dest = r / len;
-                    out[dest as usize].push(((r - dest * len) as u32) << 1 | win as u32);
+            {
+                let sink = Mutex::new(&mut outbox);
+                let held = AtomicU64::new(0);
+                while !queue.is_empty() && held.load(Relaxed) < held_most as u64 {
+                    let step = queue.split_off(queue.len().saturating_sub(STEP));
+                    decided += step.len() as u64;
+                    let next = part.propagate_step(game, n, t, &step, &|batch| {
+                        let mut out = sink.lock().unwrap();
+                        for &(r, win) in batch {
+                            let dest = r / len;
+                            out[dest as usize].push(((r - dest * len) as u32) << 1 | win as u32);
+                        }
+                        held.fetch_add(batch.len() as u64, Relaxed);
+                    });
+                    queue.extend(next);
                 }
-            });
-            let (sent, next) = exchange(world, &part, t, outbox.into_inner().unwrap(), &mut traffic);
-            if sent == 0 {
+            }
+            let settled = exchange(world, &part, t, &mut outbox, round, &mut traffic);
+            queue.extend(settled);
+            let mut left = 0u64;
+            world.all_reduce_into(&(queue.len() as u64), &mut left, SystemOperation::sum());
+            if left == 0 {
                 break;
             }
-            frontier = next;
         }
         let mut all = 0u64;
         world.all_reduce_into(&decided, &mut all, SystemOperation::sum());
@@ -323,22 +341,24 @@ fn blocks(len: u64) -> Count {
     len.div_ceil(BLOCK as u64) as Count
 }
 
-/// Send `out` (updates per destination) in rounds of at most [`BATCH`] per destination and
-/// apply what arrives; returns the updates sent by all processes and the positions the
-/// received updates settled here.
+/// Send the outbox `out` (updates per destination; emptied, its memory kept for the next
+/// round) in rounds of at most `round` updates to all destinations together and apply what
+/// arrives; returns the positions the received updates settled here.
 fn exchange(
     world: &SimpleCommunicator,
     part: &Part,
     t: i32,
-    out: Vec<Vec<u32>>,
+    out: &mut [Vec<u32>],
+    round: usize,
     traffic: &mut Traffic,
-) -> (u64, Vec<u32>) {
+) -> Vec<u32> {
     let k = out.len();
+    // Each destination's part of a round, so that a round receives at most `round` as well.
+    let per = (round / k).max(1);
     let mut done = vec![0usize; k];
     let mut settled = Vec::new();
-    let mut sent_all = 0u64;
     loop {
-        let counts: Vec<Count> = (0..k).map(|d| (out[d].len() - done[d]).min(BATCH) as Count).collect();
+        let counts: Vec<Count> = (0..k).map(|d| (out[d].len() - done[d]).min(per) as Count).collect();
         let mut send = Vec::with_capacity(counts.iter().map(|&c| c as usize).sum());
         for d in 0..k {
             send.extend_from_slice(&out[d][done[d]..done[d] + counts[d] as usize]);
@@ -364,13 +384,13 @@ fn exchange(
         let mine = [left, sent];
         let mut sum = [0u64; 2];
         world.all_reduce_into(&mine[..], &mut sum[..], SystemOperation::sum());
-        sent_all += sum[1];
+        traffic.updates += sum[1];
         if sum[0] == 0 {
             break;
         }
     }
-    traffic.updates += sent_all;
-    (sent_all, settled)
+    out.iter_mut().for_each(Vec::clear);
+    settled
 }
 
 fn offsets(counts: &[Count]) -> Vec<Count> {

@@ -84,17 +84,48 @@ pub fn lookup_segment(share: u64) -> u64 {
 /// each way).
 pub const LOOKUP_BYTES_PER_POSITION: u64 = 6 * 50;
 
+/// The most updates a process sends in one exchange round of a distributed threshold, to all
+/// destinations together (and so the most it receives: each destination takes at most its
+/// `1/k` of a round), 16 MiB of u32; see [`exchange_sizes`].
+pub const ROUND: usize = 4 << 20;
+/// The most updates a process's outbox gathers before the processes exchange them (16 MiB of
+/// u32); see [`exchange_sizes`].
+pub const OUTBOX: usize = 4 << 20;
+
+/// `(outbox, round)` of a distributed threshold over shares of `share` positions: the updates
+/// the outbox gathers before an exchange (a 16th of the share) and the most a process sends
+/// in one exchange round (a 32nd), each within [`STEP`] and [`OUTBOX`] or [`ROUND`]. Small
+/// shares so exchange in several rounds, as large ones do, and memory stays bounded.
+pub fn exchange_sizes(share: u64) -> (usize, usize) {
+    let outbox = (share / 16).clamp(STEP as u64, OUTBOX as u64) as usize;
+    let round = (share / 32).clamp(STEP as u64, ROUND as u64) as usize;
+    (outbox, round)
+}
+/// Positions a distributed threshold propagates between two looks at the outbox: the outbox
+/// exceeds [`OUTBOX`] by at most their predecessors.
+pub const STEP: usize = 1 << 14;
+/// Received updates a distributed threshold decodes and applies at a time.
+pub const UPDATES_AT_ONCE: usize = 1 << 16;
+/// The most predecessors one position has: Oware un-sows each of the previous mover's 6 pits
+/// at most once per seed on the board (6 × 48); a Kiothi position has at most 6.
+pub const MOST_PREDECESSORS: u64 = 6 * 48;
+/// Bytes of a distributed threshold's exchange at its peak, whatever the share: the outbox (its vectors grow by
+/// doubling, so up to twice what they hold), a round's send and receive buffers, and the
+/// received updates decoded a slice at a time.
+pub const EXCHANGE_BYTES: u64 =
+    2 * 4 * (OUTBOX as u64 + STEP as u64 * MOST_PREDECESSORS) + 2 * 4 * ROUND as u64 + UPDATES_AT_ONCE as u64 * 16;
+
 /// Bytes process `p` of `k` holds privately at its peak while it builds a layer of `size`
 /// positions over lower layers of `lower` positions (their sizes): its share of the lower
 /// layers (a byte a position), its share's working state (3 bytes a position) and frontier
-/// allowance, a round of lookups ([`lookup_segment`]) and the process itself (the values it
-/// writes are the working state's).
+/// allowance, a round of lookups ([`lookup_segment`]), a threshold's exchange
+/// ([`EXCHANGE_BYTES`]) and the process itself (the values it writes are the working state's).
 pub fn private_bytes(size: u64, lower: &[u64], k: u64, p: u64) -> u64 {
     let held: u64 = lower.iter().map(|&s| owned(s, k, p)).map(|r| r.end - r.start).sum();
     let r = owned(size, k, p);
     let share = r.end - r.start;
     let lookups = LOOKUP_BYTES_PER_POSITION * lookup_segment(share_len(size, k)).min(share);
-    FIXED_BYTES + held + share * WORK_BYTES_PER_POSITION + share / FRONTIER_SHARE * 4 + lookups
+    FIXED_BYTES + held + share * WORK_BYTES_PER_POSITION + share / FRONTIER_SHARE * 4 + lookups.max(EXCHANGE_BYTES)
 }
 
 /// Who builds: one process (in memory or out of core), or `k` MPI processes of which the
@@ -473,16 +504,15 @@ mod tests {
             plan_build(&Request { processes: Processes::Mpi { k: 4, here: vec![0, 1] }, ..request(&sizes, None) })
                 .unwrap();
         // A quarter of each layer: 2 blocks of the lower one, 16 of the top one (3 bytes a
-        // position, a frontier entry per 16), and a round of lookups of 2^14 positions.
-        let share = FIXED_BYTES
-            + 2 * BLOCK as u64
-            + 16 * BLOCK as u64 * (3 * 16 + 4) / 16
-            + LOOKUP_BYTES_PER_POSITION * (1 << 14);
+        // position, a frontier entry per 16), and a threshold's exchange (more than a round of
+        // lookups of 2^14 positions).
+        assert!(EXCHANGE_BYTES > LOOKUP_BYTES_PER_POSITION * (1 << 14));
+        let share = FIXED_BYTES + 2 * BLOCK as u64 + 16 * BLOCK as u64 * (3 * 16 + 4) / 16 + EXCHANGE_BYTES;
         assert_eq!(private_bytes(sizes[1], &sizes[..1], 4, 0), share);
         assert_eq!((one.memory, two.memory), (share, 2 * share));
         // Twice the processes, about half the memory of each beyond the fixed bytes.
-        let eight = private_bytes(sizes[1], &sizes[..1], 8, 0) - FIXED_BYTES - LOOKUP_BYTES_PER_POSITION * (1 << 14);
-        assert_eq!(2 * eight, share - FIXED_BYTES - LOOKUP_BYTES_PER_POSITION * (1 << 14));
+        let eight = private_bytes(sizes[1], &sizes[..1], 8, 0) - FIXED_BYTES - EXCHANGE_BYTES;
+        assert_eq!(2 * eight, share - FIXED_BYTES - EXCHANGE_BYTES);
         assert_eq!(one.staging, 0);
         // Four processes build four times as fast as one at the same rate.
         let single = plan_build(&request(&sizes, None)).unwrap();
