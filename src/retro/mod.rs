@@ -287,17 +287,17 @@ pub fn build_files<G: LayeredGame>(
                     layer_file::checksum(&crcs)
                 );
                 // The values are copied from their file a slice at a time, never mapped whole.
-                let built = outcore::build_layer_parts(
+                let built = outcore::build_layer_parts(&outcore::PartsBuild {
                     game,
-                    lower.as_slice(),
-                    streamed.then_some(&layers as &dyn stream::LowerBlocks),
+                    lower: lower.as_slice(),
+                    streamed: streamed.then_some(&layers as &dyn stream::LowerBlocks),
                     n,
-                    k,
-                    &work,
-                    &identity,
-                    outcore::CHECKPOINT_EVERY,
-                    p.as_ref(),
-                )
+                    parts: k,
+                    work: &work,
+                    identity: &identity,
+                    every: outcore::CHECKPOINT_EVERY,
+                    progress: p.as_ref(),
+                })
                 .and_then(|values| family.write_from(n, &values));
                 // Finished or failed (a full disk), nothing of the partitions stays behind; only
                 // a stopped process leaves them, and the next build resumes from them.
