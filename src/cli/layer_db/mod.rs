@@ -23,7 +23,7 @@ use products::{export, pack, stats};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 
-/// A `db` subcommand, parsed (each game's clap enum maps onto it).
+/// A `db` subcommand, parsed ([`DbCmd::request`] makes it from the flags).
 pub enum DbRequest {
     Build {
         max: usize,
