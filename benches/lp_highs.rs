@@ -33,11 +33,11 @@
 //! matching⁺ runs on every core, HiGHS on one) and wall seconds.
 //! Figures: results/BENCHMARKS.md ("The restricted game's solvers").
 
+mod common;
+
 use highs::{ColProblem, HighsModelStatus, Sense};
-use mancala::games::lukho::{Chain, Races, Rules};
 use mancala::matrix_game::{maximiser_from, maximiser_regret, GameDump, SolveOptions};
-use mancala::opening_game::{OpeningGame, Options, Payoff, Quiet, Solver};
-use mancala::sweep::Spec;
+use mancala::opening_game::{Options, Quiet, Solver};
 use std::time::Instant;
 
 struct Args {
@@ -89,12 +89,7 @@ fn main() {
 /// The last restricted game of the 2,368-choice `lockstep`/`margin` run, through its dump
 /// file: its value (by the dense simplex) must be the run's last restricted value.
 fn family_game() -> GameDump {
-    let def = OpeningGame {
-        rules: Rules { chain: Chain::It, keep_one: false },
-        model: "lockstep".parse::<Races>().unwrap(),
-        payoff: Payoff::parse("margin").unwrap(),
-        family: Spec::parse("all:remove=00*0*0*0").unwrap(),
-    };
+    let def = common::lockstep_2368();
     let dir = tempfile::tempdir().unwrap();
     let t = Instant::now();
     let mut s = Solver::open_with(def.clone(), dir.path(), Options { replies: 8, ..Options::default() }).unwrap();

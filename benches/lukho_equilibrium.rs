@@ -6,21 +6,16 @@
 //! symmetric), the certificate's bounds within the tolerance, and prints its iterations.
 //! Figures: results/BENCHMARKS.md ("Lukho equilibrium: the cost of a run").
 
-use mancala::games::lukho::{Chain, Races, Rules};
-use mancala::opening_game::{OpeningGame, Options, Payoff, Quiet, Solver, Weights};
-use mancala::sweep::Spec;
+mod common;
+
+use mancala::opening_game::{Options, Quiet, Solver, Weights};
 
 fn main() {
     divan::main();
 }
 
 fn solve(weights: Weights) -> usize {
-    let def = OpeningGame {
-        rules: Rules { chain: Chain::It, keep_one: false },
-        model: "lockstep".parse::<Races>().unwrap(),
-        payoff: Payoff::parse("margin").unwrap(),
-        family: Spec::parse("all:remove=00*0*0*0").unwrap(),
-    };
+    let def = common::lockstep_2368();
     let dir = tempfile::tempdir().unwrap();
     let options =
         Options { replies: 8, average: 8, average_replies: 8, average_weights: weights, ..Options::default() };

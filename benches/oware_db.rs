@@ -3,7 +3,7 @@
 
 use mancala::games::oware::Rules;
 use mancala::retro::builder::{build_layer, Silent};
-use mancala::retro::outcore::build_layer_parts;
+use mancala::retro::outcore::{build_layer_parts, PartsBuild};
 use mancala::retro::oware::{tables_in_memory_with, IndexKind, OwareLayers};
 use mancala::retro::stream::{InMemory, LowerBlocks};
 use mancala::retro::LayeredGame;
@@ -52,7 +52,17 @@ fn bench_layer(bencher: divan::Bencher, index: IndexKind, n: usize, build: Build
                 // Each run from nothing: a work directory left by the last one would be resumed.
                 let _ = std::fs::remove_dir_all(&work);
                 let every = mancala::retro::outcore::CHECKPOINT_EVERY;
-                let values = build_layer_parts(&game, lower.as_slice(), s, n, 16, &work, "bench", every, &Silent);
+                let values = build_layer_parts(&PartsBuild {
+                    game: &game,
+                    lower: lower.as_slice(),
+                    streamed: s,
+                    n,
+                    parts: 16,
+                    work: &work,
+                    identity: "bench",
+                    every,
+                    progress: &Silent,
+                });
                 std::fs::read(values.unwrap()).unwrap()
             }
         };

@@ -239,3 +239,13 @@ mod tests {
         assert!(check_out_dir(&file.join("sub")).unwrap_err().contains("is not a directory"));
     }
 }
+
+/// The last flags of a game's `solve`: the answer as JSON, and the game's rule flags `R`.
+#[derive(clap::Args)]
+pub struct SolveOutput<R: clap::Args> {
+    /// Print the answer as one JSON document (the fields `mancala serve` answers with).
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub rules: R,
+}

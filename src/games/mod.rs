@@ -4,3 +4,4 @@ pub(crate) mod cycle;
 pub mod kiothi;
 pub mod lukho;
 pub mod oware;
+pub mod result;

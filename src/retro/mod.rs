@@ -47,6 +47,23 @@ pub struct Edge<P> {
     pub same_layer: bool,
 }
 
+/// The moves `edges` of a position that stay in its layer, counted; each one that leaves it is
+/// handed to `exit` as `(gain, layer, rank)` of its child. The one walk over the moves that
+/// [`LayeredGame::exits`] and [`LayeredGame::exit_children`] make by default.
+#[inline]
+fn split_exits<G: LayeredGame + ?Sized>(game: &G, edges: &[Edge<G::Pos>], mut exit: impl FnMut(i32, usize, u64)) -> u8 {
+    let mut same = 0u8;
+    for e in edges {
+        if e.same_layer {
+            same += 1;
+        } else {
+            let (layer, r) = game.locate(&e.child);
+            exit(e.gain, layer, r);
+        }
+    }
+    same
+}
+
 /// What the layered builder needs from a game. Positions are seen from the mover's side and
 /// a position's value is the net number of board pieces the mover gets under perfect play.
 pub trait LayeredGame: Sync {
@@ -90,16 +107,10 @@ pub trait LayeredGame: Sync {
             return Err(v);
         }
         let mut best: Option<i32> = None;
-        let mut same = 0u8;
-        for e in buf.iter() {
-            if e.same_layer {
-                same += 1;
-            } else {
-                let (layer, r) = self.locate(&e.child);
-                let x = e.gain - lower.value(layer, r) as i32;
-                best = Some(best.map_or(x, |b| b.max(x)));
-            }
-        }
+        let same = split_exits(self, buf, |gain, layer, r| {
+            let x = gain - lower.value(layer, r) as i32;
+            best = Some(best.map_or(x, |b| b.max(x)));
+        });
         Ok((best, same))
     }
 
@@ -118,16 +129,7 @@ pub trait LayeredGame: Sync {
         if let Some(v) = self.expand(pos, buf) {
             return Err(v);
         }
-        let mut same = 0u8;
-        for e in buf.iter() {
-            if e.same_layer {
-                same += 1;
-            } else {
-                let (layer, r) = self.locate(&e.child);
-                out.push((e.gain, layer, r));
-            }
-        }
-        Ok(same)
+        Ok(split_exits(self, buf, |gain, layer, r| out.push((gain, layer, r))))
     }
 
     /// The ranks (in layer `n`) of [`LayeredGame::unmoves`] of the position of rank `rank` in
@@ -287,17 +289,17 @@ pub fn build_files<G: LayeredGame>(
                     layer_file::checksum(&crcs)
                 );
                 // The values are copied from their file a slice at a time, never mapped whole.
-                let built = outcore::build_layer_parts(
+                let built = outcore::build_layer_parts(&outcore::PartsBuild {
                     game,
-                    lower.as_slice(),
-                    streamed.then_some(&layers as &dyn stream::LowerBlocks),
+                    lower: lower.as_slice(),
+                    streamed: streamed.then_some(&layers as &dyn stream::LowerBlocks),
                     n,
-                    k,
-                    &work,
-                    &identity,
-                    outcore::CHECKPOINT_EVERY,
-                    p.as_ref(),
-                )
+                    parts: k,
+                    work: &work,
+                    identity: &identity,
+                    every: outcore::CHECKPOINT_EVERY,
+                    progress: p.as_ref(),
+                })
                 .and_then(|values| family.write_from(n, &values));
                 // Finished or failed (a full disk), nothing of the partitions stays behind; only
                 // a stopped process leaves them, and the next build resumes from them.

@@ -150,26 +150,27 @@ fn save(path: &Path, part: &Part) -> Result<(), IoAt> {
 /// small visits at the end of a threshold.
 pub const CHECKPOINT_EVERY: Duration = Duration::from_secs(20 * 60);
 
-/// Build layer `n` in `parts` partitions with their files in `work`. The forward pass looks
-/// the capture children up in `lower` (mapped), or, given `streamed`, reads them from it in
-/// rank order ([`super::stream`]). `identity` names the game, its rules and its lower layers:
-/// a build resumes from a checkpoint in `work` only if it was made for the same layer, plan and
-/// identity, and empties `work` otherwise ([`build_parts`]). Visits inside a threshold end in
-/// a checkpoint at most every `every`. Returns the file of its values, one byte per rank, in
-/// `work`.
-#[allow(clippy::too_many_arguments)]
-pub fn build_layer_parts<G: LayeredGame, L: Layers + ?Sized>(
-    game: &G,
-    lower: &L,
-    streamed: Option<&dyn LowerBlocks>,
-    n: usize,
-    parts: u64,
-    work: &Path,
-    identity: &str,
-    every: Duration,
-    progress: &dyn Progress,
-) -> Result<PathBuf, DbError> {
-    build_parts(game, lower, streamed, n, parts, work, identity, every, None, progress).map_err(|e| match e {
+/// One partitioned build of layer `n` of `game`: `parts` partitions with their files in
+/// `work`. The forward pass looks the capture children up in `lower` (mapped), or, given
+/// `streamed`, reads them from it in rank order ([`super::stream`]). `identity` names the game,
+/// its rules and its lower layers: a build resumes from a checkpoint in `work` only if it was
+/// made for the same layer, plan and identity, and empties `work` otherwise ([`build_parts`]).
+/// Visits inside a threshold end in a checkpoint at most every `every`.
+pub struct PartsBuild<'a, G, L: ?Sized> {
+    pub game: &'a G,
+    pub lower: &'a L,
+    pub streamed: Option<&'a dyn LowerBlocks>,
+    pub n: usize,
+    pub parts: u64,
+    pub work: &'a Path,
+    pub identity: &'a str,
+    pub every: Duration,
+    pub progress: &'a dyn Progress,
+}
+
+/// Build the layer `b` names; returns the file of its values, one byte per rank, in `b.work`.
+pub fn build_layer_parts<G: LayeredGame, L: Layers + ?Sized>(b: &PartsBuild<'_, G, L>) -> Result<PathBuf, DbError> {
+    build_parts(b, None).map_err(|e| match e {
         Failed::Io((path, source)) => DbError::Io { path, source },
         Failed::Db(e) => e,
         Failed::Stopped => unreachable!("stopped only when asked"),
@@ -219,19 +220,11 @@ impl From<IoAt> for Failed {
 /// order of the visits (module docs), so every layer is bit for bit the uninterrupted one.
 /// Durability: before the progress file is replaced (atomically) every file written since the
 /// last checkpoint is fsynced, so a checkpoint survives the machine, not only the process.
-#[allow(clippy::too_many_arguments)]
 fn build_parts<G: LayeredGame, L: Layers + ?Sized>(
-    game: &G,
-    lower: &L,
-    streamed: Option<&dyn LowerBlocks>,
-    n: usize,
-    parts: u64,
-    work: &Path,
-    identity: &str,
-    every: Duration,
+    b: &PartsBuild<'_, G, L>,
     stop_after: Option<u64>,
-    progress: &dyn Progress,
 ) -> Result<PathBuf, Failed> {
+    let &PartsBuild { game, lower, streamed, n, parts, work, identity, every, progress } = b;
     let size = game.layer_size(n);
     let len = size.div_ceil(parts.max(least_parts(size))).max(1);
     let parts = size.div_ceil(len).max(1);
@@ -365,7 +358,18 @@ mod tests {
     ) -> Option<Vec<u8>> {
         let lower = stream::InMemory(layers);
         let s = streamed.then_some(&lower as &dyn LowerBlocks);
-        match build_parts(game, &layers[..n], s, n, parts, work, "test game", every, stop, notes) {
+        let b = PartsBuild {
+            game,
+            lower: &layers[..n],
+            streamed: s,
+            n,
+            parts,
+            work,
+            identity: "test game",
+            every,
+            progress: notes,
+        };
+        match build_parts(&b, stop) {
             Ok(values) => Some(fs::read(values).unwrap()),
             Err(Failed::Stopped) => None,
             Err(Failed::Io((path, e))) => panic!("{}: {e}", path.display()),
@@ -453,9 +457,20 @@ mod tests {
         assert!(run(&game, &layers, false, n, 3, &work, Duration::ZERO, None, &notes).unwrap() == want);
         assert_eq!(notes.take(), ["its work directory's progress file is damaged; starting the layer over"]);
         // A checkpoint of another game or lower layers is not resumed.
-        assert!(build_parts(&game, &layers[..n], None, n, 3, &work, "other", Duration::ZERO, None, &notes).is_ok());
+        let other = |progress| PartsBuild {
+            game: &game,
+            lower: &layers[..n],
+            streamed: None,
+            n,
+            parts: 3,
+            work: &work,
+            identity: "other",
+            every: Duration::ZERO,
+            progress,
+        };
+        assert!(build_parts(&other(&notes), None).is_ok());
         assert_eq!(notes.take(), ["its work directory holds a checkpoint of another plan (another game, rules or lower layers); starting the layer over"]);
-        let silent = build_parts(&game, &layers[..n], None, n, 3, &work, "other", Duration::ZERO, None, &Silent);
+        let silent = build_parts(&other(&Silent), None);
         assert!(fs::read(silent.ok().unwrap()).unwrap() == want);
     }
 

@@ -2,124 +2,68 @@
 //! commands (`cli::layer_db`), with the Kiothi words, flags and columns.
 
 use super::RuleFlags;
-use crate::cli::layer_db::{self, BuildOptions, DbRequest, DbSpec, StatsFlags};
+use crate::cli::layer_db::{self, BuildOptions, DbRequest, DbSpec, DbWords, GameDb};
 use anyhow::Result;
-use clap::{Args, Subcommand};
-use mancala::export::{Column, Format, Value};
+use clap::Args;
+use mancala::export::{Column, Value};
 use mancala::games::kiothi::{Rules, BOMA};
 use mancala::retro::kiothi::{self as db, Database, KiothiLayers};
 use std::path::{Path, PathBuf};
 
-#[derive(Args)]
-pub struct DbArgs {
-    #[command(subcommand)]
-    cmd: DbCmd,
+pub(super) type DbArgs = layer_db::DbArgs<BuildFlags, RuleFlags>;
+
+impl GameDb for BuildFlags {
+    /// The Kiothi words of the `db` help.
+    const WORDS: DbWords = DbWords {
+        dir: "Directory of the tables (`kiothi db build --dir`)",
+        range: "warriors",
+        range_value: "WARRIORS",
+        range_help: "Warrior counts, `A..=B`, `A..B` or `N`",
+        export_about: "Write table entries as a dataset: warriors, p0..p19 (mover's row first), nki0..nki19 (0/1, same boma order), value, best_move (`B:K`, the first best in own-index then lift order; empty when the mover has no legal move)",
+        export_example: "Example: mancala kiothi db export --dir /tmp/kt --warriors 0..=3 --format csv --out t.csv",
+        pack_about: "Write a packed (compressed) copy of every layer of DIR into OUT, which `solve`, `db verify`, `db stats` and `db export` read like the raw layers (resumable)",
+        pack_dir: "Directory of the raw tables to pack (`kiothi db build --dir`)",
+        pack_example: None,
+    };
 }
 
-#[derive(Subcommand)]
-enum DbCmd {
-    /// Build every layer 0..=N into DIR (resumable: finished layers are kept).
-    ///
-    /// A layer holds every position with that many warriors on the board, after the opening
-    /// (turn >= 3): boma from the mover's view and the nki flags of the occupied boma. A value
-    /// is the net number of board warriors the mover ends up with (repetition `split`).
-    #[command(after_help = "Example: mancala kiothi db build --max-warriors 6 --dir /tmp/kt")]
-    Build {
-        /// Largest number of warriors on the board (0..=10).
-        #[arg(long)]
-        max_warriors: usize,
-        /// Directory of the layer files (created if missing).
-        #[arg(long, value_parser = crate::cli::args::out_dir())]
-        dir: PathBuf,
-        /// Worker threads (default: all cores).
-        #[arg(long, value_parser = crate::cli::args::threads)]
-        threads: Option<crate::cli::args::Threads>,
-        /// Print the build's plan and build nothing: per layer its positions and memory, then
-        /// the memory, disk and time the build needs against what this machine has (the same
-        /// plan the build follows and is refused by).
-        #[arg(long)]
-        plan: bool,
-        /// Keep every finished layer packed, as `db pack` writes it: each layer is packed as
-        /// soon as it is built and checked, the raw layers the directory holds first, and the
-        /// build reads its packed lower layers directly, block by block (its lookups streamed).
-        #[arg(long)]
-        pack: bool,
-        #[command(flatten)]
-        rules: RuleFlags,
-    },
-    /// Check every layer: checksums, and each entry against its moves (Bellman).
-    Verify {
-        /// Directory of the tables (`kiothi db build --dir`).
-        #[arg(long)]
-        dir: PathBuf,
-        #[command(flatten)]
-        rules: RuleFlags,
-    },
-    /// Per layer: positions, wins / draws / losses for the mover, value histogram.
-    Stats {
-        #[command(flatten)]
-        stats: StatsFlags,
-        #[command(flatten)]
-        rules: RuleFlags,
-    },
-    /// Write table entries as a dataset: warriors, p0..p19 (mover's row first), nki0..nki19
-    /// (0/1, same boma order), value, best_move (`B:K`, the first best in own-index then lift
-    /// order; empty when the mover has no legal move).
-    #[command(
-        after_help = "Example: mancala kiothi db export --dir /tmp/kt --warriors 0..=3 --format csv --out t.csv"
-    )]
-    Export {
-        /// Directory of the tables (`kiothi db build --dir`).
-        #[arg(long)]
-        dir: PathBuf,
-        /// Warrior counts, `A..=B`, `A..B` or `N`.
-        #[arg(long, allow_hyphen_values = true)]
-        warriors: String,
-        /// Table format (CSV files get a `.meta.json` data dictionary beside them).
-        #[arg(long, value_parser = crate::cli::args::format())]
-        format: Format,
-        /// File to write (its directory must exist; replaced atomically when the export is complete).
-        #[arg(long, value_parser = crate::cli::args::out_file())]
-        out: PathBuf,
-        #[command(flatten)]
-        rules: RuleFlags,
-    },
-    /// Write a packed (compressed) copy of every layer of DIR into OUT, which `solve`, `db
-    /// verify`, `db stats` and `db export` read like the raw layers (resumable).
-    Pack {
-        /// Directory of the raw tables to pack (`kiothi db build --dir`).
-        #[arg(long)]
-        dir: PathBuf,
-        /// Directory of the packed layer files (created if missing).
-        #[arg(long, value_parser = crate::cli::args::out_dir())]
-        out: PathBuf,
-        /// Worker threads (default: all cores).
-        #[arg(long, value_parser = crate::cli::args::threads)]
-        threads: Option<crate::cli::args::Threads>,
-        #[command(flatten)]
-        rules: RuleFlags,
-    },
+/// Build every layer 0..=N into DIR (resumable: finished layers are kept).
+///
+/// A layer holds every position with that many warriors on the board, after the opening
+/// (turn >= 3): boma from the mover's view and the nki flags of the occupied boma. A value
+/// is the net number of board warriors the mover ends up with (repetition `split`).
+#[derive(Args)]
+#[command(after_help = "Example: mancala kiothi db build --max-warriors 6 --dir /tmp/kt")]
+pub(super) struct BuildFlags {
+    /// Largest number of warriors on the board (0..=10).
+    #[arg(long)]
+    max_warriors: usize,
+    /// Directory of the layer files (created if missing).
+    #[arg(long, value_parser = crate::cli::args::out_dir())]
+    dir: PathBuf,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_parser = crate::cli::args::threads)]
+    threads: Option<crate::cli::args::Threads>,
+    /// Print the build's plan and build nothing: per layer its positions and memory, then
+    /// the memory, disk and time the build needs against what this machine has (the same
+    /// plan the build follows and is refused by).
+    #[arg(long)]
+    plan: bool,
+    /// Keep every finished layer packed, as `db pack` writes it: each layer is packed as
+    /// soon as it is built and checked, the raw layers the directory holds first, and the
+    /// build reads its packed lower layers directly, block by block (its lookups streamed).
+    #[arg(long)]
+    pack: bool,
+    #[command(flatten)]
+    rules: RuleFlags,
 }
 
 pub fn run(a: DbArgs) -> Result<()> {
-    let (req, rules) = match a.cmd {
-        DbCmd::Build { max_warriors, dir, threads, plan, pack, rules } => (
-            DbRequest::Build {
-                max: max_warriors,
-                dir,
-                threads,
-                options: BuildOptions { pack, ..BuildOptions::default() },
-                plan,
-            },
-            rules,
-        ),
-        DbCmd::Verify { dir, rules } => (DbRequest::Verify { dir }, rules),
-        DbCmd::Stats { stats, rules } => (DbRequest::Stats(stats), rules),
-        DbCmd::Export { dir, warriors, format, out, rules } => {
-            (DbRequest::Export { dir, layers: warriors, format, out }, rules)
-        }
-        DbCmd::Pack { dir, out, threads, rules } => (DbRequest::Pack { dir, out, threads }, rules),
-    };
+    let (req, rules) = a.cmd.request(|b| {
+        let BuildFlags { max_warriors, dir, threads, plan, pack, rules } = b;
+        let options = BuildOptions { pack, ..BuildOptions::default() };
+        Ok((DbRequest::Build { max: max_warriors, dir, threads, options, plan }, rules))
+    })?;
     let rules = rules.rules();
     layer_db::run(req, &spec(&rules), rules)
 }

@@ -1,6 +1,7 @@
 //! `kiothi solve`: value, best moves and a perfect-play line of a position (turn >= 3).
 
 use super::{load, RuleFlags};
+use crate::cli::args::SolveOutput;
 use crate::cli::usage;
 use anyhow::Result;
 use clap::Args;
@@ -29,15 +30,12 @@ pub struct SolveArgs {
     /// Endgame tables (`kiothi db build`) probed wherever they cover the warriors on the board.
     #[arg(long)]
     db: Option<PathBuf>,
-    /// Print the answer as one JSON document (the fields `mancala serve` answers with).
-    #[arg(long)]
-    json: bool,
     #[command(flatten)]
-    rules: RuleFlags,
+    output: SolveOutput<RuleFlags>,
 }
 
 pub fn solve(a: SolveArgs) -> Result<()> {
-    let rules = a.rules.rules();
+    let rules = a.output.rules.rules();
     if a.depth == Some(0) || a.nodes == Some(0) {
         return usage("--depth / --nodes: expected at least 1");
     }
@@ -66,7 +64,7 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     let sowings = &answer["sowings"];
     let score = exact.then(|| p.final_totals(s.bounds.lo));
     let winner = score.map(|t| Side::ahead(t).map(|w| w.name()).unwrap_or("draw"));
-    if a.json {
+    if a.output.json {
         println!("{answer}");
     } else {
         println!("rules: {}", rules.to_json());

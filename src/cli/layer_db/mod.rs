@@ -2,7 +2,10 @@
 //! one implementation, instantiated per game with a [`DbSpec`] (its flag and column names,
 //! how a position is named and written as a row).
 
+mod flags;
 mod products;
+
+pub use flags::{DbArgs, DbCmd, DbWords, GameDb, StatsFlags};
 
 use super::progress::{bar, LayerBar};
 use super::usage;
@@ -20,7 +23,7 @@ use products::{export, pack, stats};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 
-/// A `db` subcommand, parsed (each game's clap enum maps onto it).
+/// A `db` subcommand, parsed ([`DbCmd::request`] makes it from the flags).
 pub enum DbRequest {
     Build {
         max: usize,
@@ -47,27 +50,6 @@ pub enum DbRequest {
     },
 }
 
-/// `db stats`'s flags, the same for every game.
-#[derive(clap::Args)]
-pub struct StatsFlags {
-    /// The database's directory (its `db build --dir`).
-    #[arg(long)]
-    pub dir: PathBuf,
-    /// Print the statistics as one JSON document instead of a table.
-    #[arg(long)]
-    pub json: bool,
-    /// Also write an SVG chart of the W/D/L share per layer.
-    #[arg(long, value_parser = crate::cli::args::out_file())]
-    pub svg: Option<PathBuf>,
-    /// Also write the per-layer rows as CSV (the layer's pieces, stones or warriors, then
-    /// positions, wins, draws, losses, crc32).
-    #[arg(long, value_parser = crate::cli::args::out_file())]
-    pub csv: Option<PathBuf>,
-    /// Also write the value histograms as CSV (pieces, value, positions).
-    #[arg(long, value_parser = crate::cli::args::out_file())]
-    pub histogram_csv: Option<PathBuf>,
-}
-
 /// How a build may use the machine, as its flags ask: the memory budget (`--memory`; layers
 /// whose working arrays do not fit it are built out of core), how the forward passes read the
 /// lower layers (`None`: chosen per layer by the plan, [`mancala::retro::plan::plan_layer`]),
@@ -77,6 +59,22 @@ pub struct BuildOptions {
     pub memory: Option<u64>,
     pub lookups: Option<Lookups>,
     pub pack: bool,
+}
+
+impl<B: clap::Args, R: clap::Args> DbCmd<B, R> {
+    /// The request this subcommand makes and the rule flags it was given; `build` asks the
+    /// game's own flags.
+    pub fn request(self, build: impl FnOnce(B) -> Result<(DbRequest, R)>) -> Result<(DbRequest, R)> {
+        Ok(match self {
+            DbCmd::Build(b) => build(b)?,
+            DbCmd::Verify { dir, rules } => (DbRequest::Verify { dir }, rules),
+            DbCmd::Stats { stats, rules } => (DbRequest::Stats(stats), rules),
+            DbCmd::Export { dir, layers, format, out, rules } => {
+                (DbRequest::Export { dir, layers, format, out }, rules)
+            }
+            DbCmd::Pack { dir, out, threads, rules } => (DbRequest::Pack { dir, out, threads }, rules),
+        })
+    }
 }
 
 /// What differs between the games' `db` commands: words, flags, columns.

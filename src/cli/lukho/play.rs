@@ -11,7 +11,21 @@ use mancala::sweep::trace::{choice_json, outcome_json, play_head, speeds_rows, t
 use mancala::sweep::InputError;
 use serde_json::{json, Value as Json};
 
+/// The last flags of `play` and `races`: one JSON document or JSON lines (each command says
+/// of what, in its help), and the rules.
 #[derive(Args)]
+struct Output {
+    #[arg(long)]
+    json: bool,
+    #[arg(long, conflicts_with = "json")]
+    jsonl: bool,
+    #[command(flatten)]
+    rules: RuleFlags,
+}
+
+#[derive(Args)]
+#[command(mut_arg("json", |a| a.help("Print the game's result as one JSON document")))]
+#[command(mut_arg("jsonl", |a| a.help("With --trace: print the board at the start of every turn as JSON lines")))]
 pub struct PlayArgs {
     #[command(flatten)]
     pair: Pair,
@@ -21,30 +35,25 @@ pub struct PlayArgs {
     /// Print the board at the start of every turn (with --jsonl: one state object each).
     #[arg(long)]
     trace: bool,
-    /// Print the game's result as one JSON document.
-    #[arg(long)]
-    json: bool,
-    /// With --trace: print the board at the start of every turn as JSON lines.
-    #[arg(long, conflicts_with = "json")]
-    jsonl: bool,
     #[command(flatten)]
-    rules: RuleFlags,
+    output: Output,
 }
 
 pub fn play(a: PlayArgs) -> Result<()> {
-    let rules = &a.rules.rules();
+    let Output { json, jsonl, rules } = a.output;
+    let rules = &rules.rules();
     let (s, n) = a.pair.choices(rules)?;
     let race = a.race;
     let t = trace(rules, &s, &n, race).map_err(|e| input(InputError::new("race", e.to_string())))?;
     let o = &t.outcome;
     let head = play_head(rules, &s, &n, race);
-    if a.jsonl && a.trace {
+    if jsonl && a.trace {
         for line in trace_lines(&t, &head) {
             println!("{line}");
         }
         return Ok(());
     }
-    if a.json || a.jsonl {
+    if json || jsonl {
         let mut m = head;
         m.extend(outcome_json(o));
         println!("{}", Json::Object(m));
@@ -95,30 +104,27 @@ pub fn play(a: PlayArgs) -> Result<()> {
 }
 
 #[derive(Args)]
+#[command(mut_arg("json", |a| a.help("Print the outcomes as one JSON document")))]
+#[command(mut_arg("jsonl", |a| a.help("Print one JSON line per race outcome")))]
 pub struct RacesArgs {
     #[command(flatten)]
     pair: Pair,
-    /// Print the outcomes as one JSON document.
-    #[arg(long)]
-    json: bool,
-    /// Print one JSON line per race outcome.
-    #[arg(long, conflicts_with = "json")]
-    jsonl: bool,
     #[command(flatten)]
-    rules: RuleFlags,
+    output: Output,
 }
 
 pub fn races(a: RacesArgs) -> Result<()> {
-    let rules = &a.rules.rules();
+    let Output { json, jsonl, rules } = a.output;
+    let rules = &rules.rules();
     let (s, n) = a.pair.choices(rules)?;
     let rows = speeds_rows(rules, &s, &n);
-    if a.json {
+    if json {
         let rows: Vec<Json> = rows.into_iter().map(Json::Object).collect();
         println!(
             "{}",
             json!({"rules": rules.to_json(), "south": choice_json(&s, rules), "north": choice_json(&n, rules), "races": rows})
         );
-    } else if a.jsonl {
+    } else if jsonl {
         for (i, mut r) in rows.into_iter().enumerate() {
             if i == 0 {
                 r.insert("rules".into(), rules.to_json());

@@ -2,164 +2,113 @@
 //! commands (`cli::layer_db`), with the Oware words, flags and columns.
 
 use super::RuleFlags;
-use crate::cli::layer_db::{self, BuildOptions, DbRequest, DbSpec, StatsFlags};
+use crate::cli::layer_db::{self, BuildOptions, DbCmd, DbRequest, DbSpec, DbWords, GameDb};
 use crate::cli::usage;
 use anyhow::Result;
-use clap::{Args, Subcommand};
-use mancala::export::{Column, Format, Value};
+use clap::Args;
+use mancala::export::{Column, Value};
 use mancala::games::oware::{Rules, PITS};
 use mancala::retro::database::TableGame;
 use mancala::retro::oware::{Database, IndexKind, OwareLayers};
 use mancala::retro::plan::Lookups;
 use std::path::{Path, PathBuf};
 
-#[derive(Args)]
-pub struct DbArgs {
-    #[command(subcommand)]
-    cmd: DbCmd,
+pub(super) type DbArgs = layer_db::DbArgs<BuildFlags, RuleFlags>;
+
+impl GameDb for BuildFlags {
+    /// The Oware words of the `db` help.
+    const WORDS: DbWords = DbWords {
+        dir: "Database directory (`oware db build --dir`)",
+        range: "stones",
+        range_value: "STONES",
+        range_help: "Seed counts, `A..=B` or `N`",
+        export_about: "Write database entries as a dataset: stones, p0..p11 (mover's row first), value, best_move (lowest best own index; empty when the position has ended)",
+        export_example: "Example: mancala oware db export --dir /tmp/db --stones 0..=6 --format csv --out t.csv",
+        pack_about: "Write a packed (compressed) copy of every layer of DIR into OUT, which `solve --db`, `db verify`, `db stats` and `db export` read like the raw layers (resumable)",
+        pack_dir: "Directory of the raw layers to pack (`oware db build --dir`)",
+        pack_example: Some("Example: mancala oware db pack --dir /tmp/db --out /tmp/db-packed"),
+    };
 }
 
-#[derive(Subcommand)]
-enum DbCmd {
-    /// Build every layer 0..=N into DIR (resumable: finished layers are kept).
-    #[command(after_help = "Example: mancala oware db build --max-stones 12 --dir /tmp/db")]
-    Build {
-        /// Largest number of seeds on the board (0..=48).
-        #[arg(long)]
-        max_stones: usize,
-        /// Directory of the layer files (created if missing).
-        #[arg(long, value_parser = crate::cli::args::out_dir())]
-        dir: PathBuf,
-        /// Worker threads (default: all cores).
-        #[arg(long, value_parser = crate::cli::args::threads)]
-        threads: Option<crate::cli::args::Threads>,
-        /// Which positions the layers hold (readers find the index from the files).
-        #[arg(long, value_parser = crate::cli::args::variant::<IndexKind>(), default_value = "full")]
-        index: IndexKind,
-        /// Memory budget (`512M`, `4G`, `1.5GiB`, bytes): a layer whose working arrays do not
-        /// fit is built in partitions kept on disk, and one whose lower layers do not fit
-        /// streams them (see `--lookups`); refused when no split fits.
-        #[arg(long, value_parser = crate::cli::args::bytes)]
-        memory: Option<u64>,
-        /// How a layer's forward pass reads the values of its captures' children in the lower
-        /// layers (default: mapped while the budget holds them, else streamed; streamed builds
-        /// every layer out of core).
-        #[arg(long, value_parser = crate::cli::args::variant::<Lookups>())]
-        lookups: Option<Lookups>,
-        /// Print the build's plan and build nothing: per layer its positions, partitions,
-        /// lookups and memory, then the memory, disk and time the build needs against what
-        /// this machine has (the same plan the build follows and is refused by).
-        #[arg(long)]
-        plan: bool,
-        /// Keep every finished layer packed, as `db pack` writes it (about 3.5 bits a position
-        /// instead of 8): each layer is packed as soon as it is built and checked, the raw layers
-        /// the directory holds first, and the build reads its packed lower layers directly,
-        /// block by block (implies `--lookups streamed`; not with `--lookups mapped`).
-        #[arg(long)]
-        pack: bool,
-        /// Build each layer with every process of an MPI job (`mpirun -np K mancala oware db
-        /// build --distributed …`): each owns a share of the layer's positions; needs a binary
-        /// built with `--features mpi` (hidden from the help of other builds, which refuse it
-        /// saying so).
-        #[arg(long, hide = !cfg!(feature = "mpi"))]
-        distributed: bool,
-        #[command(flatten)]
-        rules: RuleFlags,
-    },
-    /// Check every layer: checksums, and each entry against its moves (Bellman).
-    Verify {
-        /// Database directory (`oware db build --dir`).
-        #[arg(long)]
-        dir: PathBuf,
-        #[command(flatten)]
-        rules: RuleFlags,
-    },
-    /// Per layer: positions, wins / draws / losses for the mover, value histogram.
-    Stats {
-        #[command(flatten)]
-        stats: StatsFlags,
-        #[command(flatten)]
-        rules: RuleFlags,
-    },
-    /// Write database entries as a dataset: stones, p0..p11 (mover's row first), value,
-    /// best_move (lowest best own index; empty when the position has ended).
-    #[command(after_help = "Example: mancala oware db export --dir /tmp/db --stones 0..=6 --format csv --out t.csv")]
-    Export {
-        /// Database directory (`oware db build --dir`).
-        #[arg(long)]
-        dir: PathBuf,
-        /// Seed counts, `A..=B` or `N`.
-        #[arg(long, allow_hyphen_values = true)]
-        stones: String,
-        /// Table format (CSV files get a `.meta.json` data dictionary beside them).
-        #[arg(long, value_parser = crate::cli::args::format())]
-        format: Format,
-        /// File to write (its directory must exist; replaced atomically when the export is complete).
-        #[arg(long, value_parser = crate::cli::args::out_file())]
-        out: PathBuf,
-        #[command(flatten)]
-        rules: RuleFlags,
-    },
-    /// Write a packed (compressed) copy of every layer of DIR into OUT, which `solve --db`,
-    /// `db verify`, `db stats` and `db export` read like the raw layers (resumable).
-    #[command(after_help = "Example: mancala oware db pack --dir /tmp/db --out /tmp/db-packed")]
-    Pack {
-        /// Directory of the raw layers to pack (`oware db build --dir`).
-        #[arg(long)]
-        dir: PathBuf,
-        /// Directory of the packed layer files (created if missing).
-        #[arg(long, value_parser = crate::cli::args::out_dir())]
-        out: PathBuf,
-        /// Worker threads (default: all cores).
-        #[arg(long, value_parser = crate::cli::args::threads)]
-        threads: Option<crate::cli::args::Threads>,
-        #[command(flatten)]
-        rules: RuleFlags,
-    },
+/// Build every layer 0..=N into DIR (resumable: finished layers are kept).
+#[derive(Args)]
+#[command(after_help = "Example: mancala oware db build --max-stones 12 --dir /tmp/db")]
+pub(super) struct BuildFlags {
+    /// Largest number of seeds on the board (0..=48).
+    #[arg(long)]
+    max_stones: usize,
+    /// Directory of the layer files (created if missing).
+    #[arg(long, value_parser = crate::cli::args::out_dir())]
+    dir: PathBuf,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_parser = crate::cli::args::threads)]
+    threads: Option<crate::cli::args::Threads>,
+    /// Which positions the layers hold (readers find the index from the files).
+    #[arg(long, value_parser = crate::cli::args::variant::<IndexKind>(), default_value = "full")]
+    index: IndexKind,
+    /// Memory budget (`512M`, `4G`, `1.5GiB`, bytes): a layer whose working arrays do not
+    /// fit is built in partitions kept on disk, and one whose lower layers do not fit
+    /// streams them (see `--lookups`); refused when no split fits.
+    #[arg(long, value_parser = crate::cli::args::bytes)]
+    memory: Option<u64>,
+    /// How a layer's forward pass reads the values of its captures' children in the lower
+    /// layers (default: mapped while the budget holds them, else streamed; streamed builds
+    /// every layer out of core).
+    #[arg(long, value_parser = crate::cli::args::variant::<Lookups>())]
+    lookups: Option<Lookups>,
+    /// Print the build's plan and build nothing: per layer its positions, partitions,
+    /// lookups and memory, then the memory, disk and time the build needs against what
+    /// this machine has (the same plan the build follows and is refused by).
+    #[arg(long)]
+    plan: bool,
+    /// Keep every finished layer packed, as `db pack` writes it (about 3.5 bits a position
+    /// instead of 8): each layer is packed as soon as it is built and checked, the raw layers
+    /// the directory holds first, and the build reads its packed lower layers directly,
+    /// block by block (implies `--lookups streamed`; not with `--lookups mapped`).
+    #[arg(long)]
+    pack: bool,
+    /// Build each layer with every process of an MPI job (`mpirun -np K mancala oware db
+    /// build --distributed …`): each owns a share of the layer's positions; needs a binary
+    /// built with `--features mpi` (hidden from the help of other builds, which refuse it
+    /// saying so).
+    #[arg(long, hide = !cfg!(feature = "mpi"))]
+    distributed: bool,
+    #[command(flatten)]
+    rules: RuleFlags,
+}
+
+impl BuildFlags {
+    /// The build these flags ask for; a distributed build refuses the flags of a build in one
+    /// process.
+    fn request(self) -> Result<(DbRequest, RuleFlags)> {
+        let BuildFlags { max_stones, dir, threads, memory, lookups, distributed, rules, plan, pack, .. } = self;
+        if distributed {
+            if pack {
+                return usage("--pack: not with --distributed (its processes write the layers raw)");
+            }
+            if plan {
+                return usage("--plan: not with --distributed (the plan is of a build in one process)");
+            }
+            if memory.is_some() {
+                return usage("--memory: not with --distributed (each process holds its share of a layer in memory)");
+            }
+            if lookups.is_some() {
+                return usage(
+                    "--lookups: not with --distributed (its processes ask the owners of the lower layers' shares)",
+                );
+            }
+        }
+        let options = BuildOptions { memory, lookups, pack };
+        Ok((DbRequest::Build { max: max_stones, dir, threads, options, plan }, rules))
+    }
 }
 
 pub fn run(a: DbArgs) -> Result<()> {
-    let mut index = IndexKind::Full;
-    let mut in_processes = false;
-    let (req, rules) = match a.cmd {
-        DbCmd::Build { max_stones, dir, threads, index: kind, memory, lookups, distributed, rules, plan, pack } => {
-            if distributed {
-                if pack {
-                    return usage("--pack: not with --distributed (its processes write the layers raw)");
-                }
-                if plan {
-                    return usage("--plan: not with --distributed (the plan is of a build in one process)");
-                }
-                if memory.is_some() {
-                    return usage(
-                        "--memory: not with --distributed (each process holds its share of a layer in memory)",
-                    );
-                }
-                if lookups.is_some() {
-                    return usage(
-                        "--lookups: not with --distributed (its processes ask the owners of the lower layers' shares)",
-                    );
-                }
-            }
-            (index, in_processes) = (kind, distributed);
-            (
-                DbRequest::Build {
-                    max: max_stones,
-                    dir,
-                    threads,
-                    options: BuildOptions { memory, lookups, pack },
-                    plan,
-                },
-                rules,
-            )
-        }
-        DbCmd::Verify { dir, rules } => (DbRequest::Verify { dir }, rules),
-        DbCmd::Stats { stats, rules } => (DbRequest::Stats(stats), rules),
-        DbCmd::Export { dir, stones, format, out, rules } => {
-            (DbRequest::Export { dir, layers: stones, format, out }, rules)
-        }
-        DbCmd::Pack { dir, out, threads, rules } => (DbRequest::Pack { dir, out, threads }, rules),
+    let (index, in_processes) = match &a.cmd {
+        DbCmd::Build(b) => (b.index, b.distributed),
+        _ => (IndexKind::Full, false),
     };
+    let (req, rules) = a.cmd.request(BuildFlags::request)?;
     let rules = rules.rules();
     OwareLayers::with_rules(rules).map_err(crate::cli::args::input)?;
     let mut spec = spec(&rules);

@@ -1,6 +1,7 @@
 //! `oware solve`: exact value (or bounds), best moves and a perfect-play line of a position.
 
 use super::{parse_pits, RuleFlags};
+use crate::cli::args::SolveOutput;
 use anyhow::Result;
 use clap::Args;
 use mancala::search::Limits;
@@ -21,15 +22,12 @@ pub struct SolveArgs {
     /// Time budget in seconds; without limits the search runs until exact.
     #[arg(long, value_parser = crate::cli::args::seconds)]
     time: Option<f64>,
-    /// Print the answer as one JSON document (the fields `mancala serve` answers with).
-    #[arg(long)]
-    json: bool,
     #[command(flatten)]
-    rules: RuleFlags,
+    output: SolveOutput<RuleFlags>,
 }
 
 pub fn solve(a: SolveArgs) -> Result<()> {
-    let rules = a.rules.rules();
+    let rules = a.output.rules.rules();
     let v = parse_pits("pits", &a.pits)?;
     check_rules(&rules).map_err(super::super::args::input)?;
     // Seeds never return to the board: the layers up to the position's are all a solve reads.
@@ -47,7 +45,7 @@ pub fn solve(a: SolveArgs) -> Result<()> {
     let exact = s.bounds.is_exact();
     let method = method_name(s.method);
     let nps = s.nodes as f64 / s.seconds.max(1e-9);
-    if a.json {
+    if a.output.json {
         println!("{}", answer_json(&rules, &v, &s));
     } else {
         println!("rules: {}", rules.to_json());

@@ -15,13 +15,9 @@ impl Position {
     }
 }
 
-/// How a game ended, with final totals (halves allowed under `split`, hence `f64`).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct GameResult {
-    /// `[south, north]` final totals: prison plus what the ending gives.
-    pub score: [f64; 2],
-    pub reason: EndReason,
-}
+/// How a game ended, with final totals (halves allowed under `split`): each player's prison plus
+/// what the ending gives.
+pub type GameResult = crate::games::result::GameResult<EndReason>;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EndReason {
@@ -32,11 +28,6 @@ pub enum EndReason {
 }
 
 impl GameResult {
-    /// The player with more warriors, `None` for a draw.
-    pub fn winner(&self) -> Option<Side> {
-        Side::ahead(self.score)
-    }
-
     /// K8: a win by exactly two warriors ("victory by one warrior"), flagged.
     pub fn win_by_exactly_two(&self) -> bool {
         (self.score[0] - self.score[1]).abs() == 2.0

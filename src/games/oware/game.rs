@@ -10,13 +10,8 @@ use crate::side::Side;
 /// O7: a player who has captured this many has won.
 pub const WINNING_STORE: u32 = 25;
 
-/// How a game ended, with final totals (halves allowed, hence `f64`).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct GameResult {
-    /// `[south, north]` final totals.
-    pub score: [f64; 2],
-    pub reason: EndReason,
-}
+/// How a game ended, with final totals (halves allowed).
+pub type GameResult = crate::games::result::GameResult<EndReason>;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EndReason {
@@ -26,12 +21,6 @@ pub enum EndReason {
     Majority,
     /// A repeated position under the cycle rule in force.
     Repetition(Cycle),
-}
-
-impl GameResult {
-    pub fn winner(&self) -> Option<Side> {
-        Side::ahead(self.score)
-    }
 }
 
 /// Errors of checked play.
