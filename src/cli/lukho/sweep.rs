@@ -38,7 +38,8 @@ pub struct SweepArgs {
     /// Print the games and the projected core-hours (timed on a sample here); write nothing.
     #[arg(long)]
     dry_run: bool,
-    /// With --dry-run: seconds of timing on one core (default 2; 0.3 for speeds). A perpetual
+    /// With --dry-run: CPU seconds of timing on one core (default 2; 0.3 for speeds), so
+    /// other programs' turns on a loaded machine are not counted as the sweep's. A perpetual
     /// opening (about 3.5 pairs in 10,000) costs as much as thousands of normal games, so a
     /// longer sample meets enough of them to give a steadier rate. The sample starts cold
     /// (no perpetual cycle shared yet), so it overstates a long sweep, where games share
@@ -163,7 +164,7 @@ fn dry_run(plan: &Plan, seconds: f64, json: bool) -> Result<()> {
         println!("{}", p.to_json(plan));
     } else {
         println!(
-            "{} South × {} North = {} pairs, {}{:.0} games; sample {} games in {:.2} s on one core = {:.0} games/core-s; projected {:.4} core-hours ({:.4} h on the {} cores here)",
+            "{} South × {} North = {} pairs, {}{:.0} games; sample {} games in {:.2} CPU s on one core = {:.0} games/core-s; projected {:.4} core-hours ({:.4} h on the {} cores here)",
             p.south_choices,
             p.north_choices,
             p.pairs,

@@ -31,6 +31,11 @@ fn distinguished(s: u128) -> bool {
     x.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - DP_BITS) == 0
 }
 
+/// The proven points' maps. FxHash instead of SipHash: the keys are the program's own
+/// states, so there is no flooding to guard against, and a perpetual-rich sweep publishes and
+/// looks up about a million of them.
+type PointMap<K> = dashmap::DashMap<K, (), rustc_hash::FxBuildHasher>;
+
 /// Perpetual cycles proven so far, shared between sowings through their distinguished points,
 /// and what they have been used for. The caller owns it: one per run, shared by reference
 /// between its threads (the map is concurrent, the counters atomic), so a run's verdicts and
@@ -39,9 +44,9 @@ fn distinguished(s: u128) -> bool {
 #[derive(Debug, Default)]
 pub struct ProvenCycles {
     /// Packed relative states (see [`relative_lap`]) and phase known to lie on a perpetual cycle.
-    points: dashmap::DashMap<(u128, u8), ()>,
+    points: PointMap<(u128, u8)>,
     /// The same for the joint sowings of a `lockstep` opening ([`JointKey`]).
-    joint: dashmap::DashMap<JointKey, ()>,
+    joint: PointMap<JointKey>,
     /// Cycles proven by walking them.
     proven: AtomicU64,
     /// Sowings found perpetual at a point of an earlier cycle.

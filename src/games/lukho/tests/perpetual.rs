@@ -147,6 +147,52 @@ fn relative_lap_is_a_lap_in_the_sowers_frame() {
     }
 }
 
+/// The relative lap is a bijection of the states with a given number of seeds, so every
+/// perpetual sowing's state lies on its cycle (no tail) and the anchor closes it after exactly
+/// one period. The predecessor of a state is read off it: the lifted pit is the last of pits
+/// 1..15 holding their least count `q` (the pits after it got `q+1` seeds, those before it
+/// `q`, the lifted pit only the `q` of full rounds), unless the hand is at most `q`: then the
+/// lap went round exactly `q` times from a hand of `16q`.
+#[test]
+fn relative_lap_has_one_predecessor() {
+    use super::super::perpetual::relative_lap;
+    let before = |s: u128| -> u128 {
+        let b = s.to_le_bytes();
+        let q = *b[1..].iter().min().unwrap();
+        let last = (1..PITS).rev().find(|&i| b[i] == q).unwrap();
+        let h = if b[0] <= q { 16 * q as usize } else { 16 * q as usize + PITS - last };
+        let mut a = b;
+        for (i, v) in a.iter_mut().enumerate() {
+            // Seeds the lap dropped into new pit `i` (the old hand's pit is new pit `last`).
+            let dropped = if h % PITS == 0 || (i > 0 && i <= last) { q } else { q + 1 };
+            *v -= dropped;
+        }
+        a[(PITS - h % PITS) % PITS] = h as u8;
+        a.rotate_right(h % PITS);
+        u128::from_le_bytes(a)
+    };
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let mut n = 0;
+    for seeds in 2..=48u32 {
+        for _ in 0..2000 {
+            let mut pits = [0u8; PITS];
+            for _ in 0..seeds {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                pits[(x % PITS as u64) as usize] += 1;
+            }
+            if pits[0] == 0 {
+                continue;
+            }
+            let s = u128::from_le_bytes(pits);
+            assert_eq!(before(relative_lap(s)), s, "{pits:?}");
+            n += 1;
+        }
+    }
+    assert!(n > 60_000, "{n} states");
+}
+
 /// The walks that take over from the anchored one (plain Brent on every lap) reach the same
 /// verdict: the long perpetual above, its anchored walk cut short, then Brent from where it
 /// stopped; and a sowing that ends, where the frame has turned by the hands sown.
