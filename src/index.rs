@@ -73,8 +73,9 @@ impl Compositions {
     #[inline(always)]
     fn c(&self, a: usize, k: usize) -> u64 {
         debug_assert!(a <= self.max_seeds && k < self.pits);
-        // SAFETY: `a <= max_seeds` and `k < pits` at every call site: `rank` and `unrank` assert
-        // that the seeds fit the table (and `unrank` that the rank fits the layer, so `r - v`
+        // SAFETY: `a <= max_seeds` and `k < pits` at every call site: `rank`, `unrank` and
+        // `SplitRows::rank` (for its rows' `rank_of` and `rank_with_empty`) assert that the
+        // seeds fit the table (and `unrank` that the rank fits the layer, so `r - v`
         // never drops below zero), `layer_size` that `n <= max_seeds`; this lookup is the
         // builder's hottest line.
         unsafe { *self.choose.get_unchecked(a * self.pits + k) }
@@ -90,9 +91,17 @@ impl Compositions {
     #[inline]
     pub fn rank(&self, pits: &[u8]) -> u64 {
         debug_assert_eq!(pits.len(), self.pits);
-        let mut r: usize = pits.iter().map(|&x| x as usize).sum();
+        let r: usize = pits.iter().map(|&x| x as usize).sum();
         // Keeps every table lookup below in bounds (see `c`).
         assert!(r <= self.max_seeds && pits.len() == self.pits, "distribution outside the table");
+        self.rank_of(pits, r)
+    }
+
+    /// [`Compositions::rank`] of `pits`, one entry per pit, whose seeds `r` the caller has
+    /// summed and checked against the table.
+    #[inline(always)]
+    fn rank_of(&self, pits: &[u8], mut r: usize) -> u64 {
+        debug_assert!(pits.len() == self.pits && r <= self.max_seeds);
         let mut rank = 0u64;
         let last = self.pits - 1;
         for (i, &p) in pits[..last].iter().enumerate() {
@@ -191,6 +200,8 @@ pub struct SplitRows {
     /// `offsets[n * (max_seeds + 2) + k]`: positions of layer `n` whose second row holds fewer
     /// than `k` seeds (`k <= n + 1`; entry `n + 1` is the layer's size).
     offsets: Vec<u64>,
+    /// `zs[k]` = [`SplitRows::with_empty`]`(k)`, `k <= max_seeds`: looked up on every rank.
+    zs: Vec<u64>,
 }
 
 impl fmt::Debug for SplitRows {
@@ -210,7 +221,15 @@ impl SplitRows {
                 binom[a * w + b] = binomial(a as u64, b as u64);
             }
         }
-        let mut s = SplitRows { row, max_seeds, rows, binom, offsets: vec![0; (max_seeds + 1) * (max_seeds + 2)] };
+        let mut s = SplitRows {
+            row,
+            max_seeds,
+            rows,
+            binom,
+            offsets: vec![0; (max_seeds + 1) * (max_seeds + 2)],
+            zs: Vec::new(),
+        };
+        s.zs = (0..=max_seeds).map(|k| s.with_empty(k)).collect();
         for n in 0..=max_seeds {
             let mut acc = 0u64;
             for k in 0..=n {
@@ -270,19 +289,28 @@ impl SplitRows {
 
     /// Rank of a second row of `k` seeds among the rows of `k` seeds with an empty pit
     /// (`q` has one).
-    #[inline]
+    ///
+    /// Its plain rank and the full rows before it are summed in one walk of the pits: `k` is
+    /// checked against the table by the caller.
+    #[inline(always)]
     fn rank_with_empty(&self, q: &[u8], k: usize) -> u64 {
+        let last = self.row - 1;
+        let mut rank = 0u64;
         let mut before = 0u64;
-        let mut r = k as isize;
-        for (i, &qi) in q[..self.row - 1].iter().enumerate() {
-            if qi == 0 {
-                break;
+        let mut full = true;
+        let mut r = k;
+        for (i, &qi) in q[..last].iter().enumerate() {
+            let m = last - i;
+            let qi = qi as usize;
+            rank += self.rows.c(r, m) - self.rows.c(r - qi, m);
+            // Full rows precede `q` only while its pits so far are non-empty (then `r >= qi >= 1`).
+            full &= qi != 0;
+            if full {
+                before += self.binom(r as isize - 1, m) - self.binom((r - qi) as isize, m);
             }
-            let m = self.row - 1 - i;
-            before += self.binom(r - 1, m) - self.binom(r - qi as isize, m);
-            r -= qi as isize;
+            r -= qi;
         }
-        self.rows.rank(q) - before
+        rank - before
     }
 
     /// Rank of `pits` among the positions of `sum(pits)` seeds, `None` when the second row has
@@ -299,8 +327,9 @@ impl SplitRows {
         }
         let k: usize = b.iter().map(|&x| x as usize).sum();
         let s: usize = a.iter().map(|&x| x as usize).sum();
+        // Keeps every table lookup of both rows in bounds.
         assert!(k + s <= self.max_seeds, "distribution outside the table");
-        Some(self.offset(k + s, k) + self.rows.rank(a) * self.with_empty(k) + self.rank_with_empty(b, k))
+        Some(self.offset(k + s, k) + self.rows.rank_of(a, s) * self.zs[k] + self.rank_with_empty(b, k))
     }
 
     /// The position of `n` seeds with the given rank.
@@ -324,7 +353,7 @@ impl SplitRows {
         }
         let k = lo;
         let within = rank - self.offset(n, k);
-        let z = self.with_empty(k);
+        let z = self.zs[k];
         let (a, b) = out.split_at_mut(self.row);
         self.rows.unrank(n - k, within / z, a);
         self.unrank_with_empty(k, within % z, b);

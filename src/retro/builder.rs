@@ -333,11 +333,17 @@ impl Part {
     #[inline(always)]
     fn prefetch(&self, i: usize, win: bool) {
         use crate::prefetch::prefetch;
-        prefetch(self.value.as_ptr().wrapping_add(i));
+        self.prefetch_value(i);
         if !win {
             prefetch(self.open.as_ptr().wrapping_add(i));
             prefetch(self.best_exit.as_ptr().wrapping_add(i));
         }
+    }
+
+    /// Ask the CPU to bring the value at index `i` into its caches.
+    #[inline(always)]
+    fn prefetch_value(&self, i: usize) {
+        crate::prefetch::prefetch(self.value.as_ptr().wrapping_add(i));
     }
 
     /// Apply updates that other parts sent (`(rank in the layer, win)`, see [`Part::update`]);
@@ -400,9 +406,18 @@ impl Part {
                 // cache as each is found, and updated after: the updates land at random in
                 // the layer, and one at a time each would wait for its own cache miss. The
                 // order of updates does not change what a threshold settles.
-                for batch in chunk.chunks(BATCH) {
+                // The values of the frontier are read at random too: those of the next batch
+                // are asked for while this one is ranked and updated.
+                let batches: Vec<&[u32]> = chunk.chunks(BATCH).collect();
+                if let Some(first) = batches.first() {
+                    first.iter().for_each(|&i| self.prefetch_value(i as usize));
+                }
+                for (b, batch) in batches.iter().enumerate() {
+                    if let Some(ahead) = batches.get(b + 1) {
+                        ahead.iter().for_each(|&i| self.prefetch_value(i as usize));
+                    }
                     pending.clear();
-                    for &i in batch {
+                    for &i in batch.iter() {
                         let v = self.value[i as usize].load(Relaxed) as i32;
                         // A move into a position lost for its mover wins at least t there.
                         let win = v < t;

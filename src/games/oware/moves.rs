@@ -1,9 +1,9 @@
 //! O4–O6: the legal moves of a view, with their captures and children, or the ending that
 //! applies instead.
 
-use super::board::{flip, View, PITS, ROW};
+use super::board::{View, PITS, ROW};
 use super::rules::{GrandSlam, Rules};
-use super::sow::{sow, Sowing};
+use super::sow::{flip_packed, pack, sow_packed, unpack, Packed, OWN_ROW};
 
 /// One legal move from a view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,19 +75,19 @@ impl MoveList {
 impl Rules {
     /// O4–O6: the legal moves of `v`, each with its captures and the child view, or the ending.
     pub fn node(&self, v: &View) -> Node {
-        let own: u32 = v[..ROW].iter().map(|&x| x as u32).sum();
-        if own == 0 {
+        let x = pack(v);
+        if x & OWN_ROW == 0 {
             return Node::Ended(Ending::MoverEmpty);
         }
-        let opp_empty = v[ROW..].iter().all(|&x| x == 0);
-        let mut sowings: [Option<Sowing>; ROW] = [None; ROW];
+        let opp_empty = x & !OWN_ROW == 0;
+        let mut sowings: [Option<Packed>; ROW] = [None; ROW];
         let mut any = false;
         let mut all_slams = true;
         for (pit, slot) in sowings.iter_mut().enumerate() {
             if v[pit] == 0 {
                 continue;
             }
-            let s = sow(v, pit);
+            let s = sow_packed(x, pit);
             // O5: when the opponent has no seeds only feeding moves are candidates.
             if opp_empty && !s.feeds {
                 continue;
@@ -112,12 +112,12 @@ impl Rules {
                     GrandSlam::Awari if !all_slams => continue,
                     GrandSlam::Awari => {
                         // Forced grand slam: capture, then also take the own row.
-                        let own_rest: u8 = s.board[..ROW].iter().sum();
-                        (s.board.map(|_| 0), s.captured + own_rest)
+                        let own_rest: u8 = unpack(s.board)[..ROW].iter().sum();
+                        (0, s.captured + own_rest)
                     }
                 }
             };
-            list.push(Move { pit: pit as u8, captured, child: flip(&board) });
+            list.push(Move { pit: pit as u8, captured, child: unpack(flip_packed(board)) });
         }
         Node::Moves(list)
     }
