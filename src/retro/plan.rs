@@ -506,7 +506,7 @@ mod tests {
         // A quarter of each layer: 2 blocks of the lower one, 16 of the top one (3 bytes a
         // position, a frontier entry per 16), and a threshold's exchange (more than a round of
         // lookups of 2^14 positions).
-        assert!(EXCHANGE_BYTES > LOOKUP_BYTES_PER_POSITION * (1 << 14));
+        const { assert!(EXCHANGE_BYTES > LOOKUP_BYTES_PER_POSITION * (1 << 14)) };
         let share = FIXED_BYTES + 2 * BLOCK as u64 + 16 * BLOCK as u64 * (3 * 16 + 4) / 16 + EXCHANGE_BYTES;
         assert_eq!(private_bytes(sizes[1], &sizes[..1], 4, 0), share);
         assert_eq!((one.memory, two.memory), (share, 2 * share));
