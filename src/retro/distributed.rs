@@ -17,11 +17,11 @@
 //!
 //! **Thresholds.** Each threshold then seeds and propagates locally, in rounds: a round
 //! propagates the positions settled here, [`STEP`] at a time, until nothing is left or the
-//! outbox holds a 16th of the share in updates (at most [`OUTBOX`]); the updates of
+//! outbox holds a 16th of the share in updates (at most [`super::plan::OUTBOX`]); the updates of
 //! predecessors another process owns go to the outbox per destination as `local index << 1 |
 //! win` (a u32). Then the outbox is exchanged: an `Alltoall` of the counts, an `Alltoallv` of
-//! the updates (a process sends and receives at most a 32nd of the share, and [`ROUND`], at a
-//! time), an `Allreduce` of what is still to send and of what was sent; what arrives settles
+//! the updates (a process sends and receives at most a 32nd of the share, and
+//! [`super::plan::ROUND`], at a time), an `Allreduce` of what is still to send and of what was sent; what arrives settles
 //! positions here, which join those still to propagate. The threshold ends when no process
 //! has anything left to propagate after an exchange. So the outbox and the exchange buffers
 //! are bounded whatever the layer ([`super::plan::EXCHANGE_BYTES`]). The order the updates
@@ -71,10 +71,8 @@ pub struct Traffic {
 /// Bytes a lookup carries between two processes: the request (a u64) and its answer (a byte).
 pub const LOOKUP_BYTES: u64 = 9;
 
-use super::plan::exchange_sizes;
-pub use super::plan::{
-    lookup_segment, min_processes, owned, private_bytes, share_len, MAX_SHARE, OUTBOX, ROUND, STEP, UPDATES_AT_ONCE,
-};
+use super::plan::{exchange_sizes, STEP, UPDATES_AT_ONCE};
+pub use super::plan::{lookup_segment, min_processes, owned, private_bytes, share_len, MAX_SHARE};
 
 /// This process's share of every finished layer: `held[m]` holds the values of the ranks
 /// [`owned`] of layer `m`.
@@ -151,22 +149,18 @@ pub fn build_layer<G: LayeredGame>(
         // takes part in every round, so the rounds are as many everywhere.
         let mut queue = part.seeds(t);
         loop {
-            {
+            while !queue.is_empty() && outbox.iter().map(Vec::len).sum::<usize>() < held_most {
+                let step = queue.split_off(queue.len().saturating_sub(STEP));
+                decided += step.len() as u64;
                 let sink = Mutex::new(&mut outbox);
-                let held = AtomicU64::new(0);
-                while !queue.is_empty() && held.load(Relaxed) < held_most as u64 {
-                    let step = queue.split_off(queue.len().saturating_sub(STEP));
-                    decided += step.len() as u64;
-                    let next = part.propagate_step(game, n, t, &step, &|batch| {
-                        let mut out = sink.lock().unwrap();
-                        for &(r, win) in batch {
-                            let dest = r / len;
-                            out[dest as usize].push(((r - dest * len) as u32) << 1 | win as u32);
-                        }
-                        held.fetch_add(batch.len() as u64, Relaxed);
-                    });
-                    queue.extend(next);
-                }
+                let next = part.propagate_step(game, n, t, &step, &|batch| {
+                    let mut out = sink.lock().unwrap();
+                    for &(r, win) in batch {
+                        let dest = r / len;
+                        out[dest as usize].push(((r - dest * len) as u32) << 1 | win as u32);
+                    }
+                });
+                queue.extend(next);
             }
             let settled = exchange(world, &part, t, &mut outbox, round, &mut traffic);
             queue.extend(settled);

@@ -29,7 +29,7 @@
 
 use super::builder::{Part, Progress};
 use super::checkpoint::{Plan, Step};
-use super::plan::{least_parts, message_bytes, Lookups};
+use super::plan::{least_parts, message_bytes, Lookups, UPDATES_AT_ONCE};
 use super::stream::{self, read_full, LowerBlocks};
 use super::workdir::{inbox, io_at, state, IoAt, Run};
 use super::{LayeredGame, Layers};
@@ -39,9 +39,6 @@ use std::io::{self, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Duration;
-
-/// Updates read from an inbox decoded and applied at a time.
-const UPDATES_AT_ONCE: usize = 1 << 16;
 
 /// Buffered updates per partition and their bytes, each partition's inbox as `(generation,
 /// bytes)`, and the first error of a flush made while sending (reported by the next

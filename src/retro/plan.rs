@@ -92,6 +92,21 @@ pub const ROUND: usize = 4 << 20;
 /// u32); see [`exchange_sizes`].
 pub const OUTBOX: usize = 4 << 20;
 
+/// Positions a distributed threshold propagates between two looks at the outbox: the outbox
+/// exceeds [`OUTBOX`] by at most their predecessors.
+pub const STEP: usize = 1 << 14;
+/// Received updates decoded and applied at a time (a distributed threshold's round, an
+/// out-of-core partition's inbox): as tuples they take several times their encoded bytes.
+pub const UPDATES_AT_ONCE: usize = 1 << 16;
+/// The most predecessors one position has: Oware un-sows each of the previous mover's 6 pits
+/// at most once per seed on the board (6 × 48); a Kiothi position has at most 6.
+pub const MOST_PREDECESSORS: u64 = 6 * 48;
+/// Bytes of a distributed threshold's exchange at its peak, whatever the share: the outbox
+/// (its vectors grow by doubling, so up to twice what they hold), a round's send and receive
+/// buffers, and the received updates decoded a slice at a time.
+pub const EXCHANGE_BYTES: u64 =
+    2 * 4 * (OUTBOX as u64 + STEP as u64 * MOST_PREDECESSORS) + 2 * 4 * ROUND as u64 + UPDATES_AT_ONCE as u64 * 16;
+
 /// `(outbox, round)` of a distributed threshold over shares of `share` positions: the updates
 /// the outbox gathers before an exchange (a 16th of the share) and the most a process sends
 /// in one exchange round (a 32nd), each within [`STEP`] and [`OUTBOX`] or [`ROUND`]. Small
@@ -101,19 +116,6 @@ pub fn exchange_sizes(share: u64) -> (usize, usize) {
     let round = (share / 32).clamp(STEP as u64, ROUND as u64) as usize;
     (outbox, round)
 }
-/// Positions a distributed threshold propagates between two looks at the outbox: the outbox
-/// exceeds [`OUTBOX`] by at most their predecessors.
-pub const STEP: usize = 1 << 14;
-/// Received updates a distributed threshold decodes and applies at a time.
-pub const UPDATES_AT_ONCE: usize = 1 << 16;
-/// The most predecessors one position has: Oware un-sows each of the previous mover's 6 pits
-/// at most once per seed on the board (6 × 48); a Kiothi position has at most 6.
-pub const MOST_PREDECESSORS: u64 = 6 * 48;
-/// Bytes of a distributed threshold's exchange at its peak, whatever the share: the outbox (its vectors grow by
-/// doubling, so up to twice what they hold), a round's send and receive buffers, and the
-/// received updates decoded a slice at a time.
-pub const EXCHANGE_BYTES: u64 =
-    2 * 4 * (OUTBOX as u64 + STEP as u64 * MOST_PREDECESSORS) + 2 * 4 * ROUND as u64 + UPDATES_AT_ONCE as u64 * 16;
 
 /// Bytes process `p` of `k` holds privately at its peak while it builds a layer of `size`
 /// positions over lower layers of `lower` positions (their sizes): its share of the lower
